@@ -1,0 +1,37 @@
+# Two entry points for a fresh clone: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_DEMO := $(VENV)/.installed-demo
+STAMP_TEST := $(VENV)/.installed-test
+WAREHOUSE ?= $(CURDIR)/.demo-warehouse
+
+.PHONY: demo test lint typecheck pytest venv bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_DEMO): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_TEST): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP_DEMO)
+
+venv: $(STAMP_DEMO)
+
+demo: $(STAMP_DEMO)
+	$(BIN)/hhparse check sample_histories/ || test $$? -eq 1
+
+test: $(STAMP_TEST)
+	$(BIN)/ruff check hhparse tests bench
+	$(BIN)/mypy --strict hhparse
+	$(BIN)/python -m pytest
+
+bench: $(STAMP_TEST)
+	$(BIN)/python bench/parse.py
+
+clean:
+	rm -rf $(VENV) build dist .demo-warehouse

@@ -1,0 +1,94 @@
+"""Errors as values.
+
+A bad hand is normal input: it becomes a value that names the file, the line, the hand and the
+offending text, and the next hand goes on. Nothing here raises; exceptions are only for bugs.
+
+Stable codes are part of the public interface (tests, the ``rejects`` table and users' scripts
+depend on them): never rename a code, add a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    """Outcome of a hand through the pipeline (the ``status`` of ``check --format jsonl``)."""
+
+    PARSED = "parsed"  # parse-only mode
+    VALID = "valid"  # parsed and the referee accepted it
+    INVALID = "invalid"  # parsed, the referee found at least one error
+    UNPARSED = "unparsed"  # syntax / encoding error
+    UNSUPPORTED = "unsupported"  # another game (Hold'em, Stud, ...) or a summary file
+
+
+@dataclass(frozen=True, slots=True)
+class ParseError:
+    """A hand (or a whole file) that could not be read into a :class:`~hhparse.model.Hand`.
+
+    ``text`` is the offending line; ``block`` the whole raw hand, kept so nothing is lost (it goes
+    to the ``rejects`` table whole).
+    """
+
+    code: str  # e.g. "syntax", "unsupported-game", "summary-file", "unreadable-file", "empty-hand"
+    message: str
+    source: str
+    line: int  # file line of the offending text (1-based)
+    column: int  # 1-based; 0 when not applicable
+    hand_id: str | None
+    text: str  # the offending line
+    block: str = ""  # the whole hand text
+    block_line: int = 0  # first line of the block in the file
+    game: str | None = None  # the header's game words when readable (e.g. "Hold'em No Limit")
+
+    @property
+    def status(self) -> Status:
+        return Status.UNSUPPORTED if self.code in UNSUPPORTED_CODES else Status.UNPARSED
+
+    def format(self) -> str:
+        """``path:line:col: hand #id: message`` then the line and a caret, like a compiler."""
+        where = f"{self.source}:{self.line}:{self.column}"
+        hand = f" hand #{self.hand_id}:" if self.hand_id else ""
+        out = f"{where}:{hand} {self.message} [{self.code}]"
+        if self.text:
+            caret = " " * max(self.column - 1, 0) + "^"
+            out += f"\n    {self.text}\n    {caret}"
+        return out
+
+
+UNSUPPORTED_CODES = frozenset({"unsupported-game", "summary-file"})
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A rule the referee found broken (severity error) or an oddity it noticed (warning).
+
+    ``expected``/``found`` are human strings in the hand's money format ("$0.46", "raise to $0.60").
+    """
+
+    code: str  # stable kebab-case code, e.g. "raise-above-pot-limit"
+    line: int  # file line of the event the violation refers to
+    message: str
+    expected: str | None = None
+    found: str | None = None
+    player: str | None = None
+
+    def format(self, source: str, hand_id: str, text: str = "") -> str:
+        out = f"{source}:{self.line}:1: hand #{hand_id}: {self.message} [{self.code}]"
+        if text:
+            out += f"\n    {text}\n    ^"
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """What ``check`` knows about one hand: used by the CLI and the JSONL output."""
+
+    source: str
+    line: int
+    hand_id: str | None
+    game: str | None
+    status: Status
+    errors: tuple[Violation, ...] = field(default=())
+    warnings: tuple[Violation, ...] = field(default=())
