@@ -1,0 +1,117 @@
+"""Parse and referee hands into per-hand verdicts: the engine behind ``hhparse check``.
+
+Kept apart from the CLI so the same verdicts serve the command line, the JSONL output and tests,
+and so the CLI module stays a thin adapter (parse options, call this, map to an exit code).
+"""
+
+from __future__ import annotations
+
+import linecache
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from hhparse.engine import referee
+from hhparse.errors import ParseError, Status, Violation
+from hhparse.facts import RefereeResult
+from hhparse.model import Hand
+from hhparse.parsing import parse_path
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One hand's outcome: either a parse error or a referee result."""
+
+    source: str
+    line: int
+    hand_id: str | None
+    game: str | None
+    status: Status
+    parse_error: ParseError | None = None
+    result: RefereeResult | None = None
+    errors: tuple[Violation, ...] = field(default=())
+    warnings: tuple[Violation, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.status in (Status.VALID, Status.PARSED)
+
+    def to_json(self) -> dict[str, object]:
+        """The ``--format jsonl`` object; ``players[].net`` is in the hand's smallest unit."""
+        out: dict[str, object] = {
+            "file": self.source,
+            "line": self.line,
+            "hand_id": self.hand_id,
+            "game": self.game,
+            "status": self.status.value,
+        }
+        if self.parse_error is not None:
+            pe = self.parse_error
+            out["errors"] = [
+                {"code": pe.code, "line": pe.line, "column": pe.column, "message": pe.message, "text": pe.text}
+            ]
+            out["warnings"] = []
+            return out
+        out["errors"] = [_violation_json(v) for v in self.errors]
+        out["warnings"] = [_violation_json(v) for v in self.warnings]
+        if self.result is not None:
+            hand = self.result.hand
+            out["unit"] = hand.header.unit
+            facts = self.result.facts
+            if facts is not None:
+                out["players"] = [{"name": p.player, "seat": p.seat, "net": p.net} for p in facts.players]
+            else:
+                out["players"] = [{"name": s.player, "seat": s.seat, "net": None} for s in hand.seats]
+        return out
+
+
+def _violation_json(v: Violation) -> dict[str, object]:
+    d: dict[str, object] = {"code": v.code, "line": v.line, "message": v.message}
+    if v.expected is not None:
+        d["expected"] = v.expected
+    if v.found is not None:
+        d["found"] = v.found
+    return d
+
+
+def game_name(hand: Hand) -> str:
+    """Human game name, e.g. ``Courchevel Hi/Lo PL``."""
+    h = hand.header
+    base = {"courchevel": "Courchevel", "5-card-omaha": "5 Card Omaha", "omaha": "Omaha"}[h.game.value]
+    return f"{base}{' Hi/Lo' if h.hilo else ''} {h.structure.value}"
+
+
+def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:
+    """Turn one parser output into a verdict, refereeing parsed hands."""
+    if isinstance(item, ParseError):
+        return Verdict(
+            source=item.source,
+            line=item.block_line or item.line,
+            hand_id=item.hand_id,
+            game=item.game,
+            status=item.status,
+            parse_error=item,
+        )
+    warnings = tuple(Violation(w.code, w.line, w.message) for w in item.warnings)
+    if not referee_hands:
+        return Verdict(item.source, item.line, item.hand_id, game_name(item), Status.PARSED, warnings=warnings)
+    result = referee(item)
+    status = Status.VALID if result.valid else Status.INVALID
+    seen = {(w.code, w.line) for w in result.warnings}
+    merged = result.warnings + tuple(w for w in warnings if (w.code, w.line) not in seen)
+    return Verdict(
+        item.source, item.line, item.hand_id, game_name(item), status, None, result, result.errors, merged
+    )
+
+
+def check_paths(paths: Iterable[str], referee_hands: bool = True) -> Iterator[Verdict]:
+    """Verdicts for every hand under ``paths`` (files, folders, ``-`` for stdin), in file order."""
+    for path in paths:
+        for item in parse_path(path):
+            yield judge(item, referee_hands)
+
+
+def source_line(source: str, line: int) -> str:
+    """The text of a file line, for carets under referee errors (empty for stdin)."""
+    if source.startswith("<"):
+        return ""
+    return linecache.getline(source, line).rstrip("\r\n")

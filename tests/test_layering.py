@@ -1,0 +1,66 @@
+"""One direction of flow: text → grammar → events → referee → facts → Parquet → SQL.
+
+The parser never judges legality, the referee never reads text, and the table builder never
+re-derives poker logic. These tests read each module's imports (statically, with ``ast``) so a
+violation fails CI instead of creeping in.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "hhparse"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def _modules(*subpaths: str) -> list[Path]:
+    out: list[Path] = []
+    for sub in subpaths:
+        p = PKG / sub
+        out.extend(sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.exists() else [])
+    return out
+
+
+TEXT_SIDE = ("lark", "lark_cython", "hhparse.parsing", "hhparse.splitter", "hhparse.render", "hhparse.transform")
+
+
+def _forbidden(imports: set[str], prefixes: tuple[str, ...]) -> set[str]:
+    return {i for i in imports if any(i == p or i.startswith(p + ".") for p in prefixes)}
+
+
+@pytest.mark.parametrize("path", _modules("engine", "rules"), ids=lambda p: p.name)
+def test_referee_never_reads_text(path: Path) -> None:
+    assert not _forbidden(_imports(path), TEXT_SIDE), f"{path} imports the text side"
+
+
+@pytest.mark.parametrize(
+    "path", _modules("parsing.py", "splitter.py", "render.py", "transform.py"), ids=lambda p: p.name
+)
+def test_parser_never_judges_legality(path: Path) -> None:
+    assert not _forbidden(_imports(path), ("hhparse.engine", "hhparse.rules.pots")), path
+
+
+@pytest.mark.parametrize("path", _modules("tables"), ids=lambda p: p.name)
+def test_tables_only_reshape_facts(path: Path) -> None:
+    assert not _forbidden(_imports(path), ("hhparse.engine", "hhparse.rules") + TEXT_SIDE), path
+
+
+def test_engine_import_does_not_load_lark() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, hhparse.engine; assert 'lark' not in sys.modules, 'lark loaded'"
+    subprocess.run([sys.executable, "-c", code], check=True)
