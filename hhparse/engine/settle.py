@@ -1,0 +1,482 @@
+"""Settlement: pots, rake, showdown awards, and the summary cross-checks.
+
+Runs once after the event replay (:mod:`hhparse.engine.replay`). It derives what *must* have
+happened from the contributions, the shown hands and the rules (:mod:`hhparse.rules.pots`,
+:mod:`hhparse.rules.evaluate`) and compares it with what the history printed: the collect lines,
+``No low hand qualified``, hand descriptions, the total/main/side pots and each summary seat line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from hhparse.engine.replay import Referee, ShownHand
+from hhparse.facts import AwardFact, PotFact, ShowdownFact
+from hhparse.model import Collect, SeatOutcome, Street
+from hhparse.rules import pots as R
+from hhparse.rules.evaluate import evaluate
+
+_STREET_NAME = {Street.PREFLOP: "before Flop", Street.FLOP: "on the Flop", Street.TURN: "on the Turn",
+                Street.RIVER: "on the River"}
+
+
+SILENT_UNCALLED_BEFORE = 2006
+"""Histories dated before this year print no ``Uncalled bet`` line: the room returned the excess
+silently and left it out of ``Total pot`` (O8-05, hand 1676150046, 2005: 302 chips). Later ones
+(2009 onwards in the corpus) always print the line."""
+
+
+@dataclass(slots=True)
+class Settlement:
+    """What settlement proved; the facts builder turns it into warehouse records."""
+
+    total_pot: int = 0
+    rake: int = 0
+    runs: int = 1
+    pots: list[PotFact] = field(default_factory=list)
+    awards: list[AwardFact] = field(default_factory=list)
+    showdowns: list[ShowdownFact] = field(default_factory=list)
+    showdown: bool = False  # at least one pot was contested at showdown
+    per_run: dict[str, dict[int, int]] = field(default_factory=dict)  # player -> run -> expected amount
+    high_won: dict[str, int] = field(default_factory=dict)
+    low_won: dict[str, int] = field(default_factory=dict)
+    low_shared: set[str] = field(default_factory=set)
+    contested_eligible: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # player -> [(pot amt, won)]
+
+
+def _hand_desc(high: str, low: str | None, hilo: bool) -> str:
+    """The summary's ``with ...`` text: ``HI: x; LO: y`` in hi/lo games, the high alone otherwise."""
+    if not hilo:
+        return high
+    return f"HI: {high}; LO: {low}" if low else f"HI: {high}"
+
+
+_NAMES = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace")
+_PRIMARY = {0: 1, 1: 1, 2: 2, 3: 1, 7: 1}  # category -> tie-break ranks that are not kickers
+
+
+def _kickers_ok(desc: str, rank: int) -> bool:
+    """Accept PokerStars' kicker suffix (``three of a kind, Jacks - Ace+Queen kicker``) iff it names
+    the hand's actual kickers. *Observed* (2009): the room adds it when a shown hand beats an
+    earlier one of the same description on kickers. Ranks are the evaluator's documented packing:
+    category << 20, then tie-break ranks in 4-bit nibbles."""
+    tail = desc.rsplit(" - ", 1)[1]
+    if not tail.endswith(" kicker"):
+        return False
+    names = tail[: -len(" kicker")].split("+")
+    primary = _PRIMARY.get(rank >> 20)
+    if primary is None:
+        return False
+    nibbles = [(rank >> s) & 15 for s in (16, 12, 8, 4, 0)]
+    kickers = [_NAMES[n] for n in nibbles[primary:]]
+    return 0 < len(names) <= len(kickers) and names == kickers[: len(names)]
+
+
+class Settler:
+    """Settles a replayed hand; one instance per hand."""
+
+    def __init__(self, ref: Referee) -> None:
+        self.ref = ref
+        self.out = Settlement()
+        self.evals: dict[tuple[str, int], ShownHand] = {}
+        self.boards: dict[int, tuple[str, ...]] = {}
+
+    # ------------------------------------------------------------------ evaluation
+
+    def board_for(self, run: int) -> tuple[str, ...]:
+        b = self.boards.get(run)
+        if b is None:
+            ref = self.ref
+            b = tuple(ref.run_boards.get(run, ref.board)) if run else tuple(ref.board)
+            self.boards[run] = b
+        return b
+
+    def shown(self, player: str, run: int) -> ShownHand | None:
+        """Evaluation of a player's shown hand on the board of ``run`` (cached; None if unevaluable)."""
+        key = (player, run)
+        sh = self.evals.get(key)
+        if sh is not None:
+            return sh
+        p = self.ref.players[player]
+        board = self.board_for(run)
+        if len(p.shown) != self.ref.spec.hole_cards or len(board) < 3:
+            return None
+        high, low = evaluate(p.shown, board, self.ref.spec.hilo)
+        sh = ShownHand(player, p.shown)
+        sh.high_rank, sh.high_desc = high.rank, high.description
+        if low is not None:
+            sh.low_rank, sh.low_desc = low.rank, low.description
+        self.evals[key] = sh
+        return sh
+
+    # ------------------------------------------------------------------ main
+
+    def settle(self) -> Settlement:
+        ref = self.ref
+        out = self.out
+        fmt = ref.fmt
+        summary = ref.hand.summary
+        rit = bool(ref.run_boards)
+        runs = (1, 2) if rit else (0,)
+        out.runs = 2 if rit else 1
+        if ref.cancelled:
+            got = sum(c.amount for c in ref.collects)
+            if got:
+                c0 = ref.collects[0]
+                ref.err("cancelled-hand-with-pot", c0.line, f"a cancelled hand awards {fmt(got)}", found=fmt(got))
+            return out
+
+        # Uncalled bet that was never returned.
+        top, excess = ref._expected_uncalled()
+        if excess > 0 and top is not None and not ref.uncalled_seen and ref.h.local_time.year < SILENT_UNCALLED_BEFORE:
+            top.returned += excess  # returned without a line, and not in the total pot (*observed*, 2005)
+            top.stack += excess
+        elif excess > 0 and top is not None and not ref.uncalled_seen:
+            line = ref.collects[0].line if ref.collects else (summary.line if summary else ref.hand.line)
+            ref.err("missing-uncalled-bet", line,
+                    f"{fmt(excess)} of {top.name}'s bet was not called and not returned",
+                    expected=f"Uncalled bet ({fmt(excess)}) returned to {top.name}", player=top.name)
+
+        contributions = {p.name: p.total_contrib for p in ref.ring}
+        total = sum(contributions.values())
+        out.total_pot = total
+        collected = sum(c.amount for c in ref.collects)
+        live = [p.name for p in ref.ring if not p.folded]
+        order = [p.name for p in ref.ring]  # already clockwise from the button
+        pots = R.side_pots(contributions, set(live), order)
+        rake = summary.rake if summary is not None and summary.rake is not None else total - collected
+        out.rake = rake
+        tline = summary.total_line if summary is not None and summary.total_line else (
+            summary.line if summary is not None else ref.hand.line)
+        if summary is not None and summary.total_pot is not None and summary.total_pot != total:
+            ref.err("wrong-total-pot", tline,
+                    f"total pot {fmt(summary.total_pot)} but the players put in {fmt(total)}",
+                    expected=fmt(total), found=fmt(summary.total_pot))
+        if collected > total:
+            ref.err("negative-rake", tline, f"{fmt(collected)} collected from a pot of {fmt(total)}",
+                    expected=f"at most {fmt(total)}", found=fmt(collected))
+        elif rake != total - collected:
+            ref.err("wrong-rake", tline,
+                    f"rake {fmt(rake)} but {fmt(total)} - {fmt(collected)} collected = {fmt(total - collected)}",
+                    expected=fmt(total - collected), found=fmt(rake))
+        if rake and (ref.h.tournament is not None or ref.h.play_money):
+            ref.err("rake-in-tournament", tline, f"rake {fmt(rake)} in a hand without rake", expected="0",
+                    found=fmt(rake))
+        raked = R.apply_rake(pots, max(rake, 0))
+        for k, pot in enumerate(pots):
+            out.pots.append(PotFact(k, pot.amount, pot.eligible))
+        if summary is not None and summary.total_pot is not None:
+            printed = ([summary.main_pot] if summary.main_pot is not None else []) + list(summary.side_pots)
+            computed = [p.amount for p in raked]
+            if (printed or len(computed) > 1) and printed != computed:
+                ref.err("wrong-side-pot", tline,
+                        "main/side pots " + (" ".join(fmt(a) for a in printed) or "(none printed)")
+                        + " but the contributions make " + " ".join(fmt(a) for a in computed),
+                        expected=" ".join(fmt(a) for a in computed), found=" ".join(fmt(a) for a in printed))
+
+        # Showdown awards, pot by pot, run by run, half by half.
+        by_pot: dict[int, list[Collect]] = {}
+        for c in ref.collects:
+            by_pot.setdefault(c.pot, []).append(c)
+        for c in ref.collects:
+            if c.pot >= len(raked):
+                ref.err("unknown-pot", c.line, f"{c.player} collects from {c.pot_label}, which does not exist",
+                        found=c.pot_label, player=c.player)
+        any_low = False
+        no_low_pot = False
+        for k, pot in enumerate(raked):
+            actual = by_pot.get(k, [])
+            if len(pot.eligible) <= 1:
+                winner = pot.eligible[0] if pot.eligible else None
+                exp = [(winner, pot.amount)] if winner and pot.amount else []
+                exp_lo: list[tuple[str, int]] = []
+                # At a showdown the room still splits a one-player side pot into halves when that
+                # player shows a low: two collect lines of 5 (O8-KO 68174239249). *observed*
+                if winner and ref.spec.hilo and ref.showdown_marker and ref.players[winner].showed:
+                    sh = self.shown(winner, runs[0])
+                    if sh is not None and sh.low_rank is not None:
+                        h_amt, l_amt = R.hilo_halves(pot.amount)
+                        exp, exp_lo = [(winner, h_amt)], [(winner, l_amt)]
+                self._compare(k, 0, exp, exp_lo, [winner] if winner else [], actual, pot.amount, None, None)
+                if winner:
+                    out.per_run.setdefault(winner, {})
+                    out.per_run[winner][runs[0] if rit else 0] = out.per_run[winner].get(runs[0] if rit else 0, 0) + pot.amount
+                    out.high_won[winner] = out.high_won.get(winner, 0) + pot.amount
+                    out.awards.append(AwardFact(k, 0, "whole", pot.amount, pot.eligible, (winner,), (pot.amount,),
+                                                ("",)))
+                continue
+            out.showdown = True
+            amounts = R.run_twice_halves(pot.amount) if rit else (pot.amount,)
+            for run, amount in zip(runs, amounts, strict=True):
+                contenders = [n for n in pot.eligible if ref.players[n].showed]
+                evals = [e for e in (self.shown(n, run) for n in contenders) if e is not None]
+                if not evals:
+                    line = actual[0].line if actual else tline
+                    ref.err("wrong-winner", line, f"pot {k} is contested but no eligible player showed a hand",
+                            expected="a shown hand")
+                    continue
+                best_h = max(e.high_rank for e in evals)
+                hi_w = [e.player for e in evals if e.high_rank == best_h]
+                lows = [e for e in evals if e.low_rank is not None]
+                if ref.spec.hilo and lows:
+                    any_low = True
+                    best_l = min(e.low_rank for e in lows if e.low_rank is not None)
+                    lo_w = [e.player for e in lows if e.low_rank == best_l]
+                    hi_amt, lo_amt = R.hilo_halves(amount)
+                else:
+                    if ref.spec.hilo:
+                        no_low_pot = True
+                    lo_w, hi_amt, lo_amt = [], amount, 0
+                hi_split = R.split_evenly(hi_amt, hi_w)
+                lo_split = R.split_evenly(lo_amt, lo_w)
+                exp_hi = list(zip(hi_w, hi_split, strict=True))
+                exp_lo = list(zip(lo_w, lo_split, strict=True))
+                run_actual = [c for c in actual if (c.run == run or not rit)]
+                self._compare(k, run, exp_hi, exp_lo, hi_w, run_actual, amount, hi_amt, lo_w)
+                ev_by = {e.player: e for e in evals}
+                half = "high" if lo_w else "whole"
+                out.awards.append(AwardFact(k, run, half, hi_amt, pot.eligible, tuple(hi_w), hi_split,
+                                            tuple(_hand_desc(ev_by[n].high_desc, None, False) for n in hi_w)))
+                if lo_w:
+                    out.awards.append(AwardFact(k, run, "low", lo_amt, pot.eligible, tuple(lo_w), lo_split,
+                                                tuple(ev_by[n].low_desc or "" for n in lo_w)))
+                for n, a in exp_hi:
+                    out.high_won[n] = out.high_won.get(n, 0) + a
+                    out.per_run.setdefault(n, {})[run] = out.per_run.get(n, {}).get(run, 0) + a
+                for n, a in exp_lo:
+                    out.low_won[n] = out.low_won.get(n, 0) + a
+                    out.per_run.setdefault(n, {})[run] = out.per_run.get(n, {}).get(run, 0) + a
+                    if len(lo_w) > 1:
+                        out.low_shared.add(n)
+                for n in pot.eligible:
+                    won = sum(a for m, a in exp_hi + exp_lo if m == n)
+                    out.contested_eligible.setdefault(n, []).append((amount, won))
+
+        # "No low hand qualified": printed iff a hi/lo showdown pot had no qualifying low. *observed*
+        if ref.spec.hilo and out.showdown:
+            if no_low_pot and not ref.no_low_lines:
+                ref.err("no-low-line-mismatch", tline, "no low qualified but 'No low hand qualified' is missing",
+                        expected="No low hand qualified", found="(missing)")
+            if ref.no_low_lines and not no_low_pot and any_low:
+                ref.err("no-low-line-mismatch", ref.no_low_lines[0].line,
+                        "'No low hand qualified' printed although a low qualified",
+                        expected="(no line)", found="No low hand qualified")
+        elif ref.no_low_lines:
+            ref.err("no-low-line-mismatch", ref.no_low_lines[0].line,
+                    "'No low hand qualified' printed without a hi/lo showdown", expected="(no line)",
+                    found="No low hand qualified")
+
+        if out.showdown:
+            for p in ref.ring:
+                if not p.folded and p.mucked and not p.shown and not p.hole:
+                    ref.warn("mucked-unknown-cards", tline, f"{p.name} mucked at showdown; cards unknown", p.name)
+        self._check_descriptions()
+        self._showdown_facts(runs)
+        if summary is not None:
+            self._check_summary(rit, runs)
+        return out
+
+    # ------------------------------------------------------------------ awards
+
+    def _compare(self, k: int, run: int, exp_hi: list[tuple[str, int]], exp_lo: list[tuple[str, int]],
+                 hi_w: list[str], actual: list[Collect], amount: int, hi_amt: int | None,
+                 lo_w: list[str] | None) -> None:
+        """Compare one pot/run's collect lines with the expected awards; name the first difference."""
+        ref = self.ref
+        fmt = ref.fmt
+        got = [(c.player, c.amount) for c in actual]
+        exp = exp_hi + exp_lo
+        where = f"{'main pot' if k == 0 else f'side pot {k}'}" + (f", run {run}" if run else "")
+        if sorted(got) == sorted(exp):
+            # Halves are told apart by order: high collect lines first, then low (*observed*, 29/29).
+            if exp_lo and {n for n, _ in exp_hi} != {n for n, _ in exp_lo} and \
+                    Counter(got[: len(exp_hi)]) != Counter(exp_hi):
+                ref.err("halves-swapped", actual[0].line,
+                        f"{where}: the low half's collect lines come before the high half's",
+                        expected=", ".join(n for n, _ in exp_hi) + " (high) first",
+                        found=", ".join(n for n, _ in got[: len(exp_hi)]))
+            return
+        line = actual[0].line if actual else (ref.hand.summary.line if ref.hand.summary else ref.hand.line)
+        exp_txt = ", ".join(f"{n} {fmt(a)}" for n, a in exp) or "nothing"
+        got_txt = ", ".join(f"{n} {fmt(a)}" for n, a in got) or "nothing"
+        if exp_lo and hi_amt is not None and lo_w is not None:
+            lo_amt = amount - hi_amt
+            swapped = list(zip(lo_w, R.split_evenly(hi_amt, lo_w), strict=True)) + \
+                list(zip(hi_w, R.split_evenly(lo_amt, hi_w), strict=True))
+            if Counter(got) == Counter(swapped):
+                ref.err("halves-swapped", line, f"{where}: high half given to the low winner(s) and vice versa",
+                        expected=exp_txt, found=got_txt)
+                return
+        if ref.spec.hilo and not exp_lo and hi_w and sum(a for _, a in got) == amount and len(got) > len(exp_hi):
+            h_amt, _ = R.hilo_halves(amount)
+            if not Counter(zip(hi_w, R.split_evenly(h_amt, hi_w), strict=True)) - Counter(got):
+                ref.err("low-awarded-without-qualifier", line,
+                        f"{where}: a low half is awarded but no shown hand has an 8-or-better low",
+                        expected=exp_txt, found=got_txt)
+                return
+        exp_names = {n for n, _ in exp}
+        bad = [c for c in actual if c.player not in exp_names]
+        if bad:
+            c = bad[0]
+            ref.err("wrong-winner", c.line, f"{where}: {c.player} collects but does not win it",
+                    expected=exp_txt, found=got_txt, player=c.player)
+            return
+        missing = [n for n in exp_names if n not in {c.player for c in actual}]
+        if missing:
+            ref.err("wrong-winner", line, f"{where}: {', '.join(missing)} won but collects nothing",
+                    expected=exp_txt, found=got_txt, player=missing[0])
+            return
+        # Same players, different amounts: point at the first line that differs.
+        remaining = Counter(exp)
+        for c in actual:
+            if remaining[(c.player, c.amount)] > 0:
+                remaining[(c.player, c.amount)] -= 1
+                continue
+            ref.err("wrong-collected-amount", c.line, f"{where}: {c.player} collects {fmt(c.amount)}",
+                    expected=exp_txt, found=got_txt, player=c.player)
+            return
+        ref.err("wrong-collected-amount", line, f"{where}: collect lines missing", expected=exp_txt, found=got_txt)
+
+    # ------------------------------------------------------------------ descriptions
+
+    def _check_descriptions(self) -> None:
+        ref = self.ref
+        hilo = ref.spec.hilo
+        for e, run in ref.shows:
+            if e.description is None:
+                continue
+            sh = self.shown(e.player, run)
+            if sh is None:
+                if len(e.cards) == ref.spec.hole_cards:
+                    ref.warn("unevaluated-show", e.line, f"{e.player}'s hand cannot be evaluated on this board",
+                             e.player)
+                continue
+            hi = e.hi if e.hi is not None else e.description
+            if hi != sh.high_desc and hi.startswith(sh.high_desc + " - ") and _kickers_ok(hi, sh.high_rank):
+                hi = sh.high_desc
+            if hi != sh.high_desc or (hilo and e.lo != sh.low_desc):
+                ref.err("wrong-hand-description", e.line,
+                        f"{e.player} shows ({e.description})",
+                        expected=_hand_desc(sh.high_desc, sh.low_desc, hilo),
+                        found=e.description, player=e.player)
+
+    def _showdown_facts(self, runs: tuple[int, ...]) -> None:
+        ref = self.ref
+        for p in ref.ring:
+            if not p.showed:
+                continue
+            for run in runs:
+                sh = self.shown(p.name, run)
+                if sh is not None:
+                    self.out.showdowns.append(ShowdownFact(p.name, run, sh.cards, sh.high_desc, sh.high_rank,
+                                                           sh.low_desc, sh.low_rank))
+
+    # ------------------------------------------------------------------ summary
+
+    def _check_summary(self, rit: bool, runs: tuple[int, ...]) -> None:
+        ref = self.ref
+        summary = ref.hand.summary
+        assert summary is not None
+        fmt = ref.fmt
+        hilo = ref.spec.hilo
+
+        def bad(line: int, msg: str, expected: object, found: object, player: str | None = None) -> None:
+            ref.err("summary-mismatch", line, msg, expected=expected, found=found, player=player)
+
+        # Boards.
+        exp_boards = [tuple(ref.run_boards[r]) for r in (1, 2) if r in ref.run_boards] if rit else (
+            [tuple(ref.board)] if ref.board else [])
+        if list(summary.boards) != exp_boards:
+            line = summary.board_lines[0] if summary.board_lines else summary.line
+            ref.err("board-mismatch", line, "summary board differs from the dealt board",
+                    expected=" / ".join(" ".join(b) for b in exp_boards) or "(none)",
+                    found=" / ".join(" ".join(b) for b in summary.boards) or "(none)")
+        if ref.spec.exposed_card and ref.exposed is not None:
+            for b, line in zip(summary.boards, summary.board_lines or (summary.line,) * len(summary.boards),
+                               strict=False):
+                if b and b[0] != ref.exposed:
+                    ref.err("exposed-card-mismatch", line, f"summary board starts with {b[0]}",
+                            expected=ref.exposed, found=b[0])
+        if summary.run_twice != rit:
+            bad(summary.line, "'Hand was run twice' disagrees with the boards dealt", rit, summary.run_twice)
+
+        for s in summary.seats:
+            p = ref.players.get(s.player)
+            if p is None or p.seat != s.seat:
+                owner = next((q.name for q in ref.players.values() if q.seat == s.seat), None)
+                bad(s.line, f"summary seat {s.seat} names {s.player!r}", owner, s.player, s.player)
+                continue
+            if s.button != (s.seat == ref.h.button_seat):
+                bad(s.line, f"{p.name}: '(button)' marker wrong", s.seat == ref.h.button_seat, s.button, p.name)
+            if s.small_blind and not p.posted_sb:
+                bad(s.line, f"{p.name} is marked small blind but did not post it", False, True, p.name)
+            if s.big_blind and not p.posted_bb:
+                bad(s.line, f"{p.name} is marked big blind but did not post it", False, True, p.name)
+            for c in s.cards:
+                ref._claim(c, p.name, s.line, p.name)
+            known = set(p.hole) | set(p.shown)
+            if s.cards and known and not set(s.cards) <= known and not set(known) <= set(s.cards):
+                bad(s.line, f"{p.name}'s summary cards differ from the body", " ".join(sorted(known)),
+                    " ".join(s.cards), p.name)
+            # Won amounts: one clause per run the player won something on.
+            per_run = self.out.per_run.get(p.name, {})
+            if rit:
+                exp_won = tuple(per_run[r] for r in runs if per_run.get(r))
+            else:
+                exp_won = (p.collected,) if p.collected else ()
+            if s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.COLLECTED) or s.won:
+                if rit:
+                    actual_runs: dict[int, int] = {}
+                    for col in ref.collects:
+                        if col.player == p.name:
+                            actual_runs[col.run] = actual_runs.get(col.run, 0) + col.amount
+                    exp_won = tuple(actual_runs[r] for r in sorted(actual_runs) if actual_runs[r])
+                if s.won != exp_won:
+                    bad(s.line, f"{p.name}'s summary says won {', '.join(fmt(a) for a in s.won)}",
+                        ", ".join(fmt(a) for a in exp_won) or "nothing", ", ".join(fmt(a) for a in s.won), p.name)
+            elif p.collected:
+                bad(s.line, f"{p.name} collected {fmt(p.collected)} but the summary line shows no win",
+                    fmt(p.collected), s.outcome.value, p.name)
+            # Outcome words.
+            if s.outcome is SeatOutcome.FOLDED:
+                if not p.folded or p.fold_street != s.folded_street:
+                    exp = f"folded {_STREET_NAME[p.fold_street]}" if p.folded and p.fold_street is not None else (
+                        "not folded")
+                    found = f"folded {_STREET_NAME[s.folded_street]}" if s.folded_street is not None else "folded"
+                    bad(s.line, f"{p.name}: summary fold disagrees with the body", exp, found, p.name)
+                elif s.didnt_bet != (p.total_contrib == 0 and p.fold_street is Street.PREFLOP):
+                    bad(s.line, f"{p.name}: '(didn't bet)' disagrees with the body", p.total_contrib == 0,
+                        s.didnt_bet, p.name)
+            elif p.folded and s.outcome is not SeatOutcome.NOTHING:
+                bad(s.line, f"{p.name} folded {_STREET_NAME[p.fold_street or Street.PREFLOP]} but the summary says "
+                    f"{s.outcome.value}", "folded", s.outcome.value, p.name)
+            elif s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST) and not p.shown:
+                bad(s.line, f"{p.name} did not show but the summary says {s.outcome.value}", "no show",
+                    s.outcome.value, p.name)
+            elif s.outcome is SeatOutcome.SHOWED_LOST and p.collected:
+                bad(s.line, f"{p.name} collected but the summary says showed and lost", "won", "lost", p.name)
+            elif s.outcome is SeatOutcome.NOTHING and p.dealt_in and not p.folded and not p.sitting_out:
+                bad(s.line, f"{p.name} was in the hand but the summary line says nothing about it",
+                    "an outcome", "none", p.name)
+            elif s.outcome is SeatOutcome.NOTHING and p.folded and p.fold_street is not None:
+                bad(s.line, f"{p.name} folded {_STREET_NAME[p.fold_street]} but the summary does not say so",
+                    f"folded {_STREET_NAME[p.fold_street]}", "nothing", p.name)
+            # Descriptions (the summary repeats the evaluator's words).
+            if s.descriptions and p.showed and s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST):
+                if rit and s.outcome is SeatOutcome.SHOWED_WON:
+                    won_runs = [r for r in runs if any(c.player == p.name and c.run == r and c.amount
+                                                       for c in ref.collects)]
+                    pairs = list(zip(won_runs, s.descriptions, strict=False))
+                elif rit:
+                    pairs = []
+                else:
+                    pairs = [(0, s.descriptions[0])]
+                for run, desc in pairs:
+                    sh = self.shown(p.name, run)
+                    if sh is None:
+                        continue
+                    exp_d = _hand_desc(sh.high_desc, sh.low_desc, hilo)
+                    if desc != exp_d:
+                        ref.err("wrong-hand-description", s.line, f"summary: {p.name} with {desc}",
+                                expected=exp_d, found=desc, player=p.name)
