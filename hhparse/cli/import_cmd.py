@@ -1,0 +1,202 @@
+"""``hhparse import PATH... [--warehouse DIR] [--jobs N]``: bulk import into the Parquet warehouse.
+
+A thin adapter: it parses options, calls :func:`hhparse.importer.import_paths` and maps the
+outcome to an exit code — 0 every hand accepted, 1 some hands rejected (they are in ``rejects``)
+or some file unreadable, 2 usage error (missing path, warehouse locked or of another version).
+Progress is a ``rich`` bar on a terminal and plain log lines otherwise (CI logs, pipes).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from hhparse.importer import FileRun, ImportResult, ImportStats, UsageError, import_paths
+from hhparse.tables.store import SchemaMismatchError, WarehouseLockedError, default_warehouse
+
+_LOG_EVERY_S = 5.0
+
+
+class RichReporter:
+    """A live progress bar (files, bytes → ETA, hands, hands/s, rejects) on a terminal."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress = Progress(
+            TextColumn("[bold]importing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("files"),
+            TextColumn("{task.fields[hands]:>9,} hands {task.fields[rate]:>7,.0f}/s"),
+            TextColumn("[red]{task.fields[rejects]:,} rejects"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=False,
+        )
+        self.task: TaskID | None = None
+        self.total_bytes = 1
+
+    def start(self, files: int, total_bytes: int) -> None:
+        """Show the bar once the number of files to read is known."""
+        self.total_bytes = max(total_bytes, 1)
+        self.progress.start()
+        self.task = self.progress.add_task("import", total=files, hands=0, rate=0.0, rejects=0)
+
+    def advance(self, stats: ImportStats) -> None:
+        """Update counters (the ETA follows the files-done count)."""
+        if self.task is not None:
+            self.progress.update(
+                self.task,
+                completed=stats.files_done,
+                hands=stats.read,
+                rate=stats.hands_per_second,
+                rejects=stats.rejected,
+            )
+
+    def file_done(self, run: FileRun) -> None:
+        """Print files that could not be read above the bar."""
+        if run.error:
+            self.progress.console.print(f"[red]{run.path}: {run.status}: {run.error}")
+
+    def stop(self) -> None:
+        """Remove the live display."""
+        self.progress.stop()
+
+
+class LogReporter:
+    """Plain lines on stderr every few seconds: for pipes and CI logs, where a bar is noise."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+        self.files = 0
+
+    def start(self, files: int, total_bytes: int) -> None:
+        """Log the plan."""
+        self.files = files
+        print(f"hhparse import: {files} files to read ({total_bytes:,} bytes)", file=sys.stderr, flush=True)
+
+    def advance(self, stats: ImportStats) -> None:
+        """Log a progress line at most every few seconds."""
+        now = time.monotonic()
+        if now - self.last >= _LOG_EVERY_S:
+            self.last = now
+            print(
+                f"hhparse import: {stats.files_done}/{self.files} files, {stats.read:,} hands "
+                f"({stats.hands_per_second:,.0f}/s), {stats.rejected:,} rejects",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def file_done(self, run: FileRun) -> None:
+        """Log files that could not be read."""
+        if run.error:
+            print(f"hhparse import: {run.path}: {run.status}: {run.error}", file=sys.stderr, flush=True)
+
+    def stop(self) -> None:
+        """Nothing to tear down."""
+
+
+def summary_table(result: ImportResult) -> Table:
+    """The final summary: one row per file read in this run plus a total row."""
+    s = result.stats
+    table = Table(title=f"import {result.import_id} → {result.warehouse}")
+    for col in ("file", "status", "read", "new", "duplicate", "conflicting", "rejected"):
+        if col in ("file", "status"):
+            table.add_column(col, overflow="fold")
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
+    for f in result.files:
+        table.add_row(
+            f.path,
+            f.status if not f.error else f"{f.status}: {f.error}",
+            f"{f.read:,}",
+            f"{f.new:,}",
+            f"{f.duplicate:,}",
+            f"{f.conflicting:,}",
+            f"{f.rejected:,}",
+        )
+    table.add_row(
+        f"total ({len(result.files)} read, {s.files_skipped} unchanged)",
+        "",
+        f"{s.read:,}",
+        f"{s.new:,}",
+        f"{s.duplicate:,}",
+        f"{s.conflicting:,}",
+        f"{s.rejected:,}",
+        end_section=True,
+    )
+    table.caption = f"{s.elapsed:.1f} s, {s.hands_per_second:,.0f} hands/s, {s.batches} batches published"
+    return table
+
+
+def import_command(
+    paths: Annotated[list[Path], typer.Argument(help="Hand-history files or folders (recursive).")],
+    warehouse: Annotated[
+        Path | None,
+        typer.Option(
+            "--warehouse",
+            "-w",
+            help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse).",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores; 1 = in-process)."),
+    ] = None,
+    batch_hands: Annotated[
+        int,
+        typer.Option(
+            "--batch-hands", min=1, help="Hands per published batch (memory and crash granularity)."
+        ),
+    ] = 50_000,
+    task_hands: Annotated[
+        int,
+        typer.Option("--task-hands", min=1, help="Hands per worker task."),
+    ] = 500,
+) -> None:
+    """Import hand histories into the Parquet warehouse; unchanged files are skipped.
+
+    Exit 0 when every hand was accepted, 1 when some were rejected (see the ``rejects`` table) or
+    a file could not be read, 2 on usage errors.
+    """
+    target = warehouse if warehouse is not None else default_warehouse()
+    console = Console(stderr=True)
+    tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
+    reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
+    try:
+        result = import_paths(
+            paths, target, jobs=jobs, task_hands=task_hands, batch_hands=batch_hands, reporter=reporter
+        )
+    except (UsageError, WarehouseLockedError, SchemaMismatchError) as exc:
+        typer.echo(f"hhparse import: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    finally:
+        reporter.stop()
+    Console(width=max(console.width, 160)).print(summary_table(result))
+    for path, hand_id in result.conflicts[:50]:
+        typer.echo(f"conflict: hand #{hand_id} in {path} differs from the stored hand (kept the original)")
+    if len(result.conflicts) > 50:
+        typer.echo(f"... and {len(result.conflicts) - 50} more conflicts (see imports.conflicts)")
+    raise typer.Exit(result.exit_code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``import`` to the root app."""
+    app.command("import")(import_command)

@@ -1,0 +1,617 @@
+"""Bulk import: files → blocks → parse → referee → Arrow batches → the Parquet warehouse.
+
+Design (issue #5), and why:
+
+* **Blocks are the unit of work.** The main process streams files through the splitter and sends
+  batches of ``task_hands`` blocks to a process pool; workers parse, referee and build *Arrow
+  columns* (≈10× faster to write than Python rows) and return finished tables. At most
+  ``2 × jobs`` tasks are in flight, and results are published every ``batch_hands`` hands, so
+  memory stays bounded whatever the input size. ``jobs=1`` runs everything in-process.
+* **Results are consumed in submission order**, so "blocks processed so far" is always a prefix of
+  each file: the manifest can record per-file progress as a block count, published atomically with
+  the batch that completes it. A run killed at any moment resumes from the last published batch;
+  the uncommitted work is simply redone, so no hand is lost or doubled.
+* **Incremental.** A file whose size and mtime match a complete manifest record is skipped without
+  reading it. A file that grew is verified (hash of the already-imported prefix) and only its new
+  blocks are parsed; a file whose prefix changed is re-read from the start (its hands then show up
+  as duplicates or conflicts).
+* **Duplicates and conflicts** are decided in the main process against the known
+  ``(site, hand_id) → content hash`` index, loaded once from the published ``hands`` table (three
+  columns) and kept up to date in memory. Rejects are deduplicated on their content hash.
+
+Nothing about a single hand or file is fatal: unreadable files become ``imports`` rows with a
+status and error; unparsable or illegal hands become ``rejects`` rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import multiprocessing
+import os
+import time
+import uuid
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from hhparse.errors import ParseError
+from hhparse.splitter import BLOCK_BINARY, Block, iter_files, split_stream
+from hhparse.tables.build import HAND_IDX, BatchBuilder, HandRef, records_from_pylist, strip_hand_idx
+from hhparse.tables.store import Warehouse
+
+DEFAULT_TASK_HANDS = 500
+DEFAULT_BATCH_HANDS = 50_000
+MAX_LISTED_CONFLICTS = 1000
+_HASH_CHUNK = 1 << 20
+
+
+class UsageError(ValueError):
+    """A problem with the command line itself (missing path...): exit code 2."""
+
+
+# --------------------------------------------------------------------------------------------
+# Worker side
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TaskResult:
+    """What a worker returns for one task: tables (with ``_hand_idx``) and one ref per block."""
+
+    tables: dict[str, pa.Table]
+    refs: list[HandRef]
+
+
+def process_blocks(blocks: Sequence[Block]) -> TaskResult:
+    """Parse, referee and tabulate ``blocks`` (runs in a worker process, or in-process).
+
+    An exception from the parser or referee on one hand is a bug there, but must not lose the
+    batch: it becomes a reject with code ``internal-error`` and the traceback's last line.
+    """
+    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
+    from hhparse.parsing import parse_block
+
+    builder = BatchBuilder()
+    for block in blocks:
+        try:
+            parsed = parse_block(block)
+            if isinstance(parsed, ParseError):
+                builder.add_parse_error(parsed, block.source, block.line, block.text)
+            else:
+                builder.add_result(referee(parsed), block.text)
+        except Exception as exc:  # one hand's bug must not abort the import
+            err = ParseError(
+                code="internal-error",
+                message=f"{type(exc).__name__}: {exc}",
+                source=block.source,
+                line=block.line,
+                column=0,
+                hand_id=None,
+                text="",
+                block=block.text,
+                block_line=block.line,
+            )
+            builder.add_parse_error(err, block.source, block.line, block.text)
+    return TaskResult(builder.finish(), builder.refs)
+
+
+# --------------------------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------------------------
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_prefix(path: Path, sizes: Sequence[int]) -> list[str]:
+    """BLAKE2b hex digests of the first ``n`` bytes of ``path`` for each ``n`` in ``sizes`` (one read)."""
+    want = sorted(set(sizes))
+    out: dict[int, str] = {}
+    h = hashlib.blake2b(digest_size=16)
+    pos = 0
+    with open(path, "rb") as fh:
+        for n in want:
+            while pos < n:
+                chunk = fh.read(min(_HASH_CHUNK, n - pos))
+                if not chunk:
+                    break
+                h.update(chunk)
+                pos += len(chunk)
+            out[n] = h.hexdigest() if pos == n else ""
+    return [out[n] for n in sizes]
+
+
+class _Limited(io.RawIOBase):
+    """The first ``limit`` bytes of a binary file: the import covers exactly what it hashed,
+    even if the poker client appends to the file while we read it."""
+
+    def __init__(self, fh: BinaryIO, limit: int) -> None:
+        self._fh = fh
+        self._left = limit
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self._left <= 0:
+            return 0
+        view = memoryview(buffer)
+        n = self._fh.readinto(view[: min(len(view), self._left)])  # type: ignore[attr-defined]
+        n = n or 0
+        self._left -= n
+        return int(n)
+
+
+@dataclass
+class FileRun:
+    """One file's import in this run: the plan, then the counters (persisted in the manifest)."""
+
+    path: str
+    size: int = 0
+    mtime_ns: int = 0
+    hash: str = ""
+    skip_blocks: int = 0  # blocks already committed (resume / grown file)
+    resumed_from: int = 0  # bytes imported by earlier runs
+    status: str = "ok"  # ok | empty | binary | unreadable | error
+    error: str | None = None
+    started_at: datetime = field(default_factory=_now)
+    blocks: int = 0  # blocks committed (including skipped ones)
+    read: int = 0
+    new: int = 0
+    duplicate: int = 0
+    conflicting: int = 0
+    rejected: int = 0
+    conflicts: list[str] = field(default_factory=list)
+    complete: bool = False
+    in_manifest: bool = True  # False for unreadable files: retried next run
+
+    def progress(self, import_id: str) -> dict[str, Any]:
+        """The manifest record (what a rerun needs to resume or skip this file)."""
+        return {
+            "size": self.size,
+            "mtime_ns": self.mtime_ns,
+            "hash": self.hash,
+            "blocks": self.blocks,
+            "complete": self.complete,
+            "import_id": import_id,
+            "status": self.status,
+            "started_at": self.started_at.isoformat(),
+            "resumed_from": self.resumed_from,
+            "read": self.read,
+            "new": self.new,
+            "duplicate": self.duplicate,
+            "conflicting": self.conflicting,
+            "rejected": self.rejected,
+            "conflicts": self.conflicts,
+        }
+
+    def restore_counters(self, rec: dict[str, Any]) -> None:
+        """Continue an interrupted import of this file: keep its counters and start time."""
+        for k in ("read", "new", "duplicate", "conflicting", "rejected"):
+            setattr(self, k, int(rec.get(k, 0)))
+        self.conflicts = list(rec.get("conflicts", []))
+        self.resumed_from = int(rec.get("resumed_from", 0))
+        if rec.get("status") in ("ok", "binary", "empty"):
+            self.status = str(rec["status"])
+        if rec.get("started_at"):
+            self.started_at = datetime.fromisoformat(rec["started_at"])
+
+    def import_row(self, import_id: str, finished: datetime) -> dict[str, Any]:
+        """The ``imports`` table row for this file."""
+        return {
+            "import_id": import_id,
+            "path": self.path,
+            "status": self.status,
+            "error": self.error,
+            "size": self.size,
+            "mtime": datetime.fromtimestamp(self.mtime_ns / 1e9, UTC) if self.mtime_ns else None,
+            "content_hash": self.hash or None,
+            "resumed_from": self.resumed_from,
+            "hands_read": self.read,
+            "hands_new": self.new,
+            "hands_duplicate": self.duplicate,
+            "hands_conflicting": self.conflicting,
+            "hands_rejected": self.rejected,
+            "conflicts": self.conflicts,
+            "started_at": self.started_at,
+            "finished_at": finished,
+        }
+
+
+def plan_file(path: Path, manifest_files: dict[str, dict[str, Any]]) -> FileRun | None:
+    """Decide what to do with one file; ``None`` means unchanged, skip it.
+
+    Unchanged = a complete record with the same size and mtime (no read needed), or the same
+    content hash. A file that is longer than its record and starts with the recorded bytes
+    resumes after the recorded blocks; anything else is read from the start.
+    """
+    key = str(path)
+    run = FileRun(key)
+    try:
+        st = path.stat()
+        run.size, run.mtime_ns = st.st_size, st.st_mtime_ns
+        rec = manifest_files.get(key)
+        if rec and rec.get("complete") and rec["size"] == run.size and rec["mtime_ns"] == run.mtime_ns:
+            return None
+        old_size = int(rec["size"]) if rec else -1
+        sizes = [run.size] + ([old_size] if 0 <= old_size <= run.size else [])
+        hashes = hash_prefix(path, sizes)
+        run.hash = hashes[0]
+        if rec and len(hashes) == 2 and hashes[1] == rec["hash"]:
+            if rec.get("complete"):
+                if old_size == run.size:
+                    return None  # touched, not changed (the stale mtime costs one hash next time)
+                run.skip_blocks = int(rec["blocks"])
+                run.resumed_from = old_size
+            else:
+                run.restore_counters(rec)
+                run.skip_blocks = int(rec["blocks"])  # same import, even if it grew meanwhile
+    except OSError as exc:
+        run.status, run.error, run.in_manifest = "unreadable", f"{type(exc).__name__}: {exc}", False
+        run.complete = True
+        return run
+    run.blocks = run.skip_blocks
+    if run.size == 0:
+        run.status = "empty"
+    return run
+
+
+def _iter_file_blocks(run: FileRun) -> Iterator[Block]:
+    """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes."""
+    with open(run.path, "rb") as fh:
+        stream = io.BufferedReader(_Limited(fh, run.size), buffer_size=1 << 16)
+        for n, block in enumerate(split_stream(stream, run.path)):
+            if n == 0 and block.kind == BLOCK_BINARY:
+                run.status = "binary"
+            if n >= run.skip_blocks:
+                yield block
+
+
+# --------------------------------------------------------------------------------------------
+# Main loop
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A batch of blocks for a worker, with the file (index into the run list) of each block,
+    and the files whose last block is in this task or before (they complete with it)."""
+
+    blocks: list[Block]
+    files: list[int]
+    ends: list[int]
+    nbytes: int
+
+
+class Reporter(Protocol):
+    """Progress sink: the CLI shows a rich bar on a terminal and log lines otherwise."""
+
+    def start(self, files: int, total_bytes: int) -> None:
+        """Called once the plan is known."""
+
+    def advance(self, stats: ImportStats) -> None:
+        """Called after each task's results are merged."""
+
+    def file_done(self, run: FileRun) -> None:
+        """Called when a file is finished (or failed)."""
+
+
+@dataclass
+class ImportStats:
+    """Running totals of one ``import`` run."""
+
+    files_total: int = 0
+    files_skipped: int = 0
+    files_done: int = 0
+    bytes_total: int = 0
+    bytes_done: int = 0
+    read: int = 0
+    new: int = 0
+    duplicate: int = 0
+    conflicting: int = 0
+    rejected: int = 0
+    batches: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the run started."""
+        return time.monotonic() - self.started
+
+    @property
+    def hands_per_second(self) -> float:
+        """Blocks read per second so far."""
+        return self.read / self.elapsed if self.elapsed > 0 else 0.0
+
+
+@dataclass
+class ImportResult:
+    """Outcome of :func:`import_paths`: totals, per-file runs, and the conflicting hand ids."""
+
+    import_id: str
+    warehouse: Path
+    stats: ImportStats
+    files: list[FileRun]
+    conflicts: list[tuple[str, str]]  # (path, hand_id)
+
+    @property
+    def failed_files(self) -> list[FileRun]:
+        """Files that could not be read at all."""
+        return [f for f in self.files if f.status in ("unreadable", "error")]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every hand was accepted (or skipped), 1 when some were rejected or unreadable."""
+        return 1 if self.stats.rejected or self.failed_files else 0
+
+
+class _NullReporter:
+    def start(self, files: int, total_bytes: int) -> None:
+        pass
+
+    def advance(self, stats: ImportStats) -> None:
+        pass
+
+    def file_done(self, run: FileRun) -> None:
+        pass
+
+
+def expand_paths(paths: Sequence[Path | str], exclude: Path | None = None) -> list[Path]:
+    """Absolute file paths (folders expanded, recursive, sorted), each once, in argument order.
+
+    Files under ``exclude`` (the warehouse itself, when it sits inside an imported folder) are
+    left out. Raises :class:`UsageError` for a path that does not exist.
+    """
+    out: dict[Path, None] = {}
+    skip = exclude.resolve() if exclude is not None else None
+    for p in paths:
+        path = Path(p)
+        if not path.exists() and not path.is_symlink():
+            raise UsageError(f"no such file or folder: {p}")
+        for f in iter_files(path):
+            if skip is not None and f.absolute().resolve().is_relative_to(skip):
+                continue
+            out[f.absolute()] = None
+    return list(out)
+
+
+def _load_known(wh: Warehouse) -> tuple[dict[str, dict[str, str]], set[str]]:
+    hands = wh.read_table("hands", columns=["site", "hand_id", "content_hash"])
+    known: dict[str, dict[str, str]] = {}
+    cols = hands.to_pydict()
+    for site, hand_id, chash in zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True):
+        known.setdefault(site, {})[hand_id] = chash
+    rejects = wh.read_table("rejects", columns=["content_hash"])
+    return known, set(rejects.to_pydict()["content_hash"])
+
+
+class _Importer:
+    """State of one run: the plan, the pool window, the write buffer and the known-hand index."""
+
+    def __init__(
+        self,
+        wh: Warehouse,
+        runs: list[FileRun],
+        *,
+        jobs: int,
+        task_hands: int,
+        batch_hands: int,
+        reporter: Reporter,
+        import_id: str,
+        stats: ImportStats,
+    ) -> None:
+        self.wh = wh
+        self.runs = runs
+        self.jobs = jobs
+        self.task_hands = task_hands
+        self.batch_hands = batch_hands
+        self.reporter = reporter
+        self.import_id = import_id
+        self.stats = stats
+        self.known, self.reject_hashes = _load_known(wh)
+        self.buffer: dict[str, list[pa.Table]] = {}
+        self.buffered_hands = 0
+        self.dirty: set[int] = set()  # runs whose progress changed since the last publish
+        self.finished: list[int] = []  # runs completed since the last publish (→ imports rows)
+        self.conflicts: list[tuple[str, str]] = []
+
+    # -- task generation -------------------------------------------------------------------
+
+    def tasks(self) -> Iterator[Task]:
+        blocks: list[Block] = []
+        files: list[int] = []
+        ends: list[int] = []
+        nbytes = 0
+        for i, run in enumerate(self.runs):
+            if run.status == "unreadable":
+                ends.append(i)
+                continue
+            try:
+                for block in _iter_file_blocks(run):
+                    blocks.append(block)
+                    files.append(i)
+                    nbytes += len(block.text)
+                    if len(blocks) >= self.task_hands:
+                        yield Task(blocks, files, ends, nbytes)
+                        blocks, files, ends, nbytes = [], [], [], 0
+            except OSError as exc:
+                run.status, run.error = "error", f"{type(exc).__name__}: {exc}"
+            ends.append(i)
+        if blocks or ends:
+            yield Task(blocks, files, ends, nbytes)
+
+    # -- merging ---------------------------------------------------------------------------
+
+    def merge(self, task: Task, result: TaskResult) -> None:
+        s = self.stats
+        keep: list[int] = []
+        for idx, (ref, fi) in enumerate(zip(result.refs, task.files, strict=True)):
+            run = self.runs[fi]
+            run.read += 1
+            run.blocks += 1
+            s.read += 1
+            self.dirty.add(fi)
+            if ref.accepted and ref.site is not None and ref.hand_id is not None:
+                site_known = self.known.setdefault(ref.site, {})
+                old = site_known.get(ref.hand_id)
+                if old is None:
+                    site_known[ref.hand_id] = ref.content_hash
+                    run.new += 1
+                    s.new += 1
+                    keep.append(idx)
+                elif old == ref.content_hash:
+                    run.duplicate += 1
+                    s.duplicate += 1
+                else:
+                    run.conflicting += 1
+                    s.conflicting += 1
+                    if len(run.conflicts) < MAX_LISTED_CONFLICTS:
+                        run.conflicts.append(ref.hand_id)
+                    self.conflicts.append((run.path, ref.hand_id))
+            elif ref.content_hash in self.reject_hashes:
+                run.duplicate += 1
+                s.duplicate += 1
+            else:
+                self.reject_hashes.add(ref.content_hash)
+                run.rejected += 1
+                s.rejected += 1
+                keep.append(idx)
+        self._buffer(result.tables, keep, len(result.refs))
+        for fi in task.ends:
+            run = self.runs[fi]
+            # a read error mid-file leaves the record incomplete: the next run resumes it
+            run.complete = run.status != "error"
+            s.files_done += 1
+            self.dirty.add(fi)
+            self.finished.append(fi)
+        s.bytes_done += task.nbytes
+        self.reporter.advance(s)
+        for fi in task.ends:
+            self.reporter.file_done(self.runs[fi])
+        if self.buffered_hands >= self.batch_hands:
+            self.publish()
+
+    def _buffer(self, tables: dict[str, pa.Table], keep: list[int], n: int) -> None:
+        everything = len(keep) == n
+        keep_arr = pa.array(keep, type=pa.int32())
+        for name, table in tables.items():
+            if table.num_rows == 0:
+                continue
+            if not everything:
+                table = table.filter(pc.is_in(table[HAND_IDX], value_set=keep_arr))
+                if table.num_rows == 0:
+                    continue
+            self.buffer.setdefault(name, []).append(strip_hand_idx(table))
+        self.buffered_hands += len(keep)
+
+    def publish(self) -> None:
+        """Write the buffered rows and the progress they complete, atomically."""
+        if not self.buffer and not self.dirty:
+            return
+        tables = {name: pa.concat_tables(parts) for name, parts in self.buffer.items()}
+        finished_at = _now()
+        rows = [self.runs[fi].import_row(self.import_id, finished_at) for fi in self.finished]
+        if rows:
+            tables["imports"] = records_from_pylist("imports", rows)
+        progress = {
+            self.runs[fi].path: self.runs[fi].progress(self.import_id)
+            for fi in sorted(self.dirty)
+            if self.runs[fi].in_manifest
+        }
+        self.wh.publish(tables, progress)
+        self.stats.batches += 1
+        self.buffer.clear()
+        self.buffered_hands = 0
+        self.dirty.clear()
+        self.finished.clear()
+
+    # -- running ---------------------------------------------------------------------------
+
+    def run(self) -> None:
+        if self.jobs <= 1:
+            for task in self.tasks():
+                self.merge(task, process_blocks(task.blocks))
+        else:
+            ctx = multiprocessing.get_context("forkserver")
+            with ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx) as pool:
+                window: deque[tuple[Task, Future[TaskResult]]] = deque()
+                for task in self.tasks():
+                    window.append((task, pool.submit(process_blocks, task.blocks)))
+                    while len(window) > 2 * self.jobs:
+                        t, fut = window.popleft()
+                        self.merge(t, fut.result())
+                while window:
+                    t, fut = window.popleft()
+                    self.merge(t, fut.result())
+        self.publish()
+
+
+def import_paths(
+    paths: Sequence[Path | str],
+    warehouse: Path | str,
+    *,
+    jobs: int | None = None,
+    task_hands: int = DEFAULT_TASK_HANDS,
+    batch_hands: int = DEFAULT_BATCH_HANDS,
+    reporter: Reporter | None = None,
+) -> ImportResult:
+    """Import every hand-history file under ``paths`` into the warehouse at ``warehouse``.
+
+    Args:
+        paths: files and/or folders (recursive). A missing path raises :class:`UsageError`
+            before anything is written.
+        warehouse: the warehouse folder (created if missing).
+        jobs: worker processes; ``None`` = all cores, ``1`` = in-process.
+        task_hands: blocks per worker task.
+        batch_hands: hands buffered before a batch is published (bounds memory, sets the
+            granularity of crash recovery).
+        reporter: progress sink.
+    """
+    files = expand_paths(paths, exclude=Path(warehouse))
+    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1 or task_hands < 1 or batch_hands < 1:
+        raise UsageError("jobs, task size and batch size must be at least 1")
+    reporter = reporter or _NullReporter()
+    import_id = f"{_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
+    stats = ImportStats()
+    with Warehouse(warehouse) as wh:
+        runs: list[FileRun] = []
+        for f in files:
+            run = plan_file(f, wh.manifest.files)
+            if run is None:
+                stats.files_skipped += 1
+            else:
+                runs.append(run)
+        stats.files_total = len(files)
+        stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
+        reporter.start(len(runs), stats.bytes_total)
+        imp = _Importer(
+            wh,
+            runs,
+            jobs=jobs,
+            task_hands=task_hands,
+            batch_hands=batch_hands,
+            reporter=reporter,
+            import_id=import_id,
+            stats=stats,
+        )
+        imp.run()
+        return ImportResult(import_id, wh.root, stats, runs, imp.conflicts)
+
+
+def compact(warehouse: Path | str, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
+    """Merge the warehouse's small batch files (rows and order unchanged); see ``Warehouse.compact``."""
+    root = Path(warehouse)
+    if not (root / "manifest.json").exists():
+        raise UsageError(f"not a warehouse (no manifest.json): {root}")
+    with Warehouse(root) as wh:
+        return wh.compact(target_rows)

@@ -1,0 +1,452 @@
+"""The single declaration of every warehouse table.
+
+Each table and column is declared exactly once, here: name, Arrow type, nullability and a one-line
+meaning. Everything else is *derived* from this declaration so it cannot drift:
+
+* :func:`arrow_schema` — the pyarrow schema the builder produces and the writer enforces;
+* :func:`create_views` — one DuckDB view per table over its published Parquet files (plus decimal
+  companions of money columns: money is stored as ``int64`` minor units, decimals exist only here);
+* :func:`render_docs` — ``docs/schema.md`` (a test checks the committed file is up to date).
+
+Bump :data:`SCHEMA_VERSION` whenever a column is added, removed or changes type; it is stamped into
+every Parquet file's metadata so a reader can tell which declaration wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+SCHEMA_VERSION = "1"
+"""Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
+
+MANIFEST_NAME = "manifest.json"
+"""File (in the warehouse folder) listing the published Parquet files; readers trust nothing else."""
+
+_STR = pa.string()
+_I64 = pa.int64()
+_I32 = pa.int32()
+_I16 = pa.int16()
+_I8 = pa.int8()
+_BOOL = pa.bool_()
+_CARDS = pa.list_(pa.string())
+_NAMES = pa.list_(pa.string())
+_TS_UTC = pa.timestamp("us", tz="UTC")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column: its Arrow type, whether it may be null, and what it means (one line).
+
+    ``money`` marks amounts in the hand's smallest unit; the DuckDB view adds a ``<name>_dec``
+    DECIMAL companion scaled by the hand's ``unit`` (cents → currency, chips stay chips).
+    """
+
+    name: str
+    type: pa.DataType
+    nullable: bool
+    doc: str
+    money: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One warehouse table: its columns in storage order, its key and what one row is."""
+
+    name: str
+    doc: str
+    key: tuple[str, ...]
+    columns: tuple[Column, ...]
+
+    @property
+    def column_names(self) -> tuple[str, ...]:
+        """Column names in storage order."""
+        return tuple(c.name for c in self.columns)
+
+    @property
+    def has_money(self) -> bool:
+        """Whether the view needs the hand's unit to scale money columns."""
+        return any(c.money for c in self.columns)
+
+
+def _c(name: str, type_: pa.DataType, doc: str, *, null: bool = False, money: bool = False) -> Column:
+    return Column(name, type_, null, doc, money)
+
+
+def _hand_key() -> tuple[Column, ...]:
+    return (
+        _c("site", _STR, "Poker site as printed in the header (e.g. `PokerStars`)."),
+        _c("hand_id", _STR, "Hand number as printed (text: ids may be zero-padded)."),
+    )
+
+
+HANDS = Table(
+    "hands",
+    "One row per accepted hand (parsed and passed the referee).",
+    ("site", "hand_id"),
+    (
+        *_hand_key(),
+        _c("hand_kind", _STR, "Words between site and `#`: `Hand`, `Zoom Hand`, `Home Game Hand`..."),
+        _c("game", _STR, "Variant: `courchevel`, `omaha`, `5-card-omaha`."),
+        _c("hilo", _BOOL, "True for Hi/Lo (8 or better) split games."),
+        _c("structure", _STR, "Betting structure: `PL`, `NL` or `FL`."),
+        _c("game_label", _STR, "Game words exactly as printed, e.g. `Courchevel Hi/Lo Pot Limit`."),
+        _c("mixed", _STR, "Mixed-game wrapper (`8-Game`, `Mixed Omaha`), null when not mixed.", null=True),
+        _c("unit", _STR, "Unit of every money column of this hand: currency code, `chips` or `play`."),
+        _c(
+            "currency", _STR, "Cash currency code (`USD`...), null for tournaments and play money.", null=True
+        ),
+        _c("play_money", _BOOL, "True for play-money tables."),
+        _c("small_blind", _I64, "Header stakes, first amount (small blind; FL: small bet).", money=True),
+        _c("big_blind", _I64, "Header stakes, second amount (big blind; FL: big bet).", money=True),
+        _c("cap", _I64, "Cap of a capped cash table, null otherwise.", null=True, money=True),
+        _c("ante", _I64, "Largest ante posted in the hand, null when no ante.", null=True, money=True),
+        _c("tournament_id", _STR, "Tournament number, null for cash games.", null=True),
+        _c(
+            "buyin_label",
+            _STR,
+            "Tournament buy-in exactly as printed, e.g. `$3.41+$3.41+$0.68 USD`.",
+            null=True,
+        ),
+        _c("buyin_total", _I64, "Sum of the buy-in parts in minor units of `buyin_currency`.", null=True),
+        _c(
+            "buyin_currency",
+            _STR,
+            "Currency of the buy-in, null for freerolls / FPP / play chips.",
+            null=True,
+        ),
+        _c("knockout", _BOOL, "Tournament with a bounty part in the buy-in.", null=True),
+        _c("level", _STR, "Tournament level as printed (roman numeral).", null=True),
+        _c("zoom", _BOOL, "Zoom table or Zoom tournament."),
+        _c("table_name", _STR, "Table name as printed."),
+        _c("max_seats", _I16, "Table size (`6-max`), null when not printed.", null=True),
+        _c("button_seat", _I16, "Seat number of the button."),
+        _c("start_utc", _TS_UTC, "Hand start time in UTC."),
+        _c("local_time", pa.timestamp("us"), "Hand start time as printed (naive, in `time_zone`)."),
+        _c("time_zone", _STR, "Time zone printed after the local time (`ET`, `CET`, `UTC`...)."),
+        _c("n_players", _I16, "Number of players dealt in."),
+        _c("total_pot", _I64, "Total pot (before rake) per the referee.", money=True),
+        _c("rake", _I64, "Rake taken.", money=True),
+        _c("runs", _I8, "Number of boards: 1, or 2 when run twice."),
+        _c("exposed_card", _STR, "Courchevel card exposed before the flop, null for other games.", null=True),
+        _c("board", _CARDS, "Final board of the single run (run 1 when run twice)."),
+        _c("board_run2", _CARDS, "Final board of the second run, null unless run twice.", null=True),
+        _c("cancelled", _BOOL, "The hand was cancelled."),
+        _c("warning_codes", _NAMES, "Codes of the parser and referee warnings (not errors) for this hand."),
+        _c("source", _STR, "File the hand was read from."),
+        _c("line", _I64, "First line of the hand in `source` (1-based)."),
+        _c("content_hash", _STR, "Hash of the normalised hand text (line endings, trailing spaces)."),
+    ),
+)
+
+HAND_PLAYERS = Table(
+    "hand_players",
+    "One row per seated player per accepted hand.",
+    ("site", "hand_id", "seat"),
+    (
+        *_hand_key(),
+        _c("seat", _I16, "Seat number."),
+        _c("player", _STR, "Player name as printed."),
+        _c("is_hero", _BOOL, "The player whose hole cards were dealt to (`Dealt to`)."),
+        _c("position", _STR, "BTN, SB, BB, UTG, UTG+1, MP, HJ, CO; empty when not dealt in."),
+        _c("dealt_in", _BOOL, "False for players sitting out."),
+        _c("starting_stack", _I64, "Stack at the start of the hand.", money=True),
+        _c("hole_cards", _CARDS, "Hole cards when known (hero or shown), else null.", null=True),
+        _c("contributed_preflop", _I64, "Put in the pot pre-flop, blinds and antes included.", money=True),
+        _c("contributed_flop", _I64, "Put in the pot on the flop.", money=True),
+        _c("contributed_turn", _I64, "Put in the pot on the turn.", money=True),
+        _c("contributed_river", _I64, "Put in the pot on the river.", money=True),
+        _c("returned", _I64, "Uncalled bet returned.", money=True),
+        _c("collected", _I64, "Collected from all pots, halves and runs.", money=True),
+        _c("net", _I64, "collected + returned - contributed.", money=True),
+        _c("vpip", _BOOL, "Voluntarily put money in pre-flop."),
+        _c("pfr", _BOOL, "Raised pre-flop."),
+        _c("three_bet_opportunity", _BOOL, "Faced a single raise pre-flop with the option to re-raise."),
+        _c("three_bet", _BOOL, "Re-raised a single pre-flop raise."),
+        _c("fold_to_three_bet_opportunity", _BOOL, "Raised pre-flop and faced a 3-bet."),
+        _c("fold_to_three_bet", _BOOL, "Folded to a 3-bet."),
+        _c("steal_opportunity", _BOOL, "Folded to in CO/BTN/SB pre-flop."),
+        _c("steal", _BOOL, "Opened with a raise from a steal position."),
+        _c("fold_to_steal_opportunity", _BOOL, "In the blinds facing a steal."),
+        _c("fold_to_steal", _BOOL, "Folded the blind to a steal."),
+        _c("cbet_opportunity", _BOOL, "Pre-flop aggressor first to bet on the flop."),
+        _c("cbet", _BOOL, "Made a continuation bet on the flop."),
+        _c("fold_to_cbet_opportunity", _BOOL, "Faced a flop continuation bet."),
+        _c("fold_to_cbet", _BOOL, "Folded to a flop continuation bet."),
+        _c("postflop_bets", _I16, "Bets on flop, turn and river."),
+        _c("postflop_raises", _I16, "Raises on flop, turn and river."),
+        _c("postflop_calls", _I16, "Calls on flop, turn and river."),
+        _c("postflop_checks", _I16, "Checks on flop, turn and river."),
+        _c("postflop_folds", _I16, "Folds on flop, turn and river."),
+        _c("saw_flop", _BOOL, "Still in the hand when the flop was dealt."),
+        _c("went_to_showdown", _BOOL, "Reached showdown."),
+        _c("won_at_showdown", _BOOL, "Collected something at showdown."),
+        _c("won_high", _BOOL, "Won (part of) a high half or a whole pot."),
+        _c("won_low", _BOOL, "Won (part of) a low half."),
+        _c("scooped", _BOOL, "Won every chip of every pot contested at showdown (hi/lo game)."),
+        _c("quartered", _BOOL, "Shared a low half with another player."),
+        _c(
+            "all_in_street", _I8, "Street (0 pre-flop .. 3 river) on which the player went all-in.", null=True
+        ),
+        _c("showdown_won", _I64, "Collected in a hand that reached showdown.", money=True),
+        _c("nonshowdown_won", _I64, "Collected without a showdown.", money=True),
+        _c("high_won", _I64, "Collected from high halves and whole pots.", money=True),
+        _c("low_won", _I64, "Collected from low halves.", money=True),
+    ),
+)
+
+ACTIONS = Table(
+    "actions",
+    "One row per forced bet, voluntary action or uncalled return, in order.",
+    ("site", "hand_id", "seq"),
+    (
+        *_hand_key(),
+        _c("seq", _I32, "Order of the action in the hand (0-based)."),
+        _c("street", _I8, "0 pre-flop, 1 flop, 2 turn, 3 river."),
+        _c("player", _STR, "Acting player."),
+        _c("seat", _I16, "Acting player's seat."),
+        _c("action", _STR, "small blind, big blind, ante, fold, check, call, bet, raise, uncalled."),
+        _c("amount", _I64, "Moved from the stack into the pot (returned, for `uncalled`).", money=True),
+        _c("to_amount", _I64, "Player's total for the street after the action.", money=True),
+        _c("all_in", _BOOL, "The action put the player all-in."),
+        _c("pot_before", _I64, "Pot before the action.", money=True),
+        _c("stack_before", _I64, "Player's stack before the action.", money=True),
+        _c("faced", _I64, "Amount the player had to call before acting.", money=True),
+        _c("line", _I64, "File line of the action."),
+    ),
+)
+
+POTS = Table(
+    "pots",
+    "One row per pot (main and side pots) of an accepted hand.",
+    ("site", "hand_id", "pot"),
+    (
+        *_hand_key(),
+        _c("pot", _I16, "0 main pot, 1.. side pots."),
+        _c("amount", _I64, "Pot amount before rake.", money=True),
+        _c("eligible", _NAMES, "Players eligible to win the pot."),
+    ),
+)
+
+AWARDS = Table(
+    "awards",
+    "One row per pot, per run, per half: who won what of it.",
+    ("site", "hand_id", "pot", "run", "half"),
+    (
+        *_hand_key(),
+        _c("pot", _I16, "0 main pot, 1.. side pots."),
+        _c("run", _I8, "0 single board, 1/2 boards of a run-it-twice hand."),
+        _c("half", _STR, "`whole` (no low / high-only game), `high` or `low`."),
+        _c("amount", _I64, "Amount of this half of this pot of this run.", money=True),
+        _c("eligible", _NAMES, "Players eligible for this half."),
+        _c("winners", _NAMES, "Winners, parallel to `amounts` and `descriptions`."),
+        _c("amounts", pa.list_(_I64), "Amount won by each winner (minor units)."),
+        _c("descriptions", _NAMES, "Winning hand per winner as the evaluator describes it."),
+    ),
+)
+
+SHOWDOWNS = Table(
+    "showdowns",
+    "One row per shown hand per run, with the evaluated high and low.",
+    ("site", "hand_id", "player", "run"),
+    (
+        *_hand_key(),
+        _c("player", _STR, "Player who showed."),
+        _c("run", _I8, "0 single board, 1/2 boards of a run-it-twice hand."),
+        _c("cards", _CARDS, "Cards shown."),
+        _c("high", _STR, "Evaluated high hand, e.g. `a full house, Sevens full of Fives`."),
+        _c("high_rank", _I64, "High hand strength (larger is better)."),
+        _c("low", _STR, "Qualifying low, e.g. `7,5,4,3,A`; null when none.", null=True),
+        _c("low_rank", _I64, "Low strength (smaller is better); null when none.", null=True),
+    ),
+)
+
+_ERROR_STRUCT = pa.struct(
+    [
+        pa.field("code", _STR, nullable=False),
+        pa.field("message", _STR, nullable=False),
+        pa.field("line", _I64, nullable=False),
+    ]
+)
+
+REJECTS = Table(
+    "rejects",
+    "Every hand (or whole file) that did not parse or failed the referee, kept whole.",
+    ("source", "line"),
+    (
+        _c("site", _STR, "Site from the header when readable.", null=True),
+        _c("hand_id", _STR, "Hand number when readable.", null=True),
+        _c("source", _STR, "File the text was read from."),
+        _c("line", _I64, "First line of the hand in `source` (1-based; 0 for a whole-file error)."),
+        _c("status", _STR, "`invalid` (referee), `unparsed` (syntax) or `unsupported` (other game)."),
+        _c("code", _STR, "Stable code of the first error."),
+        _c("message", _STR, "Message of the first error."),
+        _c("error_line", _I64, "File line of the first error."),
+        _c("game", _STR, "Game words of the header when readable.", null=True),
+        _c("errors", pa.list_(_ERROR_STRUCT), "All errors of the hand (code, message, line)."),
+        _c("raw_text", _STR, "The whole hand text as read."),
+        _c("content_hash", _STR, "Hash of the normalised hand text."),
+    ),
+)
+
+IMPORTS = Table(
+    "imports",
+    "One row per file import (a file skipped as unchanged adds no row). Not per hand: no `hand_id`.",
+    ("import_id", "path"),
+    (
+        _c("import_id", _STR, "Id of the `hhparse import` run."),
+        _c("path", _STR, "File path as imported (absolute)."),
+        _c("status", _STR, "`ok`, `empty`, `binary`, `unreadable` or `error`."),
+        _c("error", _STR, "Why the file could not be read, null when it was.", null=True),
+        _c("size", _I64, "Bytes of the file covered by this import."),
+        _c("mtime", _TS_UTC, "File modification time.", null=True),
+        _c("content_hash", _STR, "Hash of the file bytes covered by this import.", null=True),
+        _c("resumed_from", _I64, "Bytes already imported before (0 for a first import)."),
+        _c("hands_read", _I64, "Hands read by this import."),
+        _c("hands_new", _I64, "Hands stored in `hands`."),
+        _c("hands_duplicate", _I64, "Hands already stored with identical text (skipped)."),
+        _c("hands_conflicting", _I64, "Hands already stored with a different text (kept the original)."),
+        _c("hands_rejected", _I64, "Hands stored in `rejects`."),
+        _c("conflicts", _NAMES, "Hand ids of the conflicting hands."),
+        _c("started_at", _TS_UTC, "When the import of this file started."),
+        _c("finished_at", _TS_UTC, "When the import of this file was committed."),
+    ),
+)
+
+TABLES: Mapping[str, Table] = {
+    t.name: t for t in (HANDS, HAND_PLAYERS, ACTIONS, POTS, AWARDS, SHOWDOWNS, REJECTS, IMPORTS)
+}
+"""Every warehouse table, in documentation order."""
+
+HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "showdowns")
+"""Tables whose rows all belong to one accepted hand (keyed by ``site``, ``hand_id``)."""
+
+
+def arrow_schema(table: str | Table) -> pa.Schema:
+    """The pyarrow schema of ``table``, stamped with ``schema_version`` and the column docs."""
+    t = TABLES[table] if isinstance(table, str) else table
+    fields = [pa.field(c.name, c.type, nullable=c.nullable, metadata={"doc": c.doc}) for c in t.columns]
+    return pa.schema(fields, metadata={"schema_version": SCHEMA_VERSION, "table": t.name})
+
+
+def _sql_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _duckdb_type(type_: pa.DataType) -> str:
+    """DuckDB spelling of an Arrow type used in the declaration (for empty views)."""
+    if pa.types.is_list(type_):
+        return _duckdb_type(type_.value_type) + "[]"
+    if pa.types.is_struct(type_):
+        inner = ", ".join(f"{f.name} {_duckdb_type(f.type)}" for f in type_)
+        return f"STRUCT({inner})"
+    if pa.types.is_timestamp(type_):
+        return "TIMESTAMPTZ" if type_.tz else "TIMESTAMP"
+    simple = {
+        pa.string(): "VARCHAR",
+        pa.int64(): "BIGINT",
+        pa.int32(): "INTEGER",
+        pa.int16(): "SMALLINT",
+        pa.int8(): "TINYINT",
+        pa.bool_(): "BOOLEAN",
+    }
+    return simple[type_]
+
+
+_SCALE_SQL = "CASE WHEN {unit} IN ('chips', 'play') THEN 1 ELSE 100 END"
+
+
+def view_sql(table: str | Table, files: Iterable[str], hands_files: Iterable[str] = ()) -> str:
+    """``SELECT`` text of the view of ``table`` over ``files`` (absolute paths).
+
+    Columns come out in declared order with declared types; money columns get a ``<name>_dec``
+    DECIMAL(18,2) companion (cents → currency units; chips unchanged). Tables other than ``hands``
+    take the unit from the ``hands`` files. With no files, the view is empty but fully typed.
+    """
+    t = TABLES[table] if isinstance(table, str) else table
+    files = list(files)
+    if files:
+        src = f"read_parquet([{', '.join(_sql_literal(f) for f in files)}])"
+    else:
+        cols = ", ".join(f"CAST(NULL AS {_duckdb_type(c.type)}) AS {c.name}" for c in t.columns)
+        src = f"(SELECT {cols} WHERE false)"
+    select = [f"t.{c.name}" for c in t.columns]
+    if not t.has_money:
+        return f"SELECT {', '.join(select)} FROM {src} AS t"
+    if t.name == "hands":
+        scale = _SCALE_SQL.format(unit="t.unit")
+        join = ""
+    else:
+        scale = _SCALE_SQL.format(unit="u.unit")
+        hands = list(hands_files)
+        if hands:
+            hsrc = f"(SELECT site, hand_id, unit FROM read_parquet([{', '.join(_sql_literal(f) for f in hands)}]))"
+        else:
+            hsrc = "(SELECT CAST(NULL AS VARCHAR) AS site, CAST(NULL AS VARCHAR) AS hand_id, CAST(NULL AS VARCHAR) AS unit WHERE false)"
+        join = f" LEFT JOIN {hsrc} AS u ON u.site = t.site AND u.hand_id = t.hand_id"
+    for c in t.columns:
+        if c.money:
+            select.append(f"CAST(t.{c.name} AS DECIMAL(18,2)) / {scale} AS {c.name}_dec")
+    return f"SELECT {', '.join(select)} FROM {src} AS t{join}"
+
+
+def published_files(warehouse_dir: Path) -> dict[str, list[str]]:
+    """Absolute paths of the published Parquet files per table, as listed by the manifest.
+
+    Files on disk but not in the manifest (an interrupted batch) are deliberately ignored.
+    """
+    manifest = warehouse_dir / MANIFEST_NAME
+    listed: dict[str, Any] = {}
+    if manifest.exists():
+        listed = json.loads(manifest.read_text(encoding="utf-8")).get("tables", {})
+    return {name: [str((warehouse_dir / rel).resolve()) for rel in listed.get(name, [])] for name in TABLES}
+
+
+def create_views(con: Any, warehouse_dir: Path | str) -> None:
+    """Create (or replace) one DuckDB view per table over the warehouse's published files.
+
+    ``con`` is a ``duckdb.DuckDBPyConnection``. Views are a snapshot of the manifest at call time;
+    call again after an import to see the new batches.
+    """
+    files = published_files(Path(warehouse_dir))
+    for name, t in TABLES.items():
+        sql = view_sql(t, files[name], files["hands"])
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
+
+
+def render_docs() -> str:
+    """Markdown reference of every table and column (the content of ``docs/schema.md``)."""
+    out = [
+        "# Warehouse schema",
+        "",
+        "<!-- Generated by hhparse.tables.schema.render_docs(); do not edit by hand. -->",
+        "",
+        f"Schema version: `{SCHEMA_VERSION}`. Money columns (marked 💰) are `int64` in the hand's smallest",
+        "unit (`hands.unit`: cents of a currency, or chips); each DuckDB view adds a `<column>_dec` DECIMAL",
+        "companion in currency units. Every per-hand table is keyed by (`site`, `hand_id`, ...).",
+        "",
+    ]
+    for t in TABLES.values():
+        out += [f"## `{t.name}`", "", t.doc, "", f"Key: {', '.join(f'`{k}`' for k in t.key)}", ""]
+        out += ["| column | type | null | meaning |", "|---|---|---|---|"]
+        for c in t.columns:
+            mark = " 💰" if c.money else ""
+            out.append(
+                f"| `{c.name}`{mark} | `{c.type}` | {'yes' if c.nullable else 'no'} | {c.doc.replace('|', '/')} |"
+            )
+        out.append("")
+    return "\n".join(out)
+
+
+def write_docs(path: Path | str = Path("docs/schema.md")) -> None:
+    """Regenerate ``docs/schema.md`` (``python -m hhparse.tables.schema``)."""
+    Path(path).write_text(render_docs(), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_docs()

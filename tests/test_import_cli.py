@@ -1,0 +1,102 @@
+"""``hhparse import`` and ``hhparse compact`` through typer's CliRunner: output and exit codes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from hhparse.cli import compact_cmd, import_cmd
+from hhparse.tables.store import Warehouse
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _warehouse_helpers import install_referee, make_hand, read_views, write_hands
+
+
+@pytest.fixture(autouse=True)
+def _referee() -> None:
+    install_referee()
+
+
+def _app() -> typer.Typer:
+    """A local root app: the real one imports every command module, some owned by others."""
+    app = typer.Typer()
+    import_cmd.register(app)
+    compact_cmd.register(app)
+    return app
+
+
+runner = CliRunner()
+
+
+def test_import_all_accepted_exits_0_then_noop(tmp_path: Path) -> None:
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    wh = tmp_path / "wh"
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "--warehouse", str(wh), "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "a.txt" in r.output and "total" in r.output
+    assert read_views(wh)["hands"].num_rows == 2
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 0 and "1 unchanged" in r.output
+
+
+def test_import_with_rejects_exits_1(tmp_path: Path) -> None:
+    (tmp_path / "bad.txt").write_text(make_hand("5").replace("*** SUMMARY ***", "*** SUMMRY ***"))
+    r = runner.invoke(_app(), ["import", str(tmp_path / "bad.txt"), "-w", str(tmp_path / "wh"), "-j", "1"])
+    assert r.exit_code == 1, r.output
+    assert read_views(tmp_path / "wh")["rejects"].num_rows == 1
+
+
+def test_conflicts_are_listed(tmp_path: Path) -> None:
+    write_hands(tmp_path / "a.txt", ["1"])
+    (tmp_path / "b.txt").write_text(make_hand("1", variant="zz"))
+    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-w", str(tmp_path / "wh"), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert "conflict: hand #1" in r.output
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    r = runner.invoke(_app(), ["import", str(tmp_path / "missing"), "-w", str(tmp_path / "wh")])
+    assert r.exit_code == 2 and "no such file" in r.output
+    r = runner.invoke(_app(), ["import", str(tmp_path), "--jobs", "0"])
+    assert r.exit_code == 2
+    r = runner.invoke(_app(), ["compact", "-w", str(tmp_path / "not-a-warehouse")])
+    assert r.exit_code == 2
+
+
+def test_locked_warehouse_exits_2(tmp_path: Path) -> None:
+    write_hands(tmp_path / "a.txt", ["1"])
+    with Warehouse(tmp_path / "wh"):
+        r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), "-w", str(tmp_path / "wh"), "-j", "1"])
+    assert r.exit_code == 2 and "another process" in r.output
+
+
+def test_warehouse_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_hands(tmp_path / "a.txt", ["1"])
+    monkeypatch.setenv("HHPARSE_WAREHOUSE", str(tmp_path / "envwh"))
+    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "envwh" / "manifest.json").exists()
+
+
+def test_compact_merges_files_without_changing_rows(tmp_path: Path) -> None:
+    write_hands(tmp_path / "a.txt", [str(i) for i in range(1, 41)])
+    wh = tmp_path / "wh"
+    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), "-w", str(wh), "-j", "1", "--batch-hands", "5", "--task-hands", "5"])
+    assert r.exit_code == 0, r.output
+    before = read_views(wh)
+    with Warehouse(wh) as w:
+        assert len(w.files_of("hands")) >= 8
+        hands_before = w.read_table("hands")
+    r = runner.invoke(_app(), ["compact", "-w", str(wh)])
+    assert r.exit_code == 0, r.output
+    assert "hands:" in r.output
+    with Warehouse(wh) as w:
+        assert len(w.files_of("hands")) == 1
+        assert w.read_table("hands").equals(hands_before)  # same rows, same order
+        on_disk = {p for name in ("hands", "actions") for p in (wh / name).iterdir()}
+        assert on_disk == set(w.files_of("hands")) | set(w.files_of("actions"))
+    assert read_views(wh) == before

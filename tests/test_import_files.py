@@ -1,0 +1,130 @@
+"""Awkward inputs are reported, never fatal: unreadable, permission denied, empty, binary, many files."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import hhparse.importer as importer
+from hhparse.importer import UsageError, import_paths
+from hhparse.tables.store import Warehouse
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _warehouse_helpers import install_referee, make_hand, read_views, write_hands
+
+
+@pytest.fixture(autouse=True)
+def _referee() -> None:
+    install_referee()
+
+
+def _imports(wh: Path) -> dict[str, dict[str, object]]:
+    with Warehouse(wh) as w:
+        return {Path(str(r["path"])).name: r for r in w.read_table("imports").to_pylist()}
+
+
+def test_empty_and_binary_files(tmp_path: Path) -> None:
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "blank.txt").write_bytes(b"\r\n\r\n")
+    (tmp_path / "image.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    write_hands(tmp_path / "ok.txt", ["1"])
+    r = import_paths([tmp_path], tmp_path / "wh", jobs=1)
+    status = {Path(f.path).name: f.status for f in r.files}
+    assert status == {"empty.txt": "empty", "blank.txt": "ok", "image.bin": "binary", "ok.txt": "ok"}
+    assert (r.stats.new, r.stats.rejected, r.exit_code) == (1, 1, 1)
+    rejects = read_views(tmp_path / "wh")["rejects"].to_pylist()
+    assert [x["code"] for x in rejects] == ["binary-file"]
+    imports = _imports(tmp_path / "wh")
+    assert imports["empty.txt"]["hands_read"] == 0 and imports["image.bin"]["hands_rejected"] == 1
+    # all of them are recorded: a rerun skips them
+    assert import_paths([tmp_path], tmp_path / "wh", jobs=1).stats.files_skipped == 4
+
+
+def test_permission_denied_is_reported_and_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run as root (chmod 000 denies nothing), so the denial is simulated at open()."""
+    locked = write_hands(tmp_path / "in" / "locked.txt", ["1"])
+    write_hands(tmp_path / "in" / "ok.txt", ["2"])
+    real_open = open
+
+    def fake_open(file: object, *args: object, **kwargs: object) -> object:
+        if Path(str(file)) == locked.absolute():
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", fake_open)
+    r = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    monkeypatch.undo()
+    install_referee()
+    bad = next(f for f in r.files if f.path.endswith("locked.txt"))
+    assert bad.status == "unreadable" and "Permission denied" in (bad.error or "")
+    assert (r.stats.new, r.exit_code) == (1, 1)
+    assert _imports(tmp_path / "wh")["locked.txt"]["status"] == "unreadable"
+    # once readable, the next run imports it (it was not recorded as done)
+    again = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    assert (again.stats.files_skipped, again.stats.new, again.exit_code) == (1, 1, 0)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads mode-000 files")
+def test_chmod_000_file_is_unreadable(tmp_path: Path) -> None:
+    f = write_hands(tmp_path / "a.txt", ["1"])
+    f.chmod(0)
+    try:
+        r = import_paths([f], tmp_path / "wh", jobs=1)
+    finally:
+        f.chmod(0o644)
+    assert r.files[0].status == "unreadable" and r.exit_code == 1
+
+
+def test_broken_symlink_is_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "dangling.txt").symlink_to(tmp_path / "nowhere.txt")
+    write_hands(tmp_path / "in" / "ok.txt", ["1"])
+    r = import_paths([tmp_path / "in" / "dangling.txt", tmp_path / "in"], tmp_path / "wh", jobs=1)
+    status = {Path(f.path).name: f.status for f in r.files}
+    assert status == {"dangling.txt": "unreadable", "ok.txt": "ok"}
+    assert r.stats.new == 1
+
+
+def test_read_error_mid_file_is_resumed_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    f = write_hands(tmp_path / "a.txt", [str(i) for i in range(1, 11)])
+    real = importer._iter_file_blocks
+
+    def failing(run: importer.FileRun) -> object:
+        for n, block in enumerate(real(run)):
+            if n == 4:
+                raise OSError(5, "Input/output error")
+            yield block
+
+    monkeypatch.setattr(importer, "_iter_file_blocks", failing)
+    r = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (r.files[0].status, r.stats.new, r.exit_code) == ("error", 4, 1)
+    monkeypatch.undo()
+    install_referee()
+    again = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (again.stats.read, again.stats.new) == (6, 6)
+    assert read_views(tmp_path / "wh")["hands"].num_rows == 10
+
+
+def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError):
+        import_paths([tmp_path / "nope"], tmp_path / "wh", jobs=1)
+    assert not (tmp_path / "wh").exists()
+
+
+def test_folder_with_thousands_of_small_files(tmp_path: Path) -> None:
+    n = 2000
+    hand = make_hand("1")
+    for i in range(n):
+        (tmp_path / "in" / f"d{i // 500}").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "in" / f"d{i // 500}" / f"{i:05d}.txt").write_text(hand.replace("#1:", f"#{i + 1}:"))
+    r = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    assert (r.stats.files_done, r.stats.new, r.stats.rejected) == (n, n, 0)
+    assert r.stats.batches == 1  # batches follow hands, not files
+    with Warehouse(tmp_path / "wh") as wh:
+        assert wh.read_table("imports").num_rows == n
+        assert len(wh.files_of("hands")) == 1
+    again = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    assert (again.stats.files_skipped, again.stats.batches) == (n, 0)

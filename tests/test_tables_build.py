@@ -1,0 +1,81 @@
+"""The table builder reshapes referee facts into columns, one row per fact record, nothing more."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hhparse.errors import ParseError, Violation
+from hhparse.tables.build import HAND_IDX, BatchBuilder, content_hash, normalise_text
+from hhparse.tables.schema import TABLES
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _warehouse_helpers import HAND_TEXT, fake_result
+
+
+def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
+    crlf = "\ufeff" + HAND_TEXT.replace("\n", " \r\n") + "\r\n\r\n\r\n"
+    assert normalise_text(crlf) == normalise_text(HAND_TEXT)
+    assert content_hash(crlf) == content_hash(HAND_TEXT)
+    assert content_hash(HAND_TEXT.replace("$5.11", "$5.12")) != content_hash(HAND_TEXT)
+
+
+def test_accepted_hand_rows_per_table() -> None:
+    b = BatchBuilder()
+    ref = b.add_result(fake_result(), HAND_TEXT)
+    assert ref.accepted and ref.hand_id == "96353118546" and ref.site == "PokerStars"
+    t = b.finish()
+    counts = {k: v.num_rows for k, v in t.items()}
+    assert counts == {
+        "hands": 1, "hand_players": 2, "actions": 3, "pots": 1, "awards": 1, "showdowns": 1, "rejects": 0,
+    }
+    for name, table in t.items():
+        assert table.column_names == [*TABLES[name].column_names, HAND_IDX]
+    hand = t["hands"].to_pylist()[0]
+    assert (hand["unit"], hand["small_blind"], hand["big_blind"]) == ("USD", 10, 25)
+    assert (hand["total_pot"], hand["rake"], hand["runs"], hand["exposed_card"]) == (50, 0, 1, "7h")
+    assert hand["board"] == ["7h", "5d", "3s", "Qc", "2d"] and hand["board_run2"] is None
+    assert hand["content_hash"] == content_hash(HAND_TEXT)
+    players = t["hand_players"].to_pylist()
+    assert players[0]["hole_cards"] == ["Ah", "Kd", "5c", "4s", "2h"] and players[1]["hole_cards"] is None
+    assert players[0]["contributed_preflop"] == 25 and players[0]["net"] == 25
+    assert players[1]["all_in_street"] == 0
+    assert {p["hand_id"] for p in players} == {"96353118546"}
+    award = t["awards"].to_pylist()[0]
+    assert award["winners"] == ["Alice"] and award["amounts"] == [50]
+    assert [a["action"] for a in t["actions"].to_pylist()] == ["small blind", "big blind", "call"]
+
+
+def test_invalid_hand_becomes_a_reject_with_all_errors() -> None:
+    b = BatchBuilder()
+    errors = (Violation("raise-above-pot-limit", 14, "too big"), Violation("bad-collect", 31, "wrong"))
+    ref = b.add_result(fake_result("7", errors=errors), "raw text")
+    assert not ref.accepted
+    t = b.finish()
+    assert t["hands"].num_rows == 0
+    (row,) = t["rejects"].to_pylist()
+    assert (row["status"], row["code"], row["message"], row["error_line"]) == (
+        "invalid", "raise-above-pot-limit", "too big", 14,
+    )
+    assert [e["code"] for e in row["errors"]] == ["raise-above-pot-limit", "bad-collect"]
+    assert row["raw_text"] == "raw text" and row["hand_id"] == "7"
+
+
+def test_parse_error_becomes_a_reject() -> None:
+    b = BatchBuilder()
+    pe = ParseError("syntax", "unexpected line", "f.txt", 12, 3, "55", "garbage", block="x", block_line=10)
+    b.add_parse_error(pe, "f.txt", 10, "whole block")
+    (row,) = b.finish()["rejects"].to_pylist()
+    assert (row["source"], row["line"], row["error_line"], row["status"]) == ("f.txt", 10, 12, "unparsed")
+    assert row["raw_text"] == "whole block" and row["site"] is None
+
+
+def test_hand_idx_follows_block_order() -> None:
+    b = BatchBuilder()
+    b.add_result(fake_result("1"), HAND_TEXT)
+    b.add_result(fake_result("2", errors=(Violation("x", 1, "m"),)), "bad")
+    b.add_result(fake_result("3"), HAND_TEXT.replace("96353118546", "3"))
+    t = b.finish()
+    assert t["hands"][HAND_IDX].to_pylist() == [0, 2]
+    assert t["rejects"][HAND_IDX].to_pylist() == [1]
+    assert t["hand_players"][HAND_IDX].to_pylist() == [0, 0, 2, 2]
