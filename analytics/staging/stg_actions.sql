@@ -1,0 +1,19 @@
+-- stg_actions: every forced bet, voluntary action and uncalled return, in order (raw `actions`).
+-- `amount` moved from the stack into the pot (for "uncalled": returned from the pot to the stack).
+CREATE OR REPLACE VIEW stg_actions AS
+SELECT
+    site,
+    hand_id,
+    seq,
+    street,
+    player,
+    seat,
+    action,
+    money(amount_dec)                                           AS amount,
+    money(to_amount_dec)                                        AS to_amount,
+    all_in,
+    money(pot_before_dec)                                       AS pot_before,
+    money(stack_before_dec)                                     AS stack_before,
+    money(faced_dec)                                            AS faced,
+    line
+FROM actions;

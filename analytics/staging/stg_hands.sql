@@ -1,0 +1,35 @@
+-- stg_hands: one row per accepted hand (raw view `hands`), money in the hand's unit.
+-- `unit` is a currency code ("USD", "EUR"), "chips" (tournaments) or "play"; amounts of different
+-- units are never added together downstream. `stakes` is the label the --stakes filter matches
+-- ("0.10/0.25 USD", "15/30 chips").
+CREATE OR REPLACE VIEW stg_hands AS
+SELECT
+    site,
+    hand_id,
+    source,
+    line,
+    start_utc,
+    CAST(start_utc AS DATE)                                   AS hand_date,
+    game,
+    hilo,
+    game || CASE WHEN hilo THEN '-hilo' ELSE '' END           AS game_slug,
+    structure,
+    game_label,
+    unit,
+    money(small_blind_dec)                                      AS small_blind,
+    money(big_blind_dec)                                        AS big_blind,
+    money_text(small_blind_dec, unit) || '/'
+        || money_text(big_blind_dec, unit) || ' ' || unit     AS stakes,
+    tournament_id,
+    table_name,
+    max_seats,
+    button_seat,
+    n_players,
+    money(total_pot_dec)                                        AS total_pot,
+    money(rake_dec)                                             AS rake,
+    runs,
+    exposed_card,
+    board,
+    board_run2,
+    cancelled
+FROM hands;

@@ -1,0 +1,14 @@
+-- stg_showdowns: every hand shown at showdown, per run, with the evaluator's verdict
+-- (raw `showdowns`). `low` is NULL when the player had no qualifying 8-or-better low.
+CREATE OR REPLACE VIEW stg_showdowns AS
+SELECT
+    site,
+    hand_id,
+    player,
+    run,
+    cards,
+    high,
+    high_rank,
+    low,
+    low_rank
+FROM showdowns;

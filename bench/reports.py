@@ -1,0 +1,341 @@
+"""Time every report on a large synthetic warehouse (default 1,000,000 hands; target < 2 s each).
+
+Usage::
+
+    .venv/bin/python bench/reports.py                      # 1 M hands, rows generated directly
+    .venv/bin/python bench/reports.py --hands 100000       # smaller
+    .venv/bin/python bench/reports.py --source pipeline --hands 20000   # synth text -> import
+
+Two ways to build the warehouse (reused when it already holds the requested number of hands):
+
+* ``rows`` (default): schema-conformant Parquet written straight from numpy, six players a hand,
+  with the referee's flags drawn at realistic rates and money that balances (nets sum to minus
+  the rake, awards plus rake equal the pot) so the data tests hold too. Seconds for 1 M hands.
+* ``pipeline``: ``hhparse synth`` text imported by the real importer (parse -> referee -> tables);
+  realistic in every column but slow on a laptop (hundreds to a few thousand hands per second).
+
+Reports time the SQL and the DataFrame conversion; the graph also times the PNG rendering.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hhparse.reports import REPORTS, data_tests, report, warehouse  # noqa: E402
+from hhparse.reports.output import graph_image  # noqa: E402
+from hhparse.tables.schema import MANIFEST_NAME, arrow_schema  # noqa: E402
+from hhparse.tables.store import Warehouse  # noqa: E402
+
+SEATS = 6
+POSITIONS = np.array(["BTN", "SB", "BB", "UTG", "MP", "CO"])
+RANKS = np.array(list("A23456789TJQK"))
+SUITS = np.array(list("cdhs"))
+
+
+def _hands_in(root: Path) -> int:
+    if not (root / MANIFEST_NAME).exists():
+        return -1
+    con = warehouse(root)
+    n = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    return int(n)
+
+
+def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.ndarray) -> dict[str, pa.Table]:
+    """``n`` hands numbered from ``start``: every table the reports read, as Arrow tables."""
+    ids = np.arange(start, start + n)
+    hand_id = ids.astype(str)
+    chips = rng.random(n) < 0.1
+    unit = np.where(chips, "chips", "USD")
+    bb = np.where(chips, rng.choice([30, 60, 100], n), rng.choice([2, 10, 25, 100], n))
+    # Start times: 30-90 s apart, with a break of an hour or more every ~300 hands.
+    gaps = rng.integers(30, 90, n) + (rng.random(n) < 1 / 300) * 3600
+    start_s = t0 + np.cumsum(gaps)
+    exposed = np.char.add(rng.choice(RANKS, n), rng.choice(SUITS, n))
+
+    # Players: seat 1 is always the hero; the others drawn from a pool.
+    player = rng.choice(names, (n, SEATS))
+    player[:, 0] = "Hero"
+    pos = np.tile(POSITIONS, (n, 1))
+    rot = rng.integers(0, SEATS, n)
+    pos = np.take_along_axis(pos, (np.arange(SEATS)[None, :] + rot[:, None]) % SEATS, axis=1)
+    vpip = rng.random((n, SEATS)) < 0.28
+    pfr = vpip & (rng.random((n, SEATS)) < 0.45)
+    saw_flop = vpip & (rng.random((n, SEATS)) < 0.7)
+    wtsd = saw_flop & (rng.random((n, SEATS)) < 0.4)
+    # Money: everyone in puts in 0..10 bb, blinds 1 bb; the winner takes the pot minus rake.
+    contrib = np.where(vpip, rng.integers(1, 10, (n, SEATS)), 0) * bb[:, None]
+    contrib += np.where(pos == "BB", bb[:, None], 0) + np.where(pos == "SB", bb[:, None] // 2, 0)
+    total = contrib.sum(axis=1)
+    rake = np.where(chips, 0, np.minimum(total // 20, 300))
+    winner = np.argmax(contrib + rng.random((n, SEATS)), axis=1)
+    won = np.zeros((n, SEATS), dtype=np.int64)
+    won[np.arange(n), winner] = total - rake
+    net = won - contrib
+    hilo_low = rng.random(n) < 0.5
+
+    hand_rows = {
+        "site": np.full(n, "PokerStars"),
+        "hand_id": hand_id,
+        "hand_kind": np.full(n, "Hand"),
+        "game": np.full(n, "courchevel"),
+        "hilo": np.ones(n, bool),
+        "structure": np.full(n, "PL"),
+        "game_label": np.full(n, "Courchevel Hi/Lo Pot Limit"),
+        "unit": unit,
+        "currency": np.where(chips, None, "USD"),
+        "play_money": np.zeros(n, bool),
+        "small_blind": bb // 2,
+        "big_blind": bb,
+        "tournament_id": np.where(chips, "T1", None),
+        "zoom": np.zeros(n, bool),
+        "table_name": np.char.add("Table ", (ids // 500).astype(str)),
+        "button_seat": np.ones(n, np.int16),
+        "start_utc": pa.array((start_s * 1e6).astype("int64"), pa.timestamp("us", tz="UTC")),
+        "local_time": pa.array((start_s * 1e6).astype("int64"), pa.timestamp("us")),
+        "time_zone": np.full(n, "UTC"),
+        "n_players": np.full(n, SEATS, np.int16),
+        "total_pot": total,
+        "rake": rake,
+        "runs": np.ones(n, np.int8),
+        "exposed_card": exposed,
+        "board": pa.array([[e] for e in exposed], pa.list_(pa.string())),
+        "cancelled": np.zeros(n, bool),
+        "warning_codes": pa.array([[]] * n, pa.list_(pa.string())),
+        "source": np.full(n, "synthetic.txt"),
+        "line": ids,
+        "content_hash": hand_id,
+    }
+    flat = {
+        "hand_id": np.repeat(hand_id, SEATS),
+        "player": player.ravel(),
+        "position": pos.ravel(),
+        "vpip": vpip.ravel(),
+        "pfr": pfr.ravel(),
+        "saw_flop": saw_flop.ravel(),
+        "went_to_showdown": wtsd.ravel(),
+        "net": net.ravel(),
+        "collected": won.ravel(),
+        "contrib": contrib.ravel(),
+    }
+    m = n * SEATS
+    r = rng.random((8, m))
+    is_winner = flat["collected"] > 0
+    sd = flat["went_to_showdown"]
+    holes = np.char.add(rng.choice(RANKS, (m, 5)), rng.choice(SUITS, (m, 5)))
+    hero = flat["player"] == "Hero"
+    player_rows = {
+        "site": np.full(m, "PokerStars"),
+        "hand_id": flat["hand_id"],
+        "seat": np.tile(np.arange(1, SEATS + 1, dtype=np.int16), n),
+        "player": flat["player"],
+        "is_hero": hero,
+        "position": flat["position"],
+        "dealt_in": np.ones(m, bool),
+        "starting_stack": np.full(m, 10_000),
+        "hole_cards": pa.array(
+            [list(h) if k else None for h, k in zip(holes, hero | sd, strict=True)], pa.list_(pa.string())
+        ),
+        "contributed_preflop": flat["contrib"],
+        "collected": flat["collected"],
+        "net": flat["net"],
+        "vpip": flat["vpip"],
+        "pfr": flat["pfr"],
+        "three_bet_opportunity": r[0] < 0.2,
+        "three_bet": (r[0] < 0.2) & (r[1] < 0.3),
+        "fold_to_three_bet_opportunity": flat["pfr"] & (r[2] < 0.2),
+        "fold_to_three_bet": flat["pfr"] & (r[2] < 0.2) & (r[3] < 0.5),
+        "steal_opportunity": r[4] < 0.15,
+        "steal": (r[4] < 0.15) & flat["pfr"],
+        "fold_to_steal_opportunity": r[5] < 0.1,
+        "fold_to_steal": (r[5] < 0.1) & ~flat["vpip"],
+        "cbet_opportunity": flat["pfr"] & flat["saw_flop"],
+        "cbet": flat["pfr"] & flat["saw_flop"] & (r[6] < 0.6),
+        "fold_to_cbet_opportunity": ~flat["pfr"] & flat["saw_flop"] & (r[6] < 0.5),
+        "fold_to_cbet": ~flat["pfr"] & flat["saw_flop"] & (r[6] < 0.2),
+        "postflop_bets": (flat["saw_flop"] * rng.integers(0, 3, m)).astype(np.int16),
+        "postflop_raises": (flat["saw_flop"] * rng.integers(0, 2, m)).astype(np.int16),
+        "postflop_calls": (flat["saw_flop"] * rng.integers(0, 3, m)).astype(np.int16),
+        "postflop_checks": (flat["saw_flop"] * rng.integers(0, 3, m)).astype(np.int16),
+        "postflop_folds": (flat["saw_flop"] & ~sd & ~is_winner).astype(np.int16),
+        "saw_flop": flat["saw_flop"],
+        "went_to_showdown": sd,
+        "won_at_showdown": sd & is_winner,
+        "won_high": is_winner,
+        "won_low": is_winner & sd & (r[7] < 0.5),
+        "scooped": is_winner & sd & (r[7] < 0.3),
+        "quartered": is_winner & sd & (r[7] > 0.9),
+        "showdown_won": np.where(sd, flat["collected"], 0),
+        "nonshowdown_won": np.where(sd, 0, flat["collected"]),
+        "high_won": flat["collected"],
+    }
+    awards = {
+        "site": np.full(n, "PokerStars"),
+        "hand_id": hand_id,
+        "half": np.full(n, "whole"),
+        "amount": total - rake,
+        "eligible": pa.array([list(p) for p in player], pa.list_(pa.string())),
+        "winners": pa.array([[w] for w in player[np.arange(n), winner]], pa.list_(pa.string())),
+        "amounts": pa.array([[a] for a in (total - rake)], pa.list_(pa.int64())),
+        "descriptions": pa.array([[""]] * n, pa.list_(pa.string())),
+    }
+    pots = {"site": awards["site"], "hand_id": hand_id, "amount": total, "eligible": awards["eligible"]}
+    sd_idx = np.nonzero(sd)[0]
+    showdowns = {
+        "site": np.full(len(sd_idx), "PokerStars"),
+        "hand_id": flat["hand_id"][sd_idx],
+        "player": flat["player"][sd_idx],
+        "cards": pa.array([list(holes[i]) for i in sd_idx], pa.list_(pa.string())),
+        "high": np.full(len(sd_idx), "a pair"),
+        "high_rank": np.ones(len(sd_idx), np.int64),
+        "low": np.where(hilo_low[sd_idx // SEATS], "8,7,5,3,A", None),
+        "low_rank": np.where(hilo_low[sd_idx // SEATS], 1, None),
+    }
+    # Actions: blinds, then one action per player pre-flop.
+    k = 2 + SEATS
+    a_hand = np.repeat(hand_id, k)
+    a_seat = np.tile(np.r_[1, 2, np.arange(1, SEATS + 1)], n)
+    a_kind = np.tile(np.r_[["small blind", "big blind"], ["call"] * SEATS], n)
+    actions = {
+        "site": np.full(n * k, "PokerStars"),
+        "hand_id": a_hand,
+        "seq": np.tile(np.arange(k, dtype=np.int32), n),
+        "street": np.zeros(n * k, np.int8),
+        "player": player[np.repeat(np.arange(n), k), a_seat - 1],
+        "seat": a_seat.astype(np.int16),
+        "action": a_kind,
+        "amount": np.repeat(bb, k),
+        "to_amount": np.repeat(bb, k),
+        "all_in": np.zeros(n * k, bool),
+        "pot_before": np.repeat(bb, k) * np.tile(np.arange(k), n),
+        "stack_before": np.full(n * k, 10_000),
+        "faced": np.repeat(bb, k),
+        "line": np.tile(np.arange(k), n),
+    }
+    return {
+        "hands": _table("hands", hand_rows, n),
+        "hand_players": _table("hand_players", player_rows, m),
+        "awards": _table("awards", awards, n),
+        "pots": _table("pots", pots, n),
+        "showdowns": _table("showdowns", showdowns, len(sd_idx)),
+        "actions": _table("actions", actions, n * k),
+    }
+
+
+def _table(name: str, cols: dict[str, object], rows: int) -> pa.Table:
+    """A table in the declared schema; undeclared-here columns get zeros, falses or nulls."""
+    schema = arrow_schema(name)
+    arrays = []
+    for field in schema:
+        if field.name in cols:
+            arrays.append(
+                pa.array(cols[field.name], field.type)
+                if not isinstance(cols[field.name], pa.Array)
+                else cols[field.name].cast(field.type)
+            )
+        elif field.nullable:
+            arrays.append(pa.nulls(rows, field.type))
+        elif pa.types.is_boolean(field.type):
+            arrays.append(pa.array(np.zeros(rows, bool)))
+        elif pa.types.is_integer(field.type):
+            arrays.append(pa.array(np.zeros(rows, np.int64)).cast(field.type))
+        else:
+            arrays.append(pa.array([""] * rows, field.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def build_rows(root: Path, hands: int, seed: int = 1) -> None:
+    """Write ``hands`` synthetic hands straight to Parquet, 250,000 per batch."""
+    rng = np.random.default_rng(seed)
+    names = np.array([f"player{i:04d}" for i in range(3000)])
+    t0 = datetime(2024, 1, 1, tzinfo=UTC).timestamp()
+    with Warehouse(root) as wh:
+        done = 0
+        while done < hands:
+            n = min(250_000, hands - done)
+            tables = _batch(rng, done, n, t0 + done * 60, names)
+            wh.publish(tables, {})
+            done += n
+            print(f"  wrote {done:,} hands", file=sys.stderr, flush=True)
+
+
+def build_pipeline(root: Path, hands: int) -> None:
+    """``hhparse synth`` text, then the real importer."""
+    from hhparse.importer import import_paths
+    from hhparse.synth import SynthConfig, write
+
+    text_dir = root.parent / f"{root.name}-text"
+    write(SynthConfig(hands=hands, seed=1), directory=text_dir)
+    import_paths([text_dir], root)
+
+
+def main() -> None:
+    """Build or reuse the warehouse, then time each report a few times (best and median)."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hands", type=int, default=1_000_000)
+    ap.add_argument("--source", choices=("rows", "pipeline"), default="rows")
+    ap.add_argument("--warehouse", type=Path, default=None, help="default: bench/out/wh-<source>-<hands>")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="print the timings as JSON")
+    args = ap.parse_args()
+    root = args.warehouse or ROOT / "bench" / "out" / f"wh-{args.source}-{args.hands}"
+    have = _hands_in(root)
+    if have < 0:
+        t = time.perf_counter()
+        (build_rows if args.source == "rows" else build_pipeline)(root, args.hands)
+        print(f"built {root} in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+    else:
+        print(f"reusing {root} ({have:,} hands)", file=sys.stderr)
+    t = time.perf_counter()
+    con = warehouse(root)
+    hands = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    print(f"open warehouse: {time.perf_counter() - t:.3f} s, {hands:,} hands", file=sys.stderr)
+    hand_id = con.execute("SELECT max(hand_id) FROM hands").fetchall()[0][0]
+    busiest = con.execute(
+        "SELECT player FROM stg_hand_players WHERE NOT is_hero GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
+    ).fetchall()[0][0]
+    cases: list[tuple[str, dict[str, str]]] = [(name, {}) for name in REPORTS if name != "hand"]
+    cases += [
+        ("hand", {"hand_id": hand_id}),
+        ("summary", {"player": busiest}),
+        ("sessions", {"player": "Hero"}),
+    ]
+    results = {}
+    for name, kw in cases:
+        times, rows = [], 0
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            df = report(name, con, **kw)
+            if name == "graph":
+                graph_image(df, "png")
+            times.append(time.perf_counter() - t)
+            rows = len(df)
+        label = name + (f" --player {kw['player']}" if "player" in kw else "")
+        results[label] = {
+            "best_s": round(min(times), 3),
+            "median_s": round(statistics.median(times), 3),
+            "rows": rows,
+        }
+        print(
+            f"{label:32s} best {min(times):6.3f} s  median {statistics.median(times):6.3f} s  {rows:>8,} rows"
+        )
+    t = time.perf_counter()
+    failing = {k: len(v) for k, v in data_tests(con).items() if len(v)}
+    print(f"{'data tests':32s} {time.perf_counter() - t:6.3f} s  failing: {failing or 'none'}")
+    if args.json:
+        print(json.dumps({"hands": hands, "reports": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

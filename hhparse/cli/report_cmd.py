@@ -1,0 +1,125 @@
+"""``hhparse report NAME [HAND_ID] [--player P] [--since D] [--until D] [--game G] [--stakes S]
+[--format table|csv|json|html|png|svg] [--out FILE]``.
+
+A thin adapter over :func:`hhparse.reports.report` and :mod:`hhparse.reports.output`. The format
+defaults to the ``--out`` file's extension, else ``table``; ``graph`` also writes PNG or SVG (to a
+file: images on a terminal help no one). Exit codes: 0 ok, 2 usage error (unknown report, bad
+date or format, no warehouse, ``hand`` without an id).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from hhparse.reports import REPORTS, WarehouseNotFoundError, report, warehouse
+from hhparse.reports.output import (
+    IMAGE_FORMATS,
+    TEXT_FORMATS,
+    graph_image,
+    to_csv,
+    to_html,
+    to_json,
+    to_table,
+)
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"hhparse report: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _format(fmt: str | None, out: Path | None) -> str:
+    if fmt is not None:
+        return fmt
+    suffix = out.suffix.lower().lstrip(".") if out is not None else ""
+    return suffix if suffix in (*TEXT_FORMATS, *IMAGE_FORMATS) else "table"
+
+
+def report_command(
+    name: Annotated[str, typer.Argument(help=f"Report: {', '.join(REPORTS)}.")],
+    hand_id: Annotated[str | None, typer.Argument(help="Hand number, for the `hand` report.")] = None,
+    warehouse_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--warehouse", "-w", help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse)."
+        ),
+    ] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", "-p", help="Only this player (exact name).")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="First day, YYYY-MM-DD (UTC, inclusive).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option("--until", help="Last day, YYYY-MM-DD (UTC, inclusive).")
+    ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game", help="Game: courchevel-hilo, courchevel, 5-card-omaha-hilo, ... or the header label."
+        ),
+    ] = None,
+    stakes: Annotated[
+        str | None,
+        typer.Option("--stakes", help="Stakes as '0.10/0.25 USD' or the big blind alone ('0.25')."),
+    ] = None,
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help="table, csv, json, html; png or svg for graph (default: from --out, else table).",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
+    ] = None,
+) -> None:
+    """Run a report over the warehouse and print or save it."""
+    if name not in REPORTS:
+        raise _fail(f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
+    fmt = _format(fmt, out)
+    if fmt in IMAGE_FORMATS:
+        if name != "graph":
+            raise _fail(f"--format {fmt} is only for the graph report")
+        if out is None:
+            raise _fail(f"the graph as {fmt} needs --out FILE")
+    elif fmt not in TEXT_FORMATS:
+        raise _fail(f"--format must be one of {', '.join((*TEXT_FORMATS, *IMAGE_FORMATS))}")
+    filters = {"player": player, "since": since, "until": until, "game": game, "stakes": stakes}
+    try:
+        con = warehouse(warehouse_dir)
+        df = report(name, con, hand_id=hand_id, **filters)
+        graph = report("graph", con, **filters) if fmt == "html" and REPORTS[name].graph else None
+    except WarehouseNotFoundError as exc:
+        raise _fail(str(exc)) from exc
+    except ValueError as exc:
+        raise _fail(str(exc)) from exc
+    title = f"hhparse {name}" + (f" #{hand_id}" if name == "hand" and hand_id else "")
+    if player:
+        title += f" — {player}"
+    if fmt in IMAGE_FORMATS:
+        assert out is not None
+        out.write_bytes(graph_image(df, fmt, title=title))
+        return
+    if fmt == "html":
+        shown: list[tuple[str, object]] = [(k, v) for k, v in filters.items()]
+        text = to_html(df, name=name, title=title, filters=shown, graph=graph)
+    elif fmt == "csv":
+        text = to_csv(df)
+    elif fmt == "json":
+        text = to_json(df)
+    else:
+        text = to_table(df, name=name)
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+    else:
+        typer.echo(text, nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``report`` to the root app."""
+    app.command("report")(report_command)
