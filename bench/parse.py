@@ -1,0 +1,109 @@
+"""Parse-only throughput and peak memory of hhparse on a large synthetic file.
+
+Why: the parser must keep up with bulk imports (targets: >= 4,000 hands/s pure Python,
+>= 5,000 with lark-cython, one core) in memory that does not grow with the file size.
+The input repeats the valid Courchevel / Omaha-family corpus hands with fresh hand ids; each
+mode runs in its own subprocess so peak RSS (ru_maxrss) is per mode.
+
+Usage: python bench/parse.py [--hands 100000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO.parent / "shared" / "corpus" / "pokerstars"
+_ID = re.compile(r"^(\S.*? (?:Hand|Game) #)\d+:", re.M)
+
+
+def corpus_hands() -> list[str]:
+    """Valid hand texts of the supported games, as LF text."""
+    from hhparse.model import Hand
+    from hhparse.parsing import parse_file
+
+    out = []
+    for path in sorted(CORPUS.rglob("*.txt")):
+        if "_fpdb3-head" in path.parts or "summaries" in path.parts:
+            continue
+        for r in parse_file(path):
+            if isinstance(r, Hand):
+                from hhparse.render import render
+
+                out.append(render(r))
+    return out
+
+
+def build_file(path: Path, hands: list[str], n: int) -> None:
+    """Write n hands (cycling over ``hands``) with fresh ids, 3 blank lines apart, CRLF."""
+    with open(path, "w", encoding="utf-8", newline="\r\n") as fh:
+        for i in range(n):
+            text = hands[i % len(hands)]
+            fh.write(_ID.sub(lambda m, i=i: f"{m[1]}{900000000000 + i}:", text, count=1))
+            fh.write("\n\n\n")
+
+
+def run_mode(path: str, cython: bool) -> dict[str, float]:
+    """Child process: parse the whole file, report hands/s and peak RSS (MiB)."""
+    from hhparse.model import Hand
+    from hhparse.parsing import parse_file, use_cython
+
+    use_cython(cython)
+    t0 = time.perf_counter()
+    ok = bad = 0
+    for r in parse_file(path):
+        if isinstance(r, Hand):
+            ok += 1
+        else:
+            bad += 1
+    dt = time.perf_counter() - t0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"hands": ok, "errors": bad, "seconds": dt, "hands_per_s": ok / dt, "peak_rss_mib": rss}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--child", nargs=2, metavar=("PATH", "CYTHON"))
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(run_mode(args.child[0], args.child[1] == "1")))
+        return
+    hands = corpus_hands()
+    with tempfile.TemporaryDirectory() as tmp:
+        sizes = [args.hands // 4, args.hands]
+        for n in sizes:
+            path = Path(tmp) / f"bench-{n}.txt"
+            build_file(path, hands, n)
+            mib = path.stat().st_size / 2**20
+            for cython in (False, True):
+                results = []
+                for _ in range(args.runs):
+                    out = subprocess.run(
+                        [sys.executable, __file__, "--child", str(path), "1" if cython else "0"],
+                        check=True,
+                        capture_output=True,
+                        text=True,
+                    ).stdout
+                    results.append(json.loads(out))
+                hps = statistics.median(r["hands_per_s"] for r in results)
+                rss = statistics.median(r["peak_rss_mib"] for r in results)
+                mode = "lark-cython" if cython else "pure lark  "
+                print(
+                    f"{n:>7} hands ({mib:6.1f} MiB)  {mode}  median {hps:7.0f} hands/s  "
+                    f"peak RSS {rss:6.1f} MiB  (errors {results[0]['errors']})"
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Line shapes of the grammar: amounts, names, time zones, header forms."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from test_bad_input import GOOD
+
+from hhparse.model import Hand, PostBlind, TableEvent, TableEventKind
+from hhparse.money import format_amount, parse_amount
+from hhparse.parsing import grammar_text, parse_text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("$1,234.56", 123456), ("$1", 100), ("$0.70", 70), ("1500", 1500), ("200.00", 20000)]
+)
+def test_amounts(text: str, value: int) -> None:
+    assert parse_amount(text) == value
+    assert parse_amount(format_amount(value, "$" if text.startswith("$") else "")) == value or "." in text
+
+
+def test_grammar_loads_from_resources() -> None:
+    assert "HEADER" in grammar_text() and "AMT" in grammar_text()
+
+
+@pytest.mark.parametrize(
+    ("header", "utc"),
+    [
+        ("2013/04/11 11:57:19 CT [2013/04/11 12:57:19 ET]", datetime(2013, 4, 11, 16, 57, 19, tzinfo=UTC)),
+        ("2013/01/08 22:28:42 CET", datetime(2013, 1, 8, 21, 28, 42, tzinfo=UTC)),
+        ("2005/08/21 - 21:44:08 (ET)", datetime(2005, 8, 22, 1, 44, 8, tzinfo=UTC)),
+    ],
+)
+def test_time_zones(header: str, utc: datetime) -> None:
+    text = GOOD.replace("2013/03/29 17:16:11 ET", header)
+    (h,) = parse_text(text)
+    assert isinstance(h, Hand) and h.header.start_utc == utc
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Tournament #7817460, $5.00+$0.50 USD Courchevel Pot Limit - Level III (25/50)",
+        "{Dazzle's Room} Tournament #743144019, 100+9 8-Game (Courchevel Pot Limit) - Match Round I, Level III (30/60)",
+        "Zoom Tournament #1, $24.55+$2.45 USD Mixed Omaha (Courchevel Pot Limit) - Level II (15/30)",
+        "Tournament #2, Freeroll  Courchevel Pot Limit - Level I (10/20)",
+    ],
+)
+def test_tournament_headers(body: str) -> None:
+    text = GOOD.replace(" Courchevel Pot Limit ($0.10/$0.25 USD)", body).replace("$", "")
+    (h,) = parse_text(text)
+    assert isinstance(h, Hand), h
+    assert h.header.tournament is not None
+
+
+def test_table_events_and_allin_blind() -> None:
+    text = GOOD.replace(
+        "Hero: posts big blind $0.25\n",
+        'Hero: posts big blind $0.25 and is all-in\nHero said, "gl: hf"\nBob: is sitting out\nBob has timed out while being disconnected\n',
+    )
+    (h,) = parse_text(text)
+    assert isinstance(h, Hand)
+    assert h.events[1] == PostBlind(6, "Hero", h.events[1].kind, 25, True)  # type: ignore[union-attr]
+    kinds = [e.kind for e in h.events if isinstance(e, TableEvent)]
+    assert kinds == [
+        TableEventKind.CHAT,
+        TableEventKind.IS_SITTING_OUT_COLON,
+        TableEventKind.TIMED_OUT_BEING_DISCONNECTED,
+    ]

@@ -1,0 +1,75 @@
+"""The built wheel ships the grammar and parses a hand when installed non-editable elsewhere."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+SCRIPT = """
+import sys, hhparse.parsing as p
+from hhparse.model import Hand
+assert "site-packages" in p.__file__, p.__file__
+(h,) = p.parse_text(sys.stdin.read())
+assert isinstance(h, Hand), h
+print(h.hand_id)
+"""
+
+
+@pytest.mark.slow
+def test_wheel_install_and_parse(tmp_path: Path) -> None:
+    from test_bad_input import GOOD
+
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+            str(REPO),
+        ],
+        check=True,
+        timeout=120,
+    )
+    (wheel,) = dist.glob("hhparse-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=60
+    )
+    py = venv / "bin" / "python"
+    # reuse the test environment's dependencies (lark, ...) without its editable hhparse:
+    # a .pth line appends our site-packages after the new venv's own, so the wheel wins
+    site = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = [p for p in sys.path if p.endswith("site-packages")]
+    (Path(site) / "zz_test_deps.pth").write_text("\n".join(ours) + "\n")
+    subprocess.run(
+        [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
+        check=True,
+        timeout=120,
+    )
+    out = subprocess.run(
+        [str(py), "-c", SCRIPT],
+        input=GOOD,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1"
