@@ -23,7 +23,10 @@ $(STAMP_TEST): $(BIN)/python pyproject.toml
 venv: $(STAMP_DEMO)
 
 demo: $(STAMP_DEMO)
-	$(BIN)/hhparse check sample_histories/ || test $$? -eq 1
+	$(BIN)/hhparse check sample_histories/
+	rm -rf $(WAREHOUSE)
+	$(BIN)/hhparse import sample_histories/ --warehouse $(WAREHOUSE)
+	$(BIN)/hhparse report summary --warehouse $(WAREHOUSE)
 
 test: $(STAMP_TEST)
 	$(BIN)/ruff check hhparse tests bench

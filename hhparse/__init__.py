@@ -35,7 +35,19 @@ if TYPE_CHECKING:
     from hhparse.render import render
     from hhparse.reports import report, warehouse
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Hand",
+    "ParseError",
+    "RefereeResult",
+    "Violation",
+    "parse_file",
+    "parse_path",
+    "parse_text",
+    "referee",
+    "render",
+    "report",
+    "warehouse",
+]
 
 
 def __getattr__(name: str) -> Any:

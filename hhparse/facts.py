@@ -8,12 +8,29 @@ reports never re-derive them. All money is ``int`` in the hand's smallest unit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar, dataclass_transform
 
 from hhparse.errors import Violation
 from hhparse.model import Cards, Hand
 
+_T = TypeVar("_T")
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def _record(cls: type[_T]) -> type[_T]:
+    """A read-only record: frozen for the type checker, a plain slotted dataclass at run time.
+
+    The referee builds about twenty of these per hand, and a ``frozen=True`` dataclass's
+    ``__init__`` (one ``object.__setattr__`` call per field) costs 4-5x a plain one: 4.4 us vs
+    ~1 us for a :class:`PlayerFacts`. So immutability is enforced statically (mypy treats every
+    ``_record`` as frozen and rejects assignments), not at run time; equality and hashing
+    (``unsafe_hash``) behave as they did for the frozen dataclasses, and ``dataclasses.fields``,
+    ``replace`` and ``__dataclass_fields__`` keep working. Treat instances as immutable.
+    """
+    return dataclass(slots=True, unsafe_hash=True)(cls)
+
+
+@_record
 class ActionFact:
     """One forced bet, voluntary action or uncalled return, in order.
 
@@ -37,7 +54,7 @@ class ActionFact:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class PlayerFacts:
     seat: int
     player: str
@@ -87,7 +104,7 @@ class PlayerFacts:
     low_won: int  # amount from low halves
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class AwardFact:
     """One half (or whole) of one pot of one run, and who got what of it."""
 
@@ -101,7 +118,7 @@ class AwardFact:
     descriptions: tuple[str, ...]  # parallel to winners, the winning hand per the evaluator ("" if none)
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class ShowdownFact:
     player: str
     run: int
@@ -112,14 +129,14 @@ class ShowdownFact:
     low_rank: int | None  # smaller is better (None when no low)
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class PotFact:
     pot: int
     amount: int  # before rake
     eligible: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class HandFacts:
     hand: Hand
     players: tuple[PlayerFacts, ...]
@@ -134,7 +151,7 @@ class HandFacts:
     exposed_card: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@_record
 class RefereeResult:
     """The referee's verdict. ``facts`` is present whenever replay got far enough to build them."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from hhparse.tables.schema import TABLES, arrow_schema
+from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 from hhparse.tables.store import Warehouse
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -68,6 +68,7 @@ class Rows:
             "structure": "PL",
             "game_label": "Courchevel Hi/Lo Pot Limit",
             "unit": unit,
+            "unit_scale": minor_units(unit),
             "currency": None if unit in ("chips", "play") else unit,
             "small_blind": bb // 2,
             "big_blind": bb,
@@ -105,8 +106,18 @@ class Rows:
         """A raw row of any table (actions, pots, rejects...)."""
         self.rows[table].append(_default(table) | row)
 
+    def _copy_hand_columns(self) -> None:
+        """Fill each child row's copies of its hand's columns (``from_hands``), as the builder does."""
+        hands = {(h["site"], h["hand_id"]): h for h in self.rows["hands"]}
+        for name, rows in self.rows.items():
+            copies = TABLES[name].hand_copies
+            for row in rows if copies else ():
+                hand = hands.get((row["site"], row["hand_id"]), {"unit": "USD", "unit_scale": 100})
+                row.update({c: hand[c] for c in copies if c in hand})
+
     def publish(self, root: Path) -> Path:
         """Write everything as one batch of the warehouse at ``root``."""
+        self._copy_hand_columns()
         tables = {
             name: pa.Table.from_pylist(rows, schema=arrow_schema(name)) for name, rows in self.rows.items()
         }

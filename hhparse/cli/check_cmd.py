@@ -23,10 +23,10 @@ class OutputFormat(StrEnum):
 USAGE_CODES = frozenset({"unreadable-file", "missing-path"})
 
 
-def _problems(v: Verdict) -> list[str]:
+def _problems(v: Verdict, show_warnings: bool) -> list[str]:
     """Compiler-style lines: ``path:line:col: hand #id: message`` plus the line and a caret."""
     if v.parse_error is not None:
-        return [v.parse_error.format()]
+        return [] if _is_summary(v) else [v.parse_error.format()]
     out = []
     hand_id = v.hand_id or "?"
     for err in v.errors:
@@ -38,7 +38,7 @@ def _problems(v: Verdict) -> list[str]:
         if text:
             block += f"\n    {text}\n    ^"
         out.append(block)
-    for w in v.warnings:
+    for w in v.warnings if show_warnings else ():
         out.append(f"{v.source}:{w.line}:1: hand #{hand_id}: warning: {w.message} [{w.code}]")
     return out
 
@@ -51,39 +51,59 @@ def check(
     no_referee: Annotated[
         bool, typer.Option("--parse-only", help="Only parse; do not replay the hands through the referee.")
     ] = False,
+    show_warnings: Annotated[
+        bool, typer.Option("--warnings", "-w", help="Also list warnings (text format; JSONL always has them).")
+    ] = False,
+    allow_unsupported: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unsupported", help="Do not fail on hands of other games (Hold'em, Stud, ... in mixed files)."
+        ),
+    ] = False,
 ) -> None:
     """Parse and referee hand histories; exit 0 if every hand is valid, 1 if any is not, 2 on usage errors.
 
-    Hands of other games (Hold'em, Stud, ...) are reported as unsupported and tournament summary
-    files as skipped; neither makes the exit code 1.
+    Hands of other games (Hold'em, Stud, ...) are not valid Courchevel hands: they are reported as
+    unsupported and make the exit code 1 unless --allow-unsupported. Tournament summary files are
+    not hands: they are skipped with a message and never fail the run.
     """
     for p in paths:
         if p != "-" and not Path(p).exists():
             typer.echo(f"hhparse check: no such file or folder: {p}", err=True)
             raise typer.Exit(2)
     per_file: dict[str, Counter[str]] = {}
+    summaries: list[str] = []
     failed = False
     usage_error = False
     out = sys.stdout
     for verdict in check_paths(paths, referee_hands=not no_referee):
-        per_file.setdefault(verdict.source, Counter())[verdict.status.value] += 1
+        if _is_summary(verdict):
+            summaries.append(verdict.source)
+        else:
+            counts = per_file.setdefault(verdict.source, Counter())
+            counts[verdict.status.value] += 1
+            counts["warnings"] += len(verdict.warnings)
         if verdict.status in (Status.INVALID, Status.UNPARSED):
+            failed = True
+        elif verdict.status is Status.UNSUPPORTED and not allow_unsupported and not _is_summary(verdict):
             failed = True
         if verdict.parse_error is not None and verdict.parse_error.code in USAGE_CODES:
             usage_error = True
         if output_format is OutputFormat.jsonl:
             out.write(json.dumps(verdict.to_json(), ensure_ascii=False) + "\n")
             continue
-        for problem in _problems(verdict):
+        for problem in _problems(verdict, show_warnings):
             out.write(problem + "\n")
     if output_format is OutputFormat.text:
         totals: Counter[str] = Counter()
         for source, counts in per_file.items():
             totals.update(counts)
             out.write(f"{source}: {_counts(counts)}\n")
+        for source in summaries:
+            out.write(f"{source}: tournament summary file, skipped\n")
         if len(per_file) > 1:
             out.write(f"total: {_counts(totals)} in {len(per_file)} files\n")
-        if not per_file:
+        if not per_file and not summaries:
             out.write("no hands found\n")
     out.flush()
     if usage_error:
@@ -92,9 +112,15 @@ def check(
         raise typer.Exit(1)
 
 
+def _is_summary(v: Verdict) -> bool:
+    return v.parse_error is not None and v.parse_error.code == "summary-file"
+
+
 def _counts(counts: Counter[str]) -> str:
-    n = sum(counts.values())
+    n = sum(counts[s.value] for s in Status)
     parts = [f"{counts[s.value]} {s.value}" for s in Status if counts[s.value]]
+    if counts["warnings"]:
+        parts.append(f"{counts['warnings']} warnings")
     return f"{n} hands ({', '.join(parts)})" if parts else f"{n} hands"
 
 
