@@ -83,9 +83,7 @@ def check(
             counts = per_file.setdefault(verdict.source, Counter())
             counts[verdict.status.value] += 1
             counts["warnings"] += len(verdict.warnings)
-        if verdict.status in (Status.INVALID, Status.UNPARSED):
-            failed = True
-        elif verdict.status is Status.UNSUPPORTED and not allow_unsupported and not _is_summary(verdict):
+        if _fails(verdict, allow_unsupported):
             failed = True
         if verdict.parse_error is not None and verdict.parse_error.code in USAGE_CODES:
             usage_error = True
@@ -110,6 +108,13 @@ def check(
         raise typer.Exit(2)
     if failed:
         raise typer.Exit(1)
+
+
+def _fails(v: Verdict, allow_unsupported: bool) -> bool:
+    """Invalid and unparsed hands fail the run; unsupported games too unless allowed; summaries never."""
+    if v.status in (Status.INVALID, Status.UNPARSED):
+        return True
+    return v.status is Status.UNSUPPORTED and not allow_unsupported and not _is_summary(v)
 
 
 def _is_summary(v: Verdict) -> bool:

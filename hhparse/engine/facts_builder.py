@@ -33,10 +33,12 @@ here, once, from the replay's ledger. Definitions follow PokerTracker 4 where it
 
 from __future__ import annotations
 
-from hhparse.engine.replay import Referee
+from collections.abc import Sequence
+
+from hhparse.engine.replay import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE, Referee
 from hhparse.engine.settle import Settlement
 from hhparse.facts import ActionFact, HandFacts, PlayerFacts
-from hhparse.model import Bet, Call, Check, Fold, PostBlind, PostKind, Raise, Street, UncalledBet
+from hhparse.model import PostKind, Street
 
 _MIDDLE = {
     0: (),
@@ -49,7 +51,8 @@ _MIDDLE = {
     7: ("UTG", "UTG+1", "UTG+2", "MP", "MP+1", "HJ", "CO"),
 }
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
-_ACTION_NAME: dict[type, str] = {Fold: "fold", Check: "check", Call: "call", Bet: "bet", Raise: "raise"}
+_KIND_NAME = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD ... K_RAISE)
+_COUNT_SLOT = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
 _POST_ACTION = {PostKind.SMALL_BLIND: "small blind", PostKind.BIG_BLIND: "big blind",
                 PostKind.SMALL_AND_BIG: "big blind", PostKind.ANTE: "ante"}
 
@@ -87,13 +90,23 @@ def positions(ref: Referee) -> dict[str, str]:
     return out
 
 
+# Per-player stat flags: indexes into a list of bools (all False until proved), one list per player.
+(_VPIP, _PFR, _3B_OPP, _3B, _F3B_OPP, _F3B, _STEAL_OPP, _STEAL, _FSTEAL_OPP, _FSTEAL, _CBET_OPP, _CBET,
+ _FCBET_OPP, _FCBET) = range(14)
+_NO_FLAGS = (False,) * 14
+_NO_COUNTS = (0, 0, 0, 0, 0)
+
+
 def build_facts(ref: Referee, st: Settlement) -> HandFacts:
     """Assemble every record of :mod:`hhparse.facts` from the replay and the settlement."""
     pos = positions(ref)
     actions: list[ActionFact] = []
-    # Per-player stat flags, filled from one pass over the ledger.
-    flags: dict[str, dict[str, bool]] = {p.name: {} for p in ref.ring}
-    counts: dict[str, list[int]] = {p.name: [0, 0, 0, 0, 0] for p in ref.ring}  # bets raises calls checks folds
+    # Per-player stat flags (see the ``_VPIP`` ... indexes), filled from one pass over the ledger.
+    flags: dict[str, list[bool]] = {}
+    counts: dict[str, list[int]] = {}  # bets raises calls checks folds
+    for rp in ref.ring:
+        flags[rp.name] = [False] * 14
+        counts[rp.name] = [0, 0, 0, 0, 0]
     raises = 0
     callers = 0
     opener: str | None = None
@@ -106,113 +119,119 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
     acted_flop: set[str] = set()
     f3_done: set[str] = set()
     append = actions.append
-    for seq, (e, street, p, amount, to, pot_before, stack_before, faced) in enumerate(ref.ledger):
+    seq = 0
+    for kind, e, street, p, amount, to, pot_before, stack_before, faced in ref.ledger:
         name = p.name
-        t = type(e)
-        if t is PostBlind:
-            append(ActionFact(seq, int(street), name, p.seat, _POST_ACTION[e.kind], amount, to, e.all_in,
-                              pot_before, stack_before, faced, e.line))
+        if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
+            if kind == K_POST:
+                append(ActionFact(seq, int(street), name, p.seat, _POST_ACTION[e.kind], amount, to, e.all_in,
+                                  pot_before, stack_before, faced, e.line))
+            else:
+                append(ActionFact(seq, int(street), name, p.seat, "uncalled", amount, to, False, pot_before,
+                                  stack_before, faced, e.line))
+            seq += 1
             continue
-        if t is UncalledBet:
-            append(ActionFact(seq, int(street), name, p.seat, "uncalled", amount, to, False, pot_before,
-                              stack_before, faced, e.line))
-            continue
-        is_raise = t is Raise
-        is_bet = t is Bet
-        is_fold = t is Fold
+        is_raise = kind == K_RAISE
+        is_bet = kind == K_BET
+        is_fold = kind == K_FOLD
         f = flags[name]
         if street == 0:
             first = name not in acted_pre
             if first:
                 acted_pre.add(name)
-            if is_raise or is_bet or t is Call:
-                f["vpip"] = True
+            if kind >= K_CALL:  # call, bet or raise
+                f[_VPIP] = True
             if is_raise:
-                f["pfr"] = True
+                f[_PFR] = True
             if raises == 1 and opener != name:
-                f["three_bet_opportunity"] = True
+                f[_3B_OPP] = True
                 if is_raise:
-                    f["three_bet"] = True
+                    f[_3B] = True
             elif raises == 2 and opener == name and name not in f3_done:
                 f3_done.add(name)
-                f["fold_to_three_bet_opportunity"] = True
-                f["fold_to_three_bet"] = is_fold
+                f[_F3B_OPP] = True
+                f[_F3B] = is_fold
             if first:
                 position = pos.get(name)
                 if raises == 0 and callers == 0 and position in _STEAL_POSITIONS:
-                    f["steal_opportunity"] = True
+                    f[_STEAL_OPP] = True
                     if is_raise:
-                        f["steal"] = True
+                        f[_STEAL] = True
                 if steal_attempt and raises == 1 and callers == 0 and position in ("SB", "BB") and opener != name:
-                    f["fold_to_steal_opportunity"] = True
-                    f["fold_to_steal"] = is_fold
+                    f[_FSTEAL_OPP] = True
+                    f[_FSTEAL] = is_fold
             if is_raise or is_bet:
                 raises += 1
                 aggressor = name
                 if raises == 1:
                     opener = name
                     steal_attempt = callers == 0 and first and pos.get(name) in _STEAL_POSITIONS
-            elif t is Call:
+            elif kind == K_CALL:
                 callers += 1
         else:
-            c = counts[name]
-            c[0 if is_bet else 1 if is_raise else 2 if t is Call else 3 if t is Check else 4] += 1
+            counts[name][_COUNT_SLOT[kind]] += 1
             if street == 1:
                 first_flop = name not in acted_flop
                 acted_flop.add(name)
                 if name == aggressor and first_flop and not flop_bet:
-                    f["cbet_opportunity"] = True
-                    f["cbet"] = is_bet
+                    f[_CBET_OPP] = True
+                    f[_CBET] = is_bet
                     cbet_made = is_bet
-                elif cbet_made and not cbet_raised and name != aggressor and faced > 0 and \
-                        "fold_to_cbet_opportunity" not in f:
-                    f["fold_to_cbet_opportunity"] = True
-                    f["fold_to_cbet"] = is_fold
+                elif cbet_made and not cbet_raised and name != aggressor and faced > 0 and not f[_FCBET_OPP]:
+                    f[_FCBET_OPP] = True
+                    f[_FCBET] = is_fold
                 if is_bet:
                     flop_bet = True
                 elif is_raise and cbet_made:
                     cbet_raised = True
-        append(ActionFact(seq, int(street), name, p.seat, _ACTION_NAME[t], amount, to, e.all_in if (
-            is_bet or is_raise or t is Call) else False, pot_before, stack_before, faced, e.line))
+        append(ActionFact(seq, int(street), name, p.seat, _KIND_NAME[kind], amount, to,
+                          e.all_in if kind >= K_CALL else False, pot_before, stack_before, faced, e.line))
+        seq += 1
 
     contested = st.contested_eligible
+    hilo = ref.spec.hilo
+    hero = ref.hero
+    flop_seen = ref.flop_seen
+    high_won = st.high_won
+    low_won = st.low_won
+    low_shared = st.low_shared
     players: list[PlayerFacts] = []
+    get_player = ref.players.get
     for s in ref.hand.seats:
-        ps = ref.players.get(s.player)
+        ps = get_player(s.player)
         if ps is None:
             continue
         p = ps
-        f = flags.get(p.name, {})
-        c = counts.get(p.name, [0, 0, 0, 0, 0])
-        contributed = (p.contrib[0], p.contrib[1], p.contrib[2], p.contrib[3])
-        went = p.dealt_in and not p.folded and p.name in contested
-        won_sd = went and any(won for _, won in contested[p.name])
-        scooped = bool(ref.spec.hilo and went and all(won == amt for amt, won in contested[p.name]))
-        showdown_won = p.collected if went else 0
+        name = p.name
+        fl: Sequence[bool] = flags.get(name, _NO_FLAGS)
+        cn: Sequence[int] = counts.get(name, _NO_COUNTS)
+        c0, c1, c2, c3 = p.contrib
+        contributed = (c0, c1, c2, c3)
+        dealt_in = p.dealt_in
+        folded = p.folded
+        mine = contested.get(name) if dealt_in and not folded else None
+        went = mine is not None
+        if mine is not None:
+            won_sd = any(won for _, won in mine)
+            scooped = bool(hilo and all(won == amt for amt, won in mine))
+            showdown_won = p.collected
+        else:
+            won_sd = scooped = False
+            showdown_won = 0
+        hw = high_won.get(name, 0)
+        lw = low_won.get(name, 0)
+        ais = p.all_in_street
         players.append(PlayerFacts(
-            seat=p.seat, player=p.name, is_hero=p.name == ref.hero, position=pos.get(p.name, ""),
-            starting_stack=p.start_stack, hole_cards=p.shown if len(p.shown) > len(p.hole) else p.hole,
-            dealt_in=p.dealt_in, contributed=contributed, returned=p.returned, collected=p.collected,
-            net=p.collected + p.returned - sum(contributed),
-            vpip=f.get("vpip", False), pfr=f.get("pfr", False),
-            three_bet_opportunity=f.get("three_bet_opportunity", False), three_bet=f.get("three_bet", False),
-            fold_to_three_bet_opportunity=f.get("fold_to_three_bet_opportunity", False),
-            fold_to_three_bet=f.get("fold_to_three_bet", False),
-            steal_opportunity=f.get("steal_opportunity", False), steal=f.get("steal", False),
-            fold_to_steal_opportunity=f.get("fold_to_steal_opportunity", False),
-            fold_to_steal=f.get("fold_to_steal", False),
-            cbet_opportunity=f.get("cbet_opportunity", False), cbet=f.get("cbet", False),
-            fold_to_cbet_opportunity=f.get("fold_to_cbet_opportunity", False),
-            fold_to_cbet=f.get("fold_to_cbet", False),
-            postflop_bets=c[0], postflop_raises=c[1], postflop_calls=c[2], postflop_checks=c[3],
-            postflop_folds=c[4],
-            saw_flop=p.dealt_in and ref.flop_seen and not (p.folded and p.fold_street is Street.PREFLOP),
-            went_to_showdown=went, won_at_showdown=won_sd,
-            won_high=st.high_won.get(p.name, 0) > 0, won_low=st.low_won.get(p.name, 0) > 0,
-            scooped=scooped, quartered=p.name in st.low_shared,
-            all_in_street=int(p.all_in_street) if p.all_in_street is not None else None,
-            showdown_won=showdown_won, nonshowdown_won=p.collected - showdown_won,
-            high_won=st.high_won.get(p.name, 0), low_won=st.low_won.get(p.name, 0),
+            p.seat, name, name == hero, pos.get(name, ""), p.start_stack,
+            p.shown if len(p.shown) > len(p.hole) else p.hole, dealt_in, contributed, p.returned, p.collected,
+            p.collected + p.returned - (c0 + c1 + c2 + c3),
+            fl[_VPIP], fl[_PFR], fl[_3B_OPP], fl[_3B], fl[_F3B_OPP], fl[_F3B], fl[_STEAL_OPP], fl[_STEAL],
+            fl[_FSTEAL_OPP], fl[_FSTEAL], fl[_CBET_OPP], fl[_CBET], fl[_FCBET_OPP], fl[_FCBET],
+            cn[0], cn[1], cn[2], cn[3], cn[4],
+            dealt_in and flop_seen and not (folded and p.fold_street is Street.PREFLOP),
+            went, won_sd, hw > 0, lw > 0, scooped, name in low_shared,
+            int(ais) if ais is not None else None,
+            showdown_won, p.collected - showdown_won, hw, lw,
         ))
     boards: tuple[tuple[str, ...], ...]
     if ref.run_boards:
@@ -220,7 +239,6 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
     else:
         boards = (tuple(ref.board),) if ref.board else ()
     return HandFacts(
-        hand=ref.hand, players=tuple(players), actions=tuple(actions), pots=tuple(st.pots),
-        awards=tuple(st.awards), showdowns=tuple(st.showdowns), total_pot=st.total_pot, rake=st.rake,
-        runs=st.runs, boards=boards, exposed_card=ref.exposed,
+        ref.hand, tuple(players), tuple(actions), tuple(st.pots), tuple(st.awards), tuple(st.showdowns),
+        st.total_pot, st.rake, st.runs, boards, ref.exposed,
     )

@@ -9,7 +9,6 @@ happened from the contributions, the shown hands and the rules (:mod:`hhparse.ru
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 from hhparse.engine.replay import Referee, ShownHand
 from hhparse.facts import AwardFact, PotFact, ShowdownFact
@@ -27,22 +26,33 @@ silently and left it out of ``Total pot`` (O8-05, hand 1676150046, 2005: 302 chi
 (2009 onwards in the corpus) always print the line."""
 
 
-@dataclass(slots=True)
 class Settlement:
-    """What settlement proved; the facts builder turns it into warehouse records."""
+    """What settlement proved; the facts builder turns it into warehouse records.
 
-    total_pot: int = 0
-    rake: int = 0
-    runs: int = 1
-    pots: list[PotFact] = field(default_factory=list)
-    awards: list[AwardFact] = field(default_factory=list)
-    showdowns: list[ShowdownFact] = field(default_factory=list)
-    showdown: bool = False  # at least one pot was contested at showdown
-    per_run: dict[str, dict[int, int]] = field(default_factory=dict)  # player -> run -> expected amount
-    high_won: dict[str, int] = field(default_factory=dict)
-    low_won: dict[str, int] = field(default_factory=dict)
-    low_shared: set[str] = field(default_factory=set)
-    contested_eligible: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # player -> [(pot amt, won)]
+    A plain slotted class (not a dataclass with eight ``default_factory`` fields): one per hand.
+    """
+
+    __slots__ = ("awards", "contested_eligible", "high_won", "low_shared", "low_won", "per_run", "pots", "rake",
+                 "runs", "showdown", "showdowns", "total_pot")
+
+    def __init__(self) -> None:
+        self.total_pot = 0
+        self.rake = 0
+        self.runs = 1
+        self.pots: list[PotFact] = []
+        self.awards: list[AwardFact] = []
+        self.showdowns: list[ShowdownFact] = []
+        self.showdown = False  # at least one pot was contested at showdown
+        self.per_run: dict[str, dict[int, int]] = {}  # player -> run -> expected amount
+        self.high_won: dict[str, int] = {}
+        self.low_won: dict[str, int] = {}
+        self.low_shared: set[str] = set()
+        self.contested_eligible: dict[str, list[tuple[int, int]]] = {}  # player -> [(pot amt, won)]
+
+
+def _where(k: int, run: int) -> str:
+    """``main pot`` / ``side pot 2, run 1``: how messages name a pot (built only for a message)."""
+    return f"{'main pot' if k == 0 else f'side pot {k}'}" + (f", run {run}" if run else "")
 
 
 def _hand_desc(high: str, low: str | None, hilo: bool) -> str:
@@ -102,7 +112,12 @@ class Settler:
         board = self.board_for(run)
         if len(p.shown) != self.ref.spec.hole_cards or len(board) < 3:
             return None
-        high, low = evaluate(p.shown, board, self.ref.spec.hilo)
+        try:
+            high, low = evaluate(p.shown, board, self.ref.spec.hilo)
+        except (KeyError, ValueError):
+            # Impossible cards (a duplicate makes five of a kind; already a ``duplicate-card`` error):
+            # the referee never raises on a bad hand, so this hand is simply not evaluable.
+            return None
         sh = ShownHand(player, p.shown)
         sh.high_rank, sh.high_desc = high.rank, high.description
         if low is not None:
@@ -129,22 +144,34 @@ class Settler:
 
         # Uncalled bet that was never returned.
         top, excess = ref._expected_uncalled()
-        if excess > 0 and top is not None and not ref.uncalled_seen and ref.h.local_time.year < SILENT_UNCALLED_BEFORE:
+        if excess <= 0 or top is None or ref.uncalled_seen:
+            pass
+        elif ref.h.local_time.year < SILENT_UNCALLED_BEFORE:
             top.returned += excess  # returned without a line, and not in the total pot (*observed*, 2005)
             top.stack += excess
-        elif excess > 0 and top is not None and not ref.uncalled_seen:
+        else:
             line = ref.collects[0].line if ref.collects else (summary.line if summary else ref.hand.line)
             ref.err("missing-uncalled-bet", line,
                     f"{fmt(excess)} of {top.name}'s bet was not called and not returned",
                     expected=f"Uncalled bet ({fmt(excess)}) returned to {top.name}", player=top.name)
 
-        contributions = {p.name: p.total_contrib for p in ref.ring}
-        total = sum(contributions.values())
+        contributions: dict[str, int] = {}
+        live: set[str] = set()
+        order: list[str] = []  # the ring is already clockwise from the button
+        total = 0
+        for p in ref.ring:
+            name = p.name
+            pc = p.contrib
+            amt = contributions[name] = pc[0] + pc[1] + pc[2] + pc[3] - p.returned  # p.total_contrib
+            total += amt
+            order.append(name)
+            if not p.folded:
+                live.add(name)
         out.total_pot = total
-        collected = sum(c.amount for c in ref.collects)
-        live = [p.name for p in ref.ring if not p.folded]
-        order = [p.name for p in ref.ring]  # already clockwise from the button
-        pots = R.side_pots(contributions, set(live), order)
+        collected = 0
+        for col in ref.collects:
+            collected += col.amount
+        pots = R.side_pots(contributions, live, order)
         rake = summary.rake if summary is not None and summary.rake is not None else total - collected
         out.rake = rake
         tline = summary.total_line if summary is not None and summary.total_line else (
@@ -287,16 +314,16 @@ class Settler:
         fmt = ref.fmt
         got = [(c.player, c.amount) for c in actual]
         exp = exp_hi + exp_lo
-        where = f"{'main pot' if k == 0 else f'side pot {k}'}" + (f", run {run}" if run else "")
-        if sorted(got) == sorted(exp):
+        if got == exp or sorted(got) == sorted(exp):
             # Halves are told apart by order: high collect lines first, then low (*observed*, 29/29).
             if exp_lo and {n for n, _ in exp_hi} != {n for n, _ in exp_lo} and \
                     Counter(got[: len(exp_hi)]) != Counter(exp_hi):
                 ref.err("halves-swapped", actual[0].line,
-                        f"{where}: the low half's collect lines come before the high half's",
+                        f"{_where(k, run)}: the low half's collect lines come before the high half's",
                         expected=", ".join(n for n, _ in exp_hi) + " (high) first",
                         found=", ".join(n for n, _ in got[: len(exp_hi)]))
             return
+        where = _where(k, run)
         line = actual[0].line if actual else (ref.hand.summary.line if ref.hand.summary else ref.hand.line)
         exp_txt = ", ".join(f"{n} {fmt(a)}" for n, a in exp) or "nothing"
         got_txt = ", ".join(f"{n} {fmt(a)}" for n, a in got) or "nothing"
@@ -322,7 +349,9 @@ class Settler:
             ref.err("wrong-winner", c.line, f"{where}: {c.player} collects but does not win it",
                     expected=exp_txt, found=got_txt, player=c.player)
             return
-        missing = [n for n in exp_names if n not in {c.player for c in actual}]
+        got_names = {c.player for c in actual}
+        # In the expected (clockwise) order, not set order: the message must not depend on hashing.
+        missing = list(dict.fromkeys(n for n, _ in exp if n not in got_names))
         if missing:
             ref.err("wrong-winner", line, f"{where}: {', '.join(missing)} won but collects nothing",
                     expected=exp_txt, found=got_txt, player=missing[0])
@@ -401,32 +430,36 @@ class Settler:
         if summary.run_twice != rit:
             bad(summary.line, "'Hand was run twice' disagrees with the boards dealt", rit, summary.run_twice)
 
+        players = ref.players
+        button_seat = ref.h.button_seat
+        owners = ref.owners
         for s in summary.seats:
-            p = ref.players.get(s.player)
+            p = players.get(s.player)
             if p is None or p.seat != s.seat:
-                owner = next((q.name for q in ref.players.values() if q.seat == s.seat), None)
+                owner = next((q.name for q in players.values() if q.seat == s.seat), None)
                 bad(s.line, f"summary seat {s.seat} names {s.player!r}", owner, s.player, s.player)
                 continue
-            if s.button != (s.seat == ref.h.button_seat):
-                bad(s.line, f"{p.name}: '(button)' marker wrong", s.seat == ref.h.button_seat, s.button, p.name)
+            if s.button != (s.seat == button_seat):
+                bad(s.line, f"{p.name}: '(button)' marker wrong", s.seat == button_seat, s.button, p.name)
             if s.small_blind and not p.posted_sb:
                 bad(s.line, f"{p.name} is marked small blind but did not post it", False, True, p.name)
             if s.big_blind and not p.posted_bb:
                 bad(s.line, f"{p.name} is marked big blind but did not post it", False, True, p.name)
-            for c in s.cards:
-                ref._claim(c, p.name, s.line, p.name)
-            known = set(p.hole) | set(p.shown)
-            if s.cards and known and not set(s.cards) <= known and not set(known) <= set(s.cards):
-                bad(s.line, f"{p.name}'s summary cards differ from the body", " ".join(sorted(known)),
-                    " ".join(s.cards), p.name)
+            if s.cards:
+                name = p.name
+                for c in s.cards:
+                    if owners.setdefault(c, name) != name:
+                        ref._claim(c, name, s.line, name)  # reports the duplicate
+                known = set(p.hole) | set(p.shown)
+                if known and not set(s.cards) <= known and not set(known) <= set(s.cards):
+                    bad(s.line, f"{p.name}'s summary cards differ from the body", " ".join(sorted(known)),
+                        " ".join(s.cards), p.name)
             # Won amounts: one clause per run the player won something on.
-            per_run = self.out.per_run.get(p.name, {})
-            if rit:
-                exp_won = tuple(per_run[r] for r in runs if per_run.get(r))
-            else:
-                exp_won = (p.collected,) if p.collected else ()
             if s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.COLLECTED) or s.won:
-                if rit:
+                exp_won: tuple[int, ...]
+                if not rit:
+                    exp_won = (p.collected,) if p.collected else ()
+                else:  # run twice: per run, as collected (the settlement's split is checked in _compare)
                     actual_runs: dict[int, int] = {}
                     for col in ref.collects:
                         if col.player == p.name:

@@ -112,7 +112,17 @@ def side_pots(contributions: Mapping[str, int], live: Collection[str], order: Se
     >>> side_pots({"a": 30, "b": 100, "c": 100}, live={"b", "c"}, order="abc")
     (Pot(amount=230, eligible=('b', 'c')),)
     """
-    levels = sorted({contributions.get(p, 0) for p in live if contributions.get(p, 0) > 0})
+    get = contributions.get
+    levels = sorted({c for c in (get(p, 0) for p in live) if c > 0})
+    if len(levels) == 1:  # the usual case: no live player is all-in for less (one pot)
+        level = levels[0]
+        amount = 0
+        for c in contributions.values():
+            if c > 0:
+                amount += c
+        if not amount:  # pragma: no cover - a positive live level means a positive amount
+            return ()
+        return (Pot(amount, tuple(p for p in order if p in live and get(p, 0) >= level)),)
     pots: list[Pot] = []
     prev = 0
     top = levels[-1] if levels else 0
