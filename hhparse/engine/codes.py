@@ -80,3 +80,32 @@ WARNINGS: dict[str, str] = {
 """Warning codes: reported, never make a hand invalid."""
 
 ALL_CODES: dict[str, str] = {**ERRORS, **WARNINGS}
+
+
+def render_docs() -> str:
+    """``docs/referee-codes.md``: every code a user can meet, generated so it never drifts."""
+    lines = [
+        "# Referee codes",
+        "",
+        "Generated from `hhparse/engine/codes.py` by `python -m hhparse.engine.codes`; do not edit.",
+        "",
+        "Errors make a hand **invalid** (it goes to the `rejects` table with its text). Warnings are",
+        "reported but never reject a hand. Codes are stable: scripts may rely on them.",
+        "",
+        "## Errors",
+        "",
+        "| code | meaning |",
+        "|---|---|",
+    ]
+    lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(ERRORS.items())]
+    lines += ["", "## Warnings", "", "| code | meaning |", "|---|---|"]
+    lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(WARNINGS.items())]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parents[2] / "docs" / "referee-codes.md"
+    target.write_text(render_docs(), encoding="utf-8")
+    print(f"wrote {target}")

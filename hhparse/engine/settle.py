@@ -140,6 +140,10 @@ class Settler:
             if got:
                 c0 = ref.collects[0]
                 ref.err("cancelled-hand-with-pot", c0.line, f"a cancelled hand awards {fmt(got)}", found=fmt(got))
+            # A cancelled hand never happened for the players' balances: the room hands every posted
+            # chip back (no Total pot, no rake, "collected ($0)"), so nobody wins or loses by it.
+            for p in ref.players.values():
+                p.returned += sum(p.contrib)
             return out
 
         # Uncalled bet that was never returned.

@@ -1,0 +1,31 @@
+"""Generated docs are up to date, and every command and report is documented in the README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hhparse.cli import app
+from hhparse.engine.codes import render_docs
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_referee_codes_doc_is_up_to_date() -> None:
+    committed = (REPO / "docs" / "referee-codes.md").read_text(encoding="utf-8")
+    assert committed == render_docs(), "run: python -m hhparse.engine.codes"
+
+
+def test_every_command_is_in_the_readme() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    names = [c.name for c in app.registered_commands]
+    assert set(names) >= {"check", "import", "compact", "sql", "report", "synth"}
+    for name in names:
+        assert f"hhparse {name}" in readme, f"README does not show `hhparse {name}`"
+
+
+def test_every_report_is_in_the_readme() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    reports = sorted(p.stem.replace("_", "-") for p in (REPO / "analytics" / "reports").glob("*.sql"))
+    assert reports
+    for name in reports:
+        assert f"hhparse report {name}" in readme, f"README does not show `hhparse report {name}`"
