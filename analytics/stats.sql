@@ -33,23 +33,24 @@
 --               showdown (PT4's blue and red lines); the two add up to net.
 
 -- Per player per hand: the base every report aggregates. Booleans become 0/1 so opportunities
--- and successes are plain sums.
+-- and successes are plain sums. The hand's attributes (unit, date, game, stakes, pot) are the
+-- hand_players row's own copies of its hand's (see stg_hand_players): no join, one table scan.
 CREATE OR REPLACE VIEW player_hands AS
 SELECT
     hp.site,
     hp.hand_id,
-    h.start_utc,
-    h.hand_date,
-    h.unit,
-    h.game,
-    h.game_slug,
-    h.game_label,
-    h.hilo,
-    h.stakes,
-    h.big_blind,
-    h.total_pot,
-    h.rake,
-    h.exposed_card,
+    hp.start_utc,
+    hp.hand_date,
+    hp.unit,
+    hp.game,
+    hp.game_slug,
+    hp.game_label,
+    hp.hilo,
+    hp.stakes,
+    hp.big_blind,
+    hp.total_pot,
+    hp.rake,
+    hp.exposed_card,
     hp.player,
     hp.is_hero,
     hp.position,
@@ -57,7 +58,7 @@ SELECT
     hp.hole_cards,
     hp.net,
     hp.collected,
-    CAST(hp.net AS DOUBLE) / NULLIF(CAST(h.big_blind AS DOUBLE), 0)          AS net_bb,
+    CAST(hp.net AS DOUBLE) / NULLIF(CAST(hp.big_blind AS DOUBLE), 0)         AS net_bb,
     (hp.position = 'BB' AND NOT hp.vpip AND NOT hp.pfr AND NOT hp.saw_flop
         AND hp.collected > 0)::INT                                            AS walk,
     hp.vpip::INT                                                               AS vpip,
@@ -90,7 +91,6 @@ SELECT
     hp.high_won,
     hp.low_won
 FROM stg_hand_players AS hp
-JOIN stg_hands AS h USING (site, hand_id)
 WHERE hp.dealt_in;
 
 -- The report filters, each NULL for "no filter". User input arrives here only as bound
@@ -110,15 +110,18 @@ CREATE OR REPLACE MACRO player_hands_in(p_player, p_since, p_until, p_game, p_st
     WHERE (p_player IS NULL OR player = p_player)
       AND in_scope(p_since, p_until, p_game, p_stakes, hand_date, game_slug, game_label, stakes, big_blind);
 
--- cnt(flag): how many rows have the 0/1 flag set, as BIGINT (sum of INT is HUGEINT).
-CREATE OR REPLACE MACRO cnt(flag) AS CAST(sum(flag) AS BIGINT);
+-- cnt(flag): how many rows have the 0/1 flag (or a product of flags) set, as BIGINT. count_if
+-- keeps an 8-byte counter per group, where sum(INT) keeps a HUGEINT: measurably cheaper when a
+-- report groups millions of rows into tens of thousands of groups with twenty-odd counts each.
+CREATE OR REPLACE MACRO cnt(flag) AS count_if(flag <> 0);
 
 -- pct(did, opportunities): a percentage rounded to 2 places, NULL without opportunities.
 CREATE OR REPLACE MACRO pct(did, opp) AS
     round(100.0 * did / NULLIF(opp, 0), 2);
 
 -- The summary stats of every player, per unit, optionally split by position: one definition for
--- the `summary` and `positions` reports.
+-- the `summary` and `positions` reports. (Non-showdown net is net minus showdown net: one sum
+-- fewer per row, the same exact decimal.)
 CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stakes, p_by_position) AS TABLE
     SELECT
         player,
@@ -127,22 +130,22 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         count(*)                                                      AS hands,
         sum(net)                                                      AS net,
         round(100 * sum(net_bb) / count(*), 2)                        AS bb_per_100,
-        pct(sum(vpip), count(*) - sum(walk))                          AS vpip,
-        pct(sum(pfr), count(*) - sum(walk))                           AS pfr,
-        pct(sum(three_bet), sum(three_bet_opp))                       AS three_bet,
-        pct(sum(fold_to_three_bet), sum(fold_to_three_bet_opp))       AS fold_to_three_bet,
-        pct(sum(steal), sum(steal_opp))                               AS steal,
-        pct(sum(fold_to_steal), sum(fold_to_steal_opp))               AS fold_to_steal,
+        pct(cnt(vpip), count(*) - cnt(walk))                          AS vpip,
+        pct(cnt(pfr), count(*) - cnt(walk))                           AS pfr,
+        pct(cnt(three_bet), cnt(three_bet_opp))                       AS three_bet,
+        pct(cnt(fold_to_three_bet), cnt(fold_to_three_bet_opp))       AS fold_to_three_bet,
+        pct(cnt(steal), cnt(steal_opp))                               AS steal,
+        pct(cnt(fold_to_steal), cnt(fold_to_steal_opp))               AS fold_to_steal,
         round(sum(postflop_aggressive) / NULLIF(sum(postflop_calls), 0), 2) AS af,
         pct(sum(postflop_aggressive),
             sum(postflop_aggressive) + sum(postflop_calls) + sum(postflop_folds)) AS afq,
-        pct(sum(cbet), sum(cbet_opp))                                 AS cbet_flop,
-        pct(sum(fold_to_cbet), sum(fold_to_cbet_opp))                 AS fold_to_cbet_flop,
-        pct(sum(wtsd), sum(saw_flop))                                 AS wtsd,
-        pct(sum(wsd), sum(wtsd))                                      AS wsd,
-        pct(sum(wwsf), sum(saw_flop))                                 AS wwsf,
+        pct(cnt(cbet), cnt(cbet_opp))                                 AS cbet_flop,
+        pct(cnt(fold_to_cbet), cnt(fold_to_cbet_opp))                 AS fold_to_cbet_flop,
+        pct(cnt(wtsd), cnt(saw_flop))                                 AS wtsd,
+        pct(cnt(wsd), cnt(wtsd))                                      AS wsd,
+        pct(cnt(wwsf), cnt(saw_flop))                                 AS wwsf,
         sum(showdown_net)                                             AS showdown_net,
-        sum(nonshowdown_net)                                          AS nonshowdown_net
+        sum(net) - sum(showdown_net)                                  AS nonshowdown_net
     FROM player_hands_in(p_player, p_since, p_until, p_game, p_stakes)
     GROUP BY ALL;
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import time
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from hhparse.reports import REPORTS, data_tests, report, warehouse  # noqa: E402
 from hhparse.reports.output import graph_image  # noqa: E402
-from hhparse.tables.schema import MANIFEST_NAME, arrow_schema  # noqa: E402
+from hhparse.tables.schema import MANIFEST_NAME, SCHEMA_VERSION, TABLES, arrow_schema  # noqa: E402
 from hhparse.tables.store import Warehouse  # noqa: E402
 
 SEATS = 6
@@ -45,7 +46,14 @@ SUITS = np.array(list("cdhs"))
 
 
 def _hands_in(root: Path) -> int:
+    """Hands in the warehouse at ``root``; -1 when there is none (or it was written by another
+    schema version: then it is deleted, to be rebuilt)."""
     if not (root / MANIFEST_NAME).exists():
+        return -1
+    version = json.loads((root / MANIFEST_NAME).read_text(encoding="utf-8")).get("schema_version")
+    if version != SCHEMA_VERSION:
+        print(f"{root} has schema version {version}, not {SCHEMA_VERSION}: rebuilding", file=sys.stderr)
+        shutil.rmtree(root)
         return -1
     con = warehouse(root)
     n = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
@@ -94,6 +102,7 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "structure": np.full(n, "PL"),
         "game_label": np.full(n, "Courchevel Hi/Lo Pot Limit"),
         "unit": unit,
+        "unit_scale": np.where(chips, 1, 100).astype(np.int16),
         "currency": np.where(chips, None, "USD"),
         "play_money": np.zeros(n, bool),
         "small_blind": bb // 2,
@@ -223,6 +232,15 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "faced": np.repeat(bb, k),
         "line": np.tile(np.arange(k), n),
     }
+    by_hand = {
+        "hand_players": (player_rows, np.repeat(np.arange(n), SEATS)),
+        "awards": (awards, np.arange(n)),
+        "pots": (pots, np.arange(n)),
+        "showdowns": (showdowns, sd_idx // SEATS),
+        "actions": (actions, np.repeat(np.arange(n), k)),
+    }
+    for name, (cols, hand_of_row) in by_hand.items():
+        _copy_hand_columns(name, cols, hand_rows, hand_of_row)
     return {
         "hands": _table("hands", hand_rows, n),
         "hand_players": _table("hand_players", player_rows, m),
@@ -231,6 +249,15 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "showdowns": _table("showdowns", showdowns, len(sd_idx)),
         "actions": _table("actions", actions, n * k),
     }
+
+
+def _copy_hand_columns(
+    name: str, cols: dict[str, object], hands: dict[str, object], rows: np.ndarray
+) -> None:
+    """Add the columns ``name`` copies from ``hands`` (``from_hands``): row i gets hand ``rows[i]``."""
+    for column in TABLES[name].hand_copies:
+        value = hands[column]
+        cols[column] = value.take(pa.array(rows)) if isinstance(value, pa.Array) else np.asarray(value)[rows]
 
 
 def _table(name: str, cols: dict[str, object], rows: int) -> pa.Table:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -74,7 +75,7 @@ def test_spot_values_against_the_text(warehouse: Path) -> None:
         " start_utc::VARCHAR FROM hands WHERE hand_id = '96353118546'"
     ).fetchone()
     assert hand is not None
-    assert hand[:7] == ("USD", 1557, 70, pytest.approx(15.57), 10, 25, "2s")
+    assert hand[:7] == ("USD", 1557, 70, Decimal("15.57"), 10, 25, "2s")  # exact, not a float
     assert hand[7] == ["2s", "3h", "4h", "5c", "Qs"]
     nets = dict(con.execute("SELECT player, net FROM hand_players WHERE hand_id = '96353118546'").fetchall())
     assert nets == {"Player0": 0, "Player1": 1487 - 75 - 155 - 511, "Player2": -75, "Hero": -741}

@@ -314,3 +314,13 @@ def test_data_tests_catch_broken_hands(tmp_path: Path) -> None:
     assert found["pot_conservation"] >= 2
     assert found["net_sums_to_minus_rake"] >= 1
     assert found["unique_hand_id"] == 1
+
+
+def test_stats_layer_reads_hand_players_alone(con: duckdb.DuckDBPyConnection) -> None:
+    """player_hands takes the hand's unit, date, game and stakes from hand_players' own copies: the
+    plan of every per-player report base has no join (on 1 M hands the join cost more than the
+    report), and its money is exact DECIMAL."""
+    plan = "\n".join(str(r[1]) for r in con.execute("EXPLAIN SELECT * FROM player_hands").fetchall())
+    assert "JOIN" not in plan.upper()
+    types = {r[0]: r[1] for r in con.execute("DESCRIBE player_hands").fetchall()}
+    assert types["net"] == types["big_blind"] == types["total_pot"] == "DECIMAL(18,2)"

@@ -79,3 +79,20 @@ def test_hand_idx_follows_block_order() -> None:
     assert t["hands"][HAND_IDX].to_pylist() == [0, 2]
     assert t["rejects"][HAND_IDX].to_pylist() == [1]
     assert t["hand_players"][HAND_IDX].to_pylist() == [0, 0, 2, 2]
+
+
+def test_child_tables_copy_their_hands_columns() -> None:
+    """Every ``from_hands`` column of a child row equals its hand's value (rejects in between)."""
+    b = BatchBuilder()
+    b.add_result(fake_result("1"), HAND_TEXT)
+    b.add_result(fake_result("2", errors=(Violation("x", 1, "m"),)), "bad")
+    b.add_result(fake_result("3"), HAND_TEXT.replace("96353118546", "3"))
+    t = b.finish()
+    hands = {h["hand_id"]: h for h in t["hands"].to_pylist()}
+    assert {h["unit_scale"] for h in hands.values()} == {100}
+    for name in ("hand_players", "actions", "pots", "awards", "showdowns"):
+        copies = TABLES[name].hand_copies
+        assert {"unit", "unit_scale"} <= set(copies), name
+        for row in t[name].to_pylist():
+            assert {c: row[c] for c in copies} == {c: hands[row["hand_id"]][c] for c in copies}, name
+    assert set(TABLES["hand_players"].hand_copies) >= {"start_utc", "game", "hilo", "big_blind", "exposed_card"}

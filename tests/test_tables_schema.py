@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -14,9 +16,12 @@ from hhparse.tables.schema import (
     HAND_TABLES,
     SCHEMA_VERSION,
     TABLES,
+    WarehouseVersionError,
     arrow_schema,
     create_views,
+    money_dec_sql,
     render_docs,
+    view_sql,
 )
 from hhparse.tables.store import SchemaMismatchError, Warehouse, check_schema
 
@@ -90,11 +95,57 @@ def test_views_read_published_files_and_add_decimals(tmp_path: Path) -> None:
     create_views(con, tmp_path)
     assert con.execute("SELECT total_pot, total_pot_dec, unit FROM hands").fetchone() == (
         50,
-        pytest.approx(0.5),
+        Decimal("0.50"),
         "USD",
     )
-    rows = con.execute("SELECT player, net, net_dec FROM hand_players ORDER BY seat").fetchall()
-    assert [(p, n, float(d)) for p, n, d in rows] == [("Alice", 25, 0.25), ("Bob", -25, -0.25)]
+    rows = con.execute("SELECT player, net, net_dec, unit FROM hand_players ORDER BY seat").fetchall()
+    assert rows == [("Alice", 25, Decimal("0.25"), "USD"), ("Bob", -25, Decimal("-0.25"), "USD")]
+
+
+def test_decimal_companions_are_exact_decimals(tmp_path: Path) -> None:
+    """`_dec` is DECIMAL(18,2), not DOUBLE (DuckDB's "/" on decimals yields DOUBLE), for every scale."""
+    con = duckdb.connect()
+    create_views(con, tmp_path)
+    for t in TABLES.values():
+        for c in t.columns:
+            if c.money:
+                got = con.execute(f"DESCRIBE SELECT {c.name}_dec FROM {t.name}").fetchone()
+                assert got is not None and got[1] == "DECIMAL(18,2)", f"{t.name}.{c.name}_dec: {got}"
+    cases = [
+        (1, 100, "0.01"),
+        (-25, 100, "-0.25"),
+        (123456789012345, 100, "1234567890123.45"),
+        (1500, 1, "1500.00"),
+        (7, 1, "7.00"),
+        (0, 100, "0.00"),
+    ]
+    for amount, scale, expected in cases:
+        sql = f"SELECT {money_dec_sql(str(amount), str(scale))}"
+        (value,) = con.execute(sql).fetchone() or (None,)
+        assert value == Decimal(expected), (amount, scale, value)
+        (typ,) = con.execute(f"SELECT typeof({money_dec_sql(str(amount), str(scale))})").fetchone() or ("",)
+        assert typ == "DECIMAL(18,2)"
+    assert con.execute(f"SELECT {money_dec_sql('5', '10')}").fetchone() == (None,)  # no silent wrong scale
+
+
+def test_views_never_join() -> None:
+    """Each view reads only its own table's files: money scales by the row's own `unit_scale`."""
+    for t in TABLES.values():
+        sql = view_sql(t, [f"/wh/{t.name}/b0.parquet"])
+        assert " JOIN " not in sql.upper() and sql.count("read_parquet") == 1, t.name
+        if t.has_money:
+            assert "unit_scale" in t.column_names, t.name
+    for name in HAND_TABLES[1:]:
+        assert {"unit", "unit_scale"} <= set(TABLES[name].hand_copies), name
+
+
+def test_copied_columns_repeat_the_hands_declaration() -> None:
+    hands = {c.name: c for c in TABLES["hands"].columns}
+    for t in TABLES.values():
+        for c in t.columns:
+            if c.from_hands:
+                h = hands[c.name]
+                assert (c.type, c.nullable, c.doc, c.money) == (h.type, h.nullable, h.doc, h.money), c.name
 
 
 def test_parquet_files_carry_schema_version(tmp_path: Path) -> None:
@@ -127,3 +178,15 @@ def test_writer_rejects_mismatching_batches(tmp_path: Path) -> None:
     with Warehouse(tmp_path) as wh, pytest.raises(SchemaMismatchError):
         wh.publish({"hands": hands.drop_columns(["rake"])}, {})
     assert not list((tmp_path / "hands").glob("*.parquet")) if (tmp_path / "hands").exists() else True
+
+
+def test_views_refuse_a_warehouse_of_another_schema_version(tmp_path: Path) -> None:
+    b = BatchBuilder()
+    b.add_result(fake_result(), HAND_TEXT)
+    with Warehouse(tmp_path) as wh:
+        wh.publish({k: strip_hand_idx(v) for k, v in b.finish().items()}, {})
+    manifest = tmp_path / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_text(json.dumps(data | {"schema_version": "0"}), encoding="utf-8")
+    with pytest.raises(WarehouseVersionError, match="schema version 0"):
+        create_views(duckdb.connect(), tmp_path)

@@ -14,17 +14,39 @@ WITH scope AS (
 
 cards AS (
     SELECT
-        *,
+        player,
+        unit,
         exposed_card[1]                                                       AS door_rank,
-        CASE WHEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
-             THEN 'low' ELSE 'high' END                                       AS door_low,
         CASE WHEN coalesce(len(hole_cards), 0) = 0 THEN 'unknown'
              WHEN len(list_filter(hole_cards, lambda c: c[1] = exposed_card[1])) > 0 THEN 'yes'
              ELSE 'no' END                                                    AS door_pairs,
         CASE WHEN coalesce(len(hole_cards), 0) = 0 THEN 'unknown'
              WHEN len(list_filter(hole_cards, lambda c: c[2] = exposed_card[2])) > 0 THEN 'yes'
-             ELSE 'no' END                                                    AS door_suits
+             ELSE 'no' END                                                    AS door_suits,
+        vpip, pfr, walk, net, net_bb
     FROM scope
+),
+
+-- One pass over the player-hands to the finest grain of the four breakdowns (door_low is a
+-- function of door_rank); the breakdowns then re-add these partial counts and sums, which is
+-- exact for counts and decimals and is much cheaper than four passes over every row.
+partial AS (
+    SELECT
+        player,
+        unit,
+        door_rank,
+        CASE WHEN door_rank IN ('A', '2', '3', '4', '5', '6', '7', '8')
+             THEN 'low' ELSE 'high' END                                       AS door_low,
+        door_pairs,
+        door_suits,
+        count(*)                                                              AS hands,
+        cnt(vpip)                                                             AS vpip,
+        cnt(pfr)                                                              AS pfr,
+        cnt(walk)                                                             AS walks,
+        sum(net)                                                              AS net,
+        sum(net_bb)                                                           AS net_bb
+    FROM cards
+    GROUP BY ALL
 ),
 
 grouped AS (
@@ -36,12 +58,12 @@ grouped AS (
              WHEN GROUPING(door_pairs) = 0 THEN 'pairs'
              ELSE 'suits' END                                                 AS breakdown,
         coalesce(door_rank, door_low, door_pairs, door_suits)                 AS value,
-        count(*)                                                              AS hands,
-        pct(sum(vpip), count(*) - sum(walk))                                  AS vpip,
-        pct(sum(pfr), count(*) - sum(walk))                                   AS pfr,
+        CAST(sum(hands) AS BIGINT)                                            AS hands,
+        pct(sum(vpip), sum(hands) - sum(walks))                               AS vpip,
+        pct(sum(pfr), sum(hands) - sum(walks))                                AS pfr,
         sum(net)                                                              AS net,
-        round(100 * sum(net_bb) / count(*), 2)                                AS bb_per_100
-    FROM cards
+        round(100 * sum(net_bb) / sum(hands), 2)                              AS bb_per_100
+    FROM partial
     GROUP BY GROUPING SETS (
         (player, unit, door_rank),
         (player, unit, door_low),

@@ -8,9 +8,9 @@ WITH hand AS (
 ),
 
 players AS (
-    SELECT p.*, hand.unit
+    SELECT p.*
     FROM stg_hand_players AS p
-    JOIN hand USING (site, hand_id)
+    WHERE p.hand_id = $hand_id AND p.site IN (SELECT site FROM hand)
 ),
 
 header AS (
@@ -72,13 +72,12 @@ markers AS (
 acts AS (
     SELECT
         a.*,
-        hand.unit,
         CASE WHEN a.action = 'uncalled' THEN a.pot_before - a.amount
              ELSE a.pot_before + a.amount END                                 AS pot_after,
         CASE WHEN a.action = 'uncalled' THEN a.stack_before + a.amount
              ELSE a.stack_before - a.amount END                               AS stack_after
     FROM stg_actions AS a
-    JOIN hand USING (site, hand_id)
+    WHERE a.hand_id = $hand_id AND a.site IN (SELECT site FROM hand)
 ),
 
 act_lines AS (
@@ -103,7 +102,7 @@ showdown_markers AS (
                  ELSE '*** SHOW DOWN ***' END,
         NULL, NULL, NULL, NULL, NULL
     FROM stg_showdowns
-    JOIN hand USING (site, hand_id)
+    WHERE hand_id = $hand_id AND site IN (SELECT site FROM hand)
 ),
 
 shows AS (
@@ -113,18 +112,18 @@ shows AS (
                CASE WHEN low IS NOT NULL THEN '; LO: ' || low ELSE '' END),
         player, NULL, NULL, NULL, NULL
     FROM stg_showdowns
-    JOIN hand USING (site, hand_id)
+    WHERE hand_id = $hand_id AND site IN (SELECT site FROM hand)
 ),
 
 shares AS (
     SELECT
-        a.run, a.pot, a.half, a.amount AS award_amount, hand.unit,
+        a.run, a.pot, a.half, a.amount AS award_amount, a.unit,
         unnest(a.winners)                                                     AS winner,
         unnest(a.amounts)                                                     AS amount,
         unnest(a.descriptions)                                                AS description,
         unnest(generate_series(1, len(a.winners)))                            AS i
     FROM stg_awards AS a
-    JOIN hand USING (site, hand_id)
+    WHERE a.hand_id = $hand_id AND a.site IN (SELECT site FROM hand)
 ),
 
 award_lines AS (

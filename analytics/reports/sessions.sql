@@ -1,9 +1,13 @@
 -- sessions: a player's consecutive hands in one unit; a gap of more than 30 minutes between two
 -- hand starts begins a new session. duration_min is first to last hand start (hands carry no end
--- time), so a one-hand session lasts 0 minutes.
+-- time), so a one-hand session lasts 0 minutes. The player is --player; without it, the hero (the
+-- account whose hole cards the histories show), as in `graph`: the histories hold the hero's
+-- sessions, while an opponent's "sessions" are only the stretches they sat at the hero's tables
+-- (and listing those for every opponent of a million hands is millions of rows).
 WITH scope AS (
     SELECT player, unit, hand_id, start_utc, net, net_bb
     FROM player_hands_in($player, $since, $until, $game, $stakes)
+    WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
 ),
 
 marked AS (

@@ -9,11 +9,12 @@ SELECT
     player,
     seat,
     action,
-    money(amount_dec)                                           AS amount,
-    money(to_amount_dec)                                        AS to_amount,
+    amount_dec                                                  AS amount,
+    to_amount_dec                                               AS to_amount,
     all_in,
-    money(pot_before_dec)                                       AS pot_before,
-    money(stack_before_dec)                                     AS stack_before,
-    money(faced_dec)                                            AS faced,
-    line
+    pot_before_dec                                              AS pot_before,
+    stack_before_dec                                            AS stack_before,
+    faced_dec                                                   AS faced,
+    line,
+    unit
 FROM actions;

@@ -1,5 +1,8 @@
 -- stg_hand_players: one row per seated player per hand (raw view `hand_players`): the referee's
 -- flags as they are, money in the hand's unit. hole_cards is NULL when unknown.
+-- The hand's attributes that reports filter and group by (unit, start time, game, stakes, pot,
+-- exposed card) come from the raw table's copies of its `hands` row, computed as in stg_hands:
+-- no join with hands, which on a million hands costs more than every report's own work.
 CREATE OR REPLACE VIEW stg_hand_players AS
 SELECT
     site,
@@ -10,14 +13,14 @@ SELECT
     position,
     dealt_in,
     hole_cards,
-    money(starting_stack_dec)                                   AS starting_stack,
-    money(contributed_preflop_dec)                              AS contributed_preflop,
-    money(contributed_flop_dec)                                 AS contributed_flop,
-    money(contributed_turn_dec)                                 AS contributed_turn,
-    money(contributed_river_dec)                                AS contributed_river,
-    money(returned_dec)                                         AS returned,
-    money(collected_dec)                                        AS collected,
-    money(net_dec)                                              AS net,
+    starting_stack_dec                                          AS starting_stack,
+    contributed_preflop_dec                                     AS contributed_preflop,
+    contributed_flop_dec                                        AS contributed_flop,
+    contributed_turn_dec                                        AS contributed_turn,
+    contributed_river_dec                                       AS contributed_river,
+    returned_dec                                                AS returned,
+    collected_dec                                               AS collected,
+    net_dec                                                     AS net,
     vpip,
     pfr,
     three_bet_opportunity,
@@ -45,8 +48,23 @@ SELECT
     scooped,
     quartered,
     all_in_street,
-    money(showdown_won_dec)                                     AS showdown_won,
-    money(nonshowdown_won_dec)                                  AS nonshowdown_won,
-    money(high_won_dec)                                         AS high_won,
-    money(low_won_dec)                                          AS low_won
+    showdown_won_dec                                            AS showdown_won,
+    nonshowdown_won_dec                                         AS nonshowdown_won,
+    high_won_dec                                                AS high_won,
+    low_won_dec                                                 AS low_won,
+    -- the hand's (copied from hands; same formulas as stg_hands)
+    unit,
+    start_utc,
+    CAST(start_utc AS DATE)                                     AS hand_date,
+    game,
+    hilo,
+    game_slug(game, hilo)                                       AS game_slug,
+    structure,
+    game_label,
+    small_blind_dec                                             AS small_blind,
+    big_blind_dec                                               AS big_blind,
+    stakes_label(small_blind_dec, big_blind_dec, unit)          AS stakes,
+    total_pot_dec                                               AS total_pot,
+    rake_dec                                                    AS rake,
+    exposed_card
 FROM hand_players;

@@ -4,6 +4,7 @@ SELECT
     site,
     hand_id,
     pot,
-    money(amount_dec)                                           AS amount,
-    eligible
+    amount_dec                                                  AS amount,
+    eligible,
+    unit
 FROM pots;

@@ -10,5 +10,6 @@ SELECT
     high,
     high_rank,
     low,
-    low_rank
+    low_rank,
+    unit
 FROM showdowns;

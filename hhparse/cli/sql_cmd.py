@@ -16,6 +16,7 @@ import typer
 
 from hhparse.reports import WarehouseNotFoundError, warehouse
 from hhparse.reports.output import to_csv, to_json, to_parquet, to_table
+from hhparse.tables.schema import WarehouseVersionError
 
 _FORMATS = ("table", "csv", "json", "parquet")
 
@@ -48,7 +49,7 @@ def sql_command(
     try:
         con = warehouse(warehouse_dir)
         df = con.sql(query).to_arrow_table().to_pandas() if query.strip() else None
-    except WarehouseNotFoundError as exc:
+    except (WarehouseNotFoundError, WarehouseVersionError) as exc:
         typer.echo(f"hhparse sql: {exc}", err=True)
         raise typer.Exit(2) from exc
     except duckdb.Error as exc:

@@ -60,7 +60,11 @@ REPORTS: Mapping[str, ReportSpec] = {
         ReportSpec("hilo", "hilo.sql", "Per player: scoops, high/low-only wins, quarters, lows made."),
         ReportSpec("positions", "positions.sql", "The summary stats per table position."),
         ReportSpec("door-card", "door_card.sql", "Courchevel: VPIP, PFR and win rate by the exposed card."),
-        ReportSpec("sessions", "sessions.sql", "Sessions (30-minute gaps): start, duration, hands, net."),
+        ReportSpec(
+            "sessions",
+            "sessions.sql",
+            "Sessions (30-minute gaps) of --player or the hero: start, hands, net.",
+        ),
         ReportSpec("graph", "graph.sql", "Cumulative net won, showdown and non-showdown.", True),
         ReportSpec("hand", "hand.sql", "Text replay of one hand: actions, pot, stacks, boards, awards."),
         ReportSpec("rejects", "rejects.sql", "Hands that failed, grouped by error code, with file and line."),

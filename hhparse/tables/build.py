@@ -7,7 +7,9 @@ one list comprehension and converts it with one ``pa.array`` call. The worker pr
 and ships finished tables to the writer.
 
 The builder never re-derives poker logic: every value is a field of the parsed ``Hand`` or of the
-referee's ``HandFacts``, reshaped (the only arithmetic is picking the largest ante posted).
+referee's ``HandFacts``, reshaped (the only arithmetic is picking the largest ante posted). The
+columns a child table copies from ``hands`` (``from_hands`` in the declaration: unit, start time,
+stakes...) are taken from the finished ``hands`` table, row by row, so they cannot disagree.
 
 Every table built here carries an extra ``_hand_idx`` column (the block's position in its batch,
 not part of the declared schema) so the writer can drop the rows of duplicate hands without
@@ -26,7 +28,7 @@ import pyarrow as pa
 
 from hhparse.errors import ParseError, Violation
 from hhparse.facts import ActionFact, AwardFact, HandFacts, PlayerFacts, PotFact, RefereeResult, ShowdownFact
-from hhparse.tables.schema import TABLES, Table, arrow_schema
+from hhparse.tables.schema import TABLES, Table, arrow_schema, minor_units
 
 HAND_IDX = "_hand_idx"
 """Name of the batch-local hand ordinal column added to every built table."""
@@ -131,6 +133,7 @@ def _hands_getters() -> dict[str, Getter]:
         "game_label": header(lambda h: h.game_label),
         "mixed": header(lambda h: h.mixed),
         "unit": header(lambda h: h.unit),
+        "unit_scale": header(lambda h: minor_units(h.unit)),
         "currency": header(lambda h: h.currency),
         "play_money": header(lambda h: h.play_money),
         "small_blind": header(lambda h: h.small_blind),
@@ -184,7 +187,7 @@ def _with_defaults(table: Table, record: type, special: dict[str, Getter]) -> di
     fields = set(getattr(record, "__dataclass_fields__", {}))
     out: dict[str, Getter] = {}
     for c in table.columns:
-        if c.name in ("site", "hand_id"):
+        if c.name in ("site", "hand_id") or c.from_hands:
             continue
         if c.name in special:
             out[c.name] = special[c.name]
@@ -310,7 +313,9 @@ class BatchBuilder:
 
     def finish(self) -> dict[str, pa.Table]:
         """Every table of the batch (possibly with zero rows), each with a ``_hand_idx`` column."""
-        out = {"hands": _to_table("hands", self._hands, _HANDS, keyed=False)}
+        hands = _to_table("hands", self._hands, _HANDS, keyed=False)
+        out = {"hands": hands}
+        row_of_block = {idx: row for row, idx in enumerate(self._hands.idx)}
         getters = {
             "hand_players": _PLAYERS,
             "actions": _ACTIONS,
@@ -319,15 +324,30 @@ class BatchBuilder:
             "showdowns": _SHOWDOWNS,
         }
         for name, rows in self._children.items():
-            out[name] = _to_table(name, rows, getters[name], keyed=True)
+            hand_rows = pa.array([row_of_block[i] for i in rows.idx], type=pa.int32())
+            out[name] = _to_table(name, rows, getters[name], keyed=True, hands=(hands, hand_rows))
         out["rejects"] = _to_table("rejects", self._rejects, _REJECTS, keyed=False)
         return out
 
 
-def _to_table(name: str, rows: _Rows, getters: dict[str, Getter], *, keyed: bool) -> pa.Table:
+def _to_table(
+    name: str,
+    rows: _Rows,
+    getters: dict[str, Getter],
+    *,
+    keyed: bool,
+    hands: tuple[pa.Table, pa.Array[Any]] | None = None,
+) -> pa.Table:
+    """Table ``name`` of ``rows``; ``hands`` is the batch's hands table and each row's position in it
+    (for the columns copied from ``hands``)."""
     schema = arrow_schema(name)
+    copies = set(TABLES[name].hand_copies)
     arrays: list[pa.Array[Any]] = []
     for f in schema:
+        if f.name in copies:
+            assert hands is not None, f"{name}.{f.name} is copied from hands"
+            arrays.append(hands[0].column(f.name).combine_chunks().take(hands[1]))
+            continue
         if keyed and f.name == "site":
             values: Sequence[Any] = [k[0] for k in rows.hand]
         elif keyed and f.name == "hand_id":

@@ -4,9 +4,16 @@ Each table and column is declared exactly once, here: name, Arrow type, nullabil
 meaning. Everything else is *derived* from this declaration so it cannot drift:
 
 * :func:`arrow_schema` — the pyarrow schema the builder produces and the writer enforces;
-* :func:`create_views` — one DuckDB view per table over its published Parquet files (plus decimal
-  companions of money columns: money is stored as ``int64`` minor units, decimals exist only here);
+* :func:`create_views` — one DuckDB view per table over its published Parquet files (plus exact
+  DECIMAL companions of money columns: money is stored as ``int64`` minor units, decimals exist
+  only here);
 * :func:`render_docs` — ``docs/schema.md`` (a test checks the committed file is up to date).
+
+Per-hand attributes that reports filter or scale by (``unit``, ``unit_scale``, start time, game,
+stakes...) are *copied* onto the per-hand child tables (``hand_players``, ``actions``...) so the
+common report path never joins ``hands``: on 1 M hands that join dominated every report. A copy is
+not a second declaration: :func:`_copies` reuses the ``hands`` column (type, nullability, meaning)
+and marks it ``from_hands``; the builder fills it from the hand's row, never from another source.
 
 Bump :data:`SCHEMA_VERSION` whenever a column is added, removed or changes type; it is stamped into
 every Parquet file's metadata so a reader can tell which declaration wrote it.
@@ -16,13 +23,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 """Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
 
 MANIFEST_NAME = "manifest.json"
@@ -44,7 +51,8 @@ class Column:
     """One column: its Arrow type, whether it may be null, and what it means (one line).
 
     ``money`` marks amounts in the hand's smallest unit; the DuckDB view adds a ``<name>_dec``
-    DECIMAL companion scaled by the hand's ``unit`` (cents → currency, chips stay chips).
+    exact DECIMAL(18,2) companion scaled by the row's ``unit_scale`` (cents → currency, chips stay
+    chips). ``from_hands`` marks a per-hand child table's copy of the same-named ``hands`` column.
     """
 
     name: str
@@ -52,6 +60,7 @@ class Column:
     nullable: bool
     doc: str
     money: bool = False
+    from_hands: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +79,13 @@ class Table:
 
     @property
     def has_money(self) -> bool:
-        """Whether the view needs the hand's unit to scale money columns."""
+        """Whether the view adds ``_dec`` companions (then the table has a ``unit_scale`` column)."""
         return any(c.money for c in self.columns)
+
+    @property
+    def hand_copies(self) -> tuple[str, ...]:
+        """Names of the columns copied from the hand's ``hands`` row, in storage order."""
+        return tuple(c.name for c in self.columns if c.from_hands)
 
 
 def _c(name: str, type_: pa.DataType, doc: str, *, null: bool = False, money: bool = False) -> Column:
@@ -98,6 +112,7 @@ HANDS = Table(
         _c("game_label", _STR, "Game words exactly as printed, e.g. `Courchevel Hi/Lo Pot Limit`."),
         _c("mixed", _STR, "Mixed-game wrapper (`8-Game`, `Mixed Omaha`), null when not mixed.", null=True),
         _c("unit", _STR, "Unit of every money column of this hand: currency code, `chips` or `play`."),
+        _c("unit_scale", _I16, "Minor units per `unit`: 100 for a currency (amounts in cents), 1 for chips."),
         _c(
             "currency", _STR, "Cash currency code (`USD`...), null for tournaments and play money.", null=True
         ),
@@ -143,6 +158,23 @@ HANDS = Table(
         _c("content_hash", _STR, "Hash of the normalised hand text (line endings, trailing spaces)."),
     ),
 )
+
+_HANDS_COLUMNS = {c.name: c for c in HANDS.columns}
+
+
+def _copies(*names: str) -> tuple[Column, ...]:
+    """The ``hands`` columns ``names`` as copies for a per-hand child table (declared once, above)."""
+    return tuple(replace(_HANDS_COLUMNS[n], from_hands=True) for n in names)
+
+
+_UNIT_COPIES = ("unit", "unit_scale")
+"""What every per-hand table with money carries so its ``_dec`` companions need no join."""
+
+
+def minor_units(unit: str) -> int:
+    """``unit_scale`` of a hand whose ``unit`` is ``unit``: chips and play money 1, a currency 100."""
+    return 1 if unit in ("chips", "play") else 100
+
 
 HAND_PLAYERS = Table(
     "hand_players",
@@ -197,6 +229,20 @@ HAND_PLAYERS = Table(
         _c("nonshowdown_won", _I64, "Collected without a showdown.", money=True),
         _c("high_won", _I64, "Collected from high halves and whole pots.", money=True),
         _c("low_won", _I64, "Collected from low halves.", money=True),
+        *_copies(
+            "unit",
+            "unit_scale",
+            "start_utc",
+            "game",
+            "hilo",
+            "structure",
+            "game_label",
+            "small_blind",
+            "big_blind",
+            "total_pot",
+            "rake",
+            "exposed_card",
+        ),
     ),
 )
 
@@ -218,6 +264,7 @@ ACTIONS = Table(
         _c("stack_before", _I64, "Player's stack before the action.", money=True),
         _c("faced", _I64, "Amount the player had to call before acting.", money=True),
         _c("line", _I64, "File line of the action."),
+        *_copies(*_UNIT_COPIES),
     ),
 )
 
@@ -230,6 +277,7 @@ POTS = Table(
         _c("pot", _I16, "0 main pot, 1.. side pots."),
         _c("amount", _I64, "Pot amount before rake.", money=True),
         _c("eligible", _NAMES, "Players eligible to win the pot."),
+        *_copies(*_UNIT_COPIES),
     ),
 )
 
@@ -247,6 +295,7 @@ AWARDS = Table(
         _c("winners", _NAMES, "Winners, parallel to `amounts` and `descriptions`."),
         _c("amounts", pa.list_(_I64), "Amount won by each winner (minor units)."),
         _c("descriptions", _NAMES, "Winning hand per winner as the evaluator describes it."),
+        *_copies(*_UNIT_COPIES),
     ),
 )
 
@@ -263,6 +312,7 @@ SHOWDOWNS = Table(
         _c("high_rank", _I64, "High hand strength (larger is better)."),
         _c("low", _STR, "Qualifying low, e.g. `7,5,4,3,A`; null when none.", null=True),
         _c("low_rank", _I64, "Low strength (smaller is better); null when none.", null=True),
+        *_copies(*_UNIT_COPIES),
     ),
 )
 
@@ -358,15 +408,26 @@ def _duckdb_type(type_: pa.DataType) -> str:
     return simple[type_]
 
 
-_SCALE_SQL = "CASE WHEN {unit} IN ('chips', 'play') THEN 1 ELSE 100 END"
+def money_dec_sql(amount: str, scale: str) -> str:
+    """SQL of the exact DECIMAL(18,2) value of ``amount`` minor units at ``scale`` minor units a unit.
+
+    Exact by construction: DuckDB's ``/`` on decimals yields DOUBLE, so the amount is *multiplied*
+    by the decimal ``0.01`` (or ``1.00``), which stays DECIMAL. A scale other than 1 or 100 gives
+    NULL rather than a wrong number.
+    """
+    return (
+        f"CAST(CAST({amount} AS DECIMAL(18, 0)) * "
+        f"CASE {scale} WHEN 100 THEN 0.01 WHEN 1 THEN 1.00 END AS DECIMAL(18, 2))"
+    )
 
 
-def view_sql(table: str | Table, files: Iterable[str], hands_files: Iterable[str] = ()) -> str:
+def view_sql(table: str | Table, files: Iterable[str]) -> str:
     """``SELECT`` text of the view of ``table`` over ``files`` (absolute paths).
 
     Columns come out in declared order with declared types; money columns get a ``<name>_dec``
-    DECIMAL(18,2) companion (cents → currency units; chips unchanged). Tables other than ``hands``
-    take the unit from the ``hands`` files. With no files, the view is empty but fully typed.
+    exact DECIMAL(18,2) companion (cents → currency units; chips unchanged), scaled by the row's own
+    ``unit_scale`` (every table with money carries it), so no view joins another table. With no
+    files, the view is empty but fully typed.
     """
     t = TABLES[table] if isinstance(table, str) else table
     files = list(files)
@@ -376,34 +437,35 @@ def view_sql(table: str | Table, files: Iterable[str], hands_files: Iterable[str
         cols = ", ".join(f"CAST(NULL AS {_duckdb_type(c.type)}) AS {c.name}" for c in t.columns)
         src = f"(SELECT {cols} WHERE false)"
     select = [f"t.{c.name}" for c in t.columns]
-    if not t.has_money:
-        return f"SELECT {', '.join(select)} FROM {src} AS t"
-    if t.name == "hands":
-        scale = _SCALE_SQL.format(unit="t.unit")
-        join = ""
-    else:
-        scale = _SCALE_SQL.format(unit="u.unit")
-        hands = list(hands_files)
-        if hands:
-            hsrc = f"(SELECT site, hand_id, unit FROM read_parquet([{', '.join(_sql_literal(f) for f in hands)}]))"
-        else:
-            hsrc = "(SELECT CAST(NULL AS VARCHAR) AS site, CAST(NULL AS VARCHAR) AS hand_id, CAST(NULL AS VARCHAR) AS unit WHERE false)"
-        join = f" LEFT JOIN {hsrc} AS u ON u.site = t.site AND u.hand_id = t.hand_id"
     for c in t.columns:
         if c.money:
-            select.append(f"CAST(t.{c.name} AS DECIMAL(18,2)) / {scale} AS {c.name}_dec")
-    return f"SELECT {', '.join(select)} FROM {src} AS t{join}"
+            select.append(f"{money_dec_sql('t.' + c.name, 't.unit_scale')} AS {c.name}_dec")
+    return f"SELECT {', '.join(select)} FROM {src} AS t"
+
+
+class WarehouseVersionError(ValueError):
+    """The warehouse was written by another schema version (re-import it with this hhparse)."""
 
 
 def published_files(warehouse_dir: Path) -> dict[str, list[str]]:
     """Absolute paths of the published Parquet files per table, as listed by the manifest.
 
     Files on disk but not in the manifest (an interrupted batch) are deliberately ignored.
+
+    Raises:
+        WarehouseVersionError: the manifest lists files written by another schema version.
     """
     manifest = warehouse_dir / MANIFEST_NAME
     listed: dict[str, Any] = {}
     if manifest.exists():
-        listed = json.loads(manifest.read_text(encoding="utf-8")).get("tables", {})
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        version = str(data.get("schema_version", SCHEMA_VERSION))
+        if version != SCHEMA_VERSION and any(data.get("tables", {}).values()):
+            raise WarehouseVersionError(
+                f"warehouse {warehouse_dir} was written with schema version {version}, this hhparse "
+                f"reads {SCHEMA_VERSION}: import the hand histories again into a new warehouse"
+            )
+        listed = data.get("tables", {})
     return {name: [str((warehouse_dir / rel).resolve()) for rel in listed.get(name, [])] for name in TABLES}
 
 
@@ -412,10 +474,13 @@ def create_views(con: Any, warehouse_dir: Path | str) -> None:
 
     ``con`` is a ``duckdb.DuckDBPyConnection``. Views are a snapshot of the manifest at call time;
     call again after an import to see the new batches.
+
+    Raises:
+        WarehouseVersionError: the warehouse was written by another schema version.
     """
     files = published_files(Path(warehouse_dir))
     for name, t in TABLES.items():
-        sql = view_sql(t, files[name], files["hands"])
+        sql = view_sql(t, files[name])
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
 
 
@@ -427,15 +492,17 @@ def render_docs() -> str:
         "<!-- Generated by hhparse.tables.schema.render_docs(); do not edit by hand. -->",
         "",
         f"Schema version: `{SCHEMA_VERSION}`. Money columns (marked 💰) are `int64` in the hand's smallest",
-        "unit (`hands.unit`: cents of a currency, or chips); each DuckDB view adds a `<column>_dec` DECIMAL",
-        "companion in currency units. Every per-hand table is keyed by (`site`, `hand_id`, ...).",
+        "unit (`unit`: cents of a currency, or chips); each DuckDB view adds a `<column>_dec` exact",
+        "`DECIMAL(18,2)` companion in currency units (amount × 0.01 when `unit_scale` is 100). Every",
+        "per-hand table is keyed by (`site`, `hand_id`, ...). Columns marked ⧉ are copies of the same",
+        "column of the hand's `hands` row, repeated on each row so that reports need no join.",
         "",
     ]
     for t in TABLES.values():
         out += [f"## `{t.name}`", "", t.doc, "", f"Key: {', '.join(f'`{k}`' for k in t.key)}", ""]
         out += ["| column | type | null | meaning |", "|---|---|---|---|"]
         for c in t.columns:
-            mark = " 💰" if c.money else ""
+            mark = (" 💰" if c.money else "") + (" ⧉" if c.from_hands else "")
             out.append(
                 f"| `{c.name}`{mark} | `{c.type}` | {'yes' if c.nullable else 'no'} | {c.doc.replace('|', '/')} |"
             )
