@@ -9,6 +9,10 @@ Lines are joined with ``\\n``; the caller chooses CRLF if it wants one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
 from hhparse.model import (
     Bet,
     Bounty,
@@ -30,6 +34,7 @@ from hhparse.model import (
     Muck,
     NoLowHand,
     PostBlind,
+    PostKind,
     Raise,
     Seat,
     SeatOutcome,
@@ -57,12 +62,17 @@ _FOLD_STREET = {
 }
 
 
+def _clock(t: datetime) -> str:
+    """``2019/03/04 7:05:09``: what ``f"{t:%Y/%m/%d} {t.hour}:{t:%M:%S}"`` prints, without strftime."""
+    if t.year < 1000:  # strftime's %Y does not pad: keep its exact text for odd years
+        return f"{t:%Y/%m/%d} {t.hour}:{t:%M:%S}"
+    return f"{t.year}/{t.month:02d}/{t.day:02d} {t.hour}:{t.minute:02d}:{t.second:02d}"
+
+
 def _time(h: Header) -> str:
-    lt = h.local_time
-    out = f"{lt:%Y/%m/%d} {lt.hour}:{lt:%M:%S} {h.time_zone}"
+    out = f"{_clock(h.local_time)} {h.time_zone}"
     if h.et_time is not None:
-        et = h.et_time
-        out += f" [{et:%Y/%m/%d} {et.hour}:{et:%M:%S} ET]"
+        out += f" [{_clock(h.et_time)} ET]"
     return out
 
 
@@ -108,13 +118,15 @@ def render_header(h: Header) -> tuple[str, str]:
 
 
 def _seat(s: Seat, sym: str, tsym: str) -> str:
-    bounty = f", {format_amount(s.bounty, tsym)} bounty" if s.bounty is not None else ""
+    if s.bounty is None and not s.sitting_out and s.out_of_hand is None:  # the usual line
+        return f"Seat {s.seat}: {s.player} ({_amt(s.stack, sym)} in chips)"
+    bounty = f", {_amt(s.bounty, tsym)} bounty" if s.bounty is not None else ""
     tail = (
         " is sitting out"
         if s.sitting_out
         else (f" out of hand ({s.out_of_hand})" if s.out_of_hand is not None else "")
     )
-    return f"Seat {s.seat}: {s.player} ({format_amount(s.stack, sym)} in chips{bounty}){tail}"
+    return f"Seat {s.seat}: {s.player} ({_amt(s.stack, sym)} in chips{bounty}){tail}"
 
 
 def _tail(all_in: bool, cap: int | None, sym: str) -> str:
@@ -137,76 +149,189 @@ def _board(e: DealBoard) -> str:
     return f"{head} [{' '.join(c[:-1])}] [{c[-1]}]"
 
 
+def _amt(value: int, sym: str) -> str:
+    """:func:`hhparse.money.format_amount`, repeated here because it runs once per amount printed."""
+    if not sym:
+        return str(value)
+    cents = value % 100
+    return f"{sym}{value // 100}" if cents == 0 else f"{sym}{value // 100}.{cents:02d}"
+
+
+# One small function per event type, found by ``type(e)`` (a dict lookup instead of a chain of
+# class patterns: the renderer runs once per line of every generated hand).
+
+
+_POST_WORDS: dict[str, str] = {k: k.value for k in PostKind}  # (Enum.value is a slow property)
+
+
+def _post_blind(e: PostBlind, sym: str, tsym: str) -> str:
+    kind = _POST_WORDS.get(e.kind) or e.kind.value
+    return f"{e.player}: posts {kind} {_amt(e.amount, sym)}{' and is all-in' if e.all_in else ''}"
+
+
+def _hole_cards(e: HoleCardsMarker, sym: str, tsym: str) -> str:
+    return "*** HOLE CARDS ***"
+
+
+def _deal_hole(e: DealHole, sym: str, tsym: str) -> str:
+    return f"Dealt to {e.player}" + (f" [{' '.join(e.cards)}]" if e.cards else "")
+
+
+def _expose(e: ExposeCard, sym: str, tsym: str) -> str:
+    if e.bug_2016:
+        return f"*** HOLE CARDS *** [{e.card}]*** HOLE CARDSPRE-FLOP *** [{e.card}]"
+    return f"*** PRE-FLOP *** [{e.card}]"
+
+
+def _deal_board(e: DealBoard, sym: str, tsym: str) -> str:
+    return _board(e)
+
+
+def _fold(e: Fold, sym: str, tsym: str) -> str:
+    if e.shown:
+        return f"{e.player}: folds [{' '.join(e.shown)}]"
+    return f"{e.player}: folds"
+
+
+def _check(e: Check, sym: str, tsym: str) -> str:
+    return f"{e.player}: checks"
+
+
+def _call(e: Call, sym: str, tsym: str) -> str:
+    if e.all_in or e.cap_reached is not None:
+        return f"{e.player}: calls {_amt(e.amount, sym)}{_tail(e.all_in, e.cap_reached, sym)}"
+    return f"{e.player}: calls {_amt(e.amount, sym)}"
+
+
+def _bet(e: Bet, sym: str, tsym: str) -> str:
+    if e.all_in or e.cap_reached is not None:
+        return f"{e.player}: bets {_amt(e.amount, sym)}{_tail(e.all_in, e.cap_reached, sym)}"
+    return f"{e.player}: bets {_amt(e.amount, sym)}"
+
+
+def _raise(e: Raise, sym: str, tsym: str) -> str:
+    tail = _tail(e.all_in, e.cap_reached, sym) if e.all_in or e.cap_reached is not None else ""
+    return f"{e.player}: raises {_amt(e.by, sym)} to {_amt(e.to, sym)}{tail}"
+
+
+def _uncalled(e: UncalledBet, sym: str, tsym: str) -> str:
+    return f"Uncalled bet ({_amt(e.amount, sym)}) returned to {e.player}"
+
+
+def _showdown(e: ShowdownMarker, sym: str, tsym: str) -> str:
+    return f"*** {_RUN[e.run]}SHOW DOWN ***"
+
+
+def _show(e: Show, sym: str, tsym: str) -> str:
+    desc = f" ({e.description})" if e.description is not None else ""
+    return f"{e.player}: shows [{' '.join(e.cards)}]{desc}"
+
+
+def _muck(e: Muck, sym: str, tsym: str) -> str:
+    return f"{e.player}: mucks hand"
+
+
+def _no_show(e: DoesNotShow, sym: str, tsym: str) -> str:
+    return f"{e.player}: doesn't show hand"
+
+
+def _collect(e: Collect, sym: str, tsym: str) -> str:
+    return f"{e.player} collected {_amt(e.amount, sym)} from {e.pot_label}"
+
+
+def _no_low(e: NoLowHand, sym: str, tsym: str) -> str:
+    return "No low hand qualified"
+
+
+def _cancelled(e: HandCancelled, sym: str, tsym: str) -> str:
+    return "Hand cancelled"
+
+
+def _bounty(e: Bounty, sym: str, tsym: str) -> str:
+    how = "splitting the elimination of" if e.split else "eliminating"
+    amt = format_amount(e.amount, tsym)
+    if len(e.winners) > 1:
+        return f"{', '.join(e.winners)} split the {amt} bounty for {how} {e.eliminated}"
+    if not e.progressive:
+        return f"{e.winners[0]} wins the {amt} bounty for {how} {e.eliminated}"
+    out = f"{e.winners[0]} wins {amt} for {how} {e.eliminated}"
+    if e.increase is not None and e.new_bounty is not None:
+        out += (
+            f" and their own bounty increases by {format_amount(e.increase, tsym)}"
+            f" to {format_amount(e.new_bounty, tsym)}"
+        )
+    return out
+
+
+def _finished(e: Finished, sym: str, tsym: str) -> str:
+    prize = f" and received {format_currency(e.prize, tsym)}." if e.prize is not None else ""
+    n = e.place
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{e.player} finished the tournament in {n}{suffix} place{prize}"
+
+
+def _won(e: TournamentWon, sym: str, tsym: str) -> str:
+    return f"{e.player} wins the tournament and receives {e.prize_text} - congratulations!"
+
+
+def _table(e: TableEvent, sym: str, tsym: str) -> str:
+    return _table_event(e, sym)
+
+
+_EVENT_LINE: dict[type, Callable[[Any, str, str], str]] = {
+    PostBlind: _post_blind,
+    HoleCardsMarker: _hole_cards,
+    DealHole: _deal_hole,
+    ExposeCard: _expose,
+    DealBoard: _deal_board,
+    Fold: _fold,
+    Check: _check,
+    Call: _call,
+    Bet: _bet,
+    Raise: _raise,
+    UncalledBet: _uncalled,
+    ShowdownMarker: _showdown,
+    Show: _show,
+    Muck: _muck,
+    DoesNotShow: _no_show,
+    Collect: _collect,
+    NoLowHand: _no_low,
+    HandCancelled: _cancelled,
+    Bounty: _bounty,
+    Finished: _finished,
+    TournamentWon: _won,
+    TableEvent: _table,
+}
+
+
+def _line_of(e: object) -> Callable[[Any, str, str], str]:
+    fn = _EVENT_LINE.get(type(e))
+    if fn is None:
+        for cls, f in _EVENT_LINE.items():  # a subclass of an event type renders as its base
+            if isinstance(e, cls):
+                return f
+        raise TypeError(f"not an event: {e!r}")
+    return fn
+
+
 def render_event(e: Event, sym: str, tsym: str = "") -> str:
     """One event as its PokerStars line (``sym``: the hand's symbol, ``tsym``: the buy-in's)."""
+    return _line_of(e)(e, sym, tsym)
 
-    def a(v: int) -> str:
-        return format_amount(v, sym)
 
-    match e:
-        case PostBlind():
-            return f"{e.player}: posts {e.kind.value} {a(e.amount)}{' and is all-in' if e.all_in else ''}"
-        case HoleCardsMarker():
-            return "*** HOLE CARDS ***"
-        case DealHole():
-            return f"Dealt to {e.player}" + (f" [{' '.join(e.cards)}]" if e.cards else "")
-        case ExposeCard():
-            if e.bug_2016:
-                return f"*** HOLE CARDS *** [{e.card}]*** HOLE CARDSPRE-FLOP *** [{e.card}]"
-            return f"*** PRE-FLOP *** [{e.card}]"
-        case DealBoard():
-            return _board(e)
-        case Fold():
-            return f"{e.player}: folds" + (f" [{' '.join(e.shown)}]" if e.shown else "")
-        case Check():
-            return f"{e.player}: checks"
-        case Call():
-            return f"{e.player}: calls {a(e.amount)}{_tail(e.all_in, e.cap_reached, sym)}"
-        case Bet():
-            return f"{e.player}: bets {a(e.amount)}{_tail(e.all_in, e.cap_reached, sym)}"
-        case Raise():
-            return f"{e.player}: raises {a(e.by)} to {a(e.to)}{_tail(e.all_in, e.cap_reached, sym)}"
-        case UncalledBet():
-            return f"Uncalled bet ({a(e.amount)}) returned to {e.player}"
-        case ShowdownMarker():
-            return f"*** {_RUN[e.run]}SHOW DOWN ***"
-        case Show():
-            desc = f" ({e.description})" if e.description is not None else ""
-            return f"{e.player}: shows [{' '.join(e.cards)}]{desc}"
-        case Muck():
-            return f"{e.player}: mucks hand"
-        case DoesNotShow():
-            return f"{e.player}: doesn't show hand"
-        case Collect():
-            return f"{e.player} collected {a(e.amount)} from {e.pot_label}"
-        case NoLowHand():
-            return "No low hand qualified"
-        case HandCancelled():
-            return "Hand cancelled"
-        case Bounty():
-            how = "splitting the elimination of" if e.split else "eliminating"
-            amt = format_amount(e.amount, tsym)
-            if len(e.winners) > 1:
-                return f"{', '.join(e.winners)} split the {amt} bounty for {how} {e.eliminated}"
-            if not e.progressive:
-                return f"{e.winners[0]} wins the {amt} bounty for {how} {e.eliminated}"
-            out = f"{e.winners[0]} wins {amt} for {how} {e.eliminated}"
-            if e.increase is not None and e.new_bounty is not None:
-                out += (
-                    f" and their own bounty increases by {format_amount(e.increase, tsym)}"
-                    f" to {format_amount(e.new_bounty, tsym)}"
-                )
-            return out
-        case Finished():
-            prize = f" and received {format_currency(e.prize, tsym)}." if e.prize is not None else ""
-            n = e.place
-            suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-            return f"{e.player} finished the tournament in {n}{suffix} place{prize}"
-        case TournamentWon():
-            return f"{e.player} wins the tournament and receives {e.prize_text} - congratulations!"
-        case TableEvent():
-            return _table_event(e, sym)
-    raise TypeError(f"not an event: {e!r}")
+_TABLE_WORDS = {
+    TableEventKind.LEAVES: " leaves the table",
+    TableEventKind.SITS_OUT: ": sits out",
+    TableEventKind.IS_SITTING_OUT_COLON: ": is sitting out",
+    TableEventKind.IS_SITTING_OUT: " is sitting out",
+    TableEventKind.TIMED_OUT: " has timed out",
+    TableEventKind.TIMED_OUT_DISCONNECTED: " has timed out while disconnected",
+    TableEventKind.TIMED_OUT_BEING_DISCONNECTED: " has timed out while being disconnected",
+    TableEventKind.DISCONNECTED: " is disconnected",
+    TableEventKind.CONNECTED: " is connected",
+    TableEventKind.RETURNED: " has returned",
+    TableEventKind.ALLOWED_AFTER_BUTTON: " will be allowed to play after the button",
+}
 
 
 def _table_event(e: TableEvent, sym: str) -> str:
@@ -222,20 +347,7 @@ def _table_event(e: TableEvent, sym: str) -> str:
         return f"{p} cashed out the hand for {format_amount(e.amount or 0, sym)}{fee}"
     if k is TableEventKind.BETTING_CAPPED:
         return "Betting is capped"
-    words = {
-        TableEventKind.LEAVES: " leaves the table",
-        TableEventKind.SITS_OUT: ": sits out",
-        TableEventKind.IS_SITTING_OUT_COLON: ": is sitting out",
-        TableEventKind.IS_SITTING_OUT: " is sitting out",
-        TableEventKind.TIMED_OUT: " has timed out",
-        TableEventKind.TIMED_OUT_DISCONNECTED: " has timed out while disconnected",
-        TableEventKind.TIMED_OUT_BEING_DISCONNECTED: " has timed out while being disconnected",
-        TableEventKind.DISCONNECTED: " is disconnected",
-        TableEventKind.CONNECTED: " is connected",
-        TableEventKind.RETURNED: " has returned",
-        TableEventKind.ALLOWED_AFTER_BUTTON: " will be allowed to play after the button",
-    }
-    return p + words[k]
+    return p + _TABLE_WORDS[k]
 
 
 def _summary_seat(s: SummarySeat, sym: str) -> str:
@@ -246,26 +358,24 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
         out += " (small blind)"
     if s.big_blind:
         out += " (big blind)"
-    cards = " ".join(s.cards)
-    match s.outcome:
-        case SeatOutcome.FOLDED:
-            out += f" folded {_FOLD_STREET[s.folded_street or Street.PREFLOP]}"
-            if s.didnt_bet:
-                out += " (didn't bet)"
-        case SeatOutcome.SHOWED_WON:
-            clauses = []
-            for i, amount in enumerate(s.won):
-                desc = s.descriptions[i] if i < len(s.descriptions) else ""
-                clauses.append(f"won ({format_amount(amount, sym)})" + (f" with {desc}" if desc else ""))
-            out += f" showed [{cards}] and " + ", and ".join(clauses)
-        case SeatOutcome.SHOWED_LOST:
-            out += f" showed [{cards}] and lost" + (f" with {s.descriptions[0]}" if s.descriptions else "")
-        case SeatOutcome.MUCKED:
-            out += " mucked" + (f" [{cards}]" if s.cards else "")
-        case SeatOutcome.COLLECTED:
-            out += f" collected ({format_amount(s.won[0] if s.won else 0, sym)})"
-        case SeatOutcome.NOTHING:
-            pass
+    outcome = s.outcome
+    if outcome == SeatOutcome.FOLDED:
+        out += f" folded {_FOLD_STREET[s.folded_street or Street.PREFLOP]}"
+        if s.didnt_bet:
+            out += " (didn't bet)"
+    elif outcome == SeatOutcome.SHOWED_WON:
+        clauses = []
+        descriptions = s.descriptions
+        for i, amount in enumerate(s.won):
+            desc = descriptions[i] if i < len(descriptions) else ""
+            clauses.append(f"won ({_amt(amount, sym)})" + (f" with {desc}" if desc else ""))
+        out += f" showed [{' '.join(s.cards)}] and " + ", and ".join(clauses)
+    elif outcome == SeatOutcome.SHOWED_LOST:
+        out += f" showed [{' '.join(s.cards)}] and lost" + (f" with {s.descriptions[0]}" if s.descriptions else "")
+    elif outcome == SeatOutcome.MUCKED:
+        out += " mucked" + (f" [{' '.join(s.cards)}]" if s.cards else "")
+    elif outcome == SeatOutcome.COLLECTED:
+        out += f" collected ({_amt(s.won[0] if s.won else 0, sym)})"
     if s.cashed_out:
         out += " (cashed out)"
     if s.pot_not_awarded:
@@ -274,47 +384,79 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
 
 
 def _total(s: Summary, sym: str) -> str:
-    def a(v: int) -> str:
-        return format_amount(v, sym)
-
-    out = f"Total pot {a(s.total_pot or 0)}"
+    out = f"Total pot {_amt(s.total_pot or 0, sym)}"
     if s.main_pot is not None:
-        out += f" Main pot {a(s.main_pot)}."
+        out += f" Main pot {_amt(s.main_pot, sym)}."
         for i, side in enumerate(s.side_pots, 1):
             label = f"Side pot-{i}" if s.side_pots_numbered else "Side pot"
-            out += f" {label} {a(side)}."
-    return out + f" | Rake {a(s.rake or 0)}"
-
-
-def _summary_lines(s: Summary, sym: str) -> list[tuple[int, str]]:
-    out: list[tuple[int, str]] = [(s.line, "*** SUMMARY ***")]
-    if s.total_pot is not None:
-        out.append((s.total_line or s.line + 1, _total(s, sym)))
-    if s.run_twice:
-        out.append(((s.total_line or s.line) + 1, "Hand was run twice"))
-    prefixes = ("FIRST ", "SECOND ") if len(s.boards) == 2 else ("",) * len(s.boards)
-    for prefix, cards, line in zip(prefixes, s.boards, s.board_lines, strict=False):
-        out.append((line, f"{prefix}Board [{' '.join(cards)}]"))
-    out.extend((seat.line, _summary_seat(seat, sym)) for seat in s.seats)
-    return out
+            out += f" {label} {_amt(side, sym)}."
+    return out + f" | Rake {_amt(s.rake or 0, sym)}"
 
 
 def render(hand: Hand) -> str:
-    """The hand as PokerStars text (LF line ends, no trailing spaces, final newline)."""
+    """The hand as PokerStars text (LF line ends, no trailing spaces, final newline).
+
+    Every text goes at its model line: a gap before it is filled with blank lines (which the
+    grammar ignores); a line at or before the previous one simply follows it.
+    """
     h = hand.header
     sym, tsym = h.symbol, _tsym(h)
     header, table = render_header(h)
-    lines: list[tuple[int, str]] = [(hand.line, header), (hand.line + 1, table)]
-    lines.extend((s.line, _seat(s, sym, tsym)) for s in hand.seats)
-    lines.extend((e.line, render_event(e, sym, tsym)) for e in hand.events)
-    if hand.summary is not None:
-        lines.extend(_summary_lines(hand.summary, sym))
-    out: list[str] = []
-    expected = hand.line
-    for line, text in lines:
-        while expected < line:  # a blank line in the source (ignored by the grammar)
-            out.append("")
+    out: list[str] = [header, table]  # at hand.line and hand.line + 1
+    append = out.append
+    expected = hand.line + 2
+    for seat_line in hand.seats:
+        line = seat_line.line
+        if line > expected:  # a gap: blank lines
+            out.extend([""] * (line - expected))
+            expected = line
+        append(_seat(seat_line, sym, tsym))
+        expected += 1
+    event_line = _EVENT_LINE
+    for e in hand.events:
+        line = e.line
+        if line > expected:  # a gap: blank lines
+            out.extend([""] * (line - expected))
+            expected = line
+        fn = event_line.get(type(e))
+        append((fn or _line_of(e))(e, sym, tsym))
+        expected += 1
+    s = hand.summary
+    if s is not None:  # the summary block, each line at its model line
+        line = s.line
+        if line > expected:
+            out.extend([""] * (line - expected))
+            expected = line
+        append("*** SUMMARY ***")
+        expected += 1
+        if s.total_pot is not None:
+            line = s.total_line or s.line + 1
+            if line > expected:
+                out.extend([""] * (line - expected))
+                expected = line
+            append(_total(s, sym))
             expected += 1
-        out.append(text)
-        expected = max(expected, line) + 1
-    return "\n".join(out) + "\n"
+        if s.run_twice:
+            line = (s.total_line or s.line) + 1
+            if line > expected:
+                out.extend([""] * (line - expected))
+                expected = line
+            append("Hand was run twice")
+            expected += 1
+        if s.boards:
+            prefixes = ("FIRST ", "SECOND ") if len(s.boards) == 2 else ("",) * len(s.boards)
+            for prefix, cards, line in zip(prefixes, s.boards, s.board_lines, strict=False):
+                if line > expected:
+                    out.extend([""] * (line - expected))
+                    expected = line
+                append(f"{prefix}Board [{' '.join(cards)}]")
+                expected += 1
+        for seat in s.seats:
+            line = seat.line
+            if line > expected:
+                out.extend([""] * (line - expected))
+                expected = line
+            append(_summary_seat(seat, sym))
+            expected += 1
+    append("")
+    return "\n".join(out)

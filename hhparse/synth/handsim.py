@@ -15,6 +15,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import repeat, starmap
+from typing import NamedTuple
 
 from hhparse.model import (
     Bet,
@@ -76,11 +78,16 @@ _CHAT = ("nh", "gg", "ty", "lol", "wp", "unreal", "ship it", "quartered again...
          "why would you call that", "gl all", "****", "brb", "scoop!", "\u00e7a va", "one more")
 _LOW_RANKS = frozenset("A2345678")
 _STREET_NAMES = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
+_ENDS_TAG = {st: f"ends-{st.name.lower()}" for st in Street}
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerIn:
-    """A seated player as the table hands them to the hand simulator."""
+class PlayerIn(NamedTuple):
+    """A seated player as the table hands them to the hand simulator.
+
+    Named tuples (here and for :class:`HandSetup` / :class:`HandResult`) rather than frozen
+    dataclasses: as immutable, but built in one C call instead of one ``__setattr__`` per field,
+    and the generator builds several per hand.
+    """
 
     name: str
     seat: int
@@ -90,8 +97,7 @@ class PlayerIn:
     posts_extra_bb: bool = False  # a newcomer posting a big blind out of position
 
 
-@dataclass(frozen=True, slots=True)
-class HandSetup:
+class HandSetup(NamedTuple):
     """Everything a hand needs from its table; immutable so the table can reuse pieces."""
 
     spec: GameSpec
@@ -130,8 +136,7 @@ class HandSetup:
     events_chance: float = 0.15
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(NamedTuple):
     """What the table needs back: the hand, stacks after it, who busted, coverage tags."""
 
     hand: Hand
@@ -160,7 +165,9 @@ class _P:
     total: int = 0
     acted: bool = False
     fold_street: Street | None = None
-    strength: float = 0.0
+    strength: float = -1.0  # post-flop, this street; < 0: not computed yet (see betting_round)
+    noise: float = 0.0  # this street's random part of the strength, drawn when the street starts
+    evaluated: tuple[tuple[str, ...], HighHand, LowHand | None] | None = None  # last board scored
 
 
 @dataclass(slots=True)
@@ -193,26 +200,57 @@ def _quality(hole: Sequence[str], hilo: bool, rng: random.Random) -> float:
     """A cheap pre-flop hand score in [0, 1): high cards, pairs-free lows, a random mix.
 
     Not a solver: it only has to make tight players enter with better hands than loose ones so
-    that reports show believable differences.
+    that reports show believable differences. The card-only part is memoised by rank multiset
+    (at most a few thousand keys); the float arithmetic is unchanged so scores are bit-identical.
     """
+    return _quality_with(hole, hilo, rng.random())
+
+
+def _quality_with(hole: Sequence[str], hilo: bool, draw: float) -> float:
+    """:func:`_quality` with its random draw already made."""
+    base = (_QUALITY_HILO if hilo else _QUALITY_HIGH).get(sum(map(_RANK_WEIGHT.__getitem__, hole)))
+    if base is None:
+        base = _quality_base_of(hole, hilo)
+    return min(0.999, base + 0.45 * draw)
+
+
+def _quality_base_of(hole: Sequence[str], hilo: bool) -> float:
+    """The card-only part of :func:`_quality`, computed once per rank multiset and remembered."""
+    base = _quality_base("".join(sorted([c[0] for c in hole])), hilo)
+    (_QUALITY_HILO if hilo else _QUALITY_HIGH)[sum(map(_RANK_WEIGHT.__getitem__, hole))] = base
+    return base
+
+
+def _quality_base(ranks_of_hole: str, hilo: bool) -> float:
     ranks = "23456789TJQKA"
-    values = sorted((ranks.index(c[0]) for c in hole), reverse=True)
+    values = sorted((ranks.index(r) for r in ranks_of_hole), reverse=True)
     high = (values[0] + values[1]) / 24.0
     score = high
     if hilo:
-        lows = len({c[0] for c in hole} & _LOW_RANKS)
-        ace = any(c[0] == "A" for c in hole)
+        lows = len(set(ranks_of_hole) & _LOW_RANKS)
+        ace = "A" in ranks_of_hole
         score = 0.45 * high + 0.12 * min(lows, 4) + (0.1 if ace else 0.0)
-    return min(0.999, 0.55 * min(score, 1.0) + 0.45 * rng.random())
+    return 0.55 * min(score, 1.0)
 
 
-def _postflop_strength(p: _P, board: Sequence[str], hilo: bool, rng: random.Random) -> float:
-    """Made-hand strength from the shared evaluator (category and low), with noise."""
+# card -> 8 ** rank index: a sum over at most 5 cards (at most 4 of a rank) is unique per multiset
+_RANK_WEIGHT = {c: 8 ** "23456789TJQKA".index(c[0]) for c in FULL_DECK}
+_QUALITY_HILO: dict[int, float] = {}  # rank multiset -> the card-only part of the score
+_QUALITY_HIGH: dict[int, float] = {}
+
+
+def _postflop_strength(p: _P, board: tuple[str, ...], hilo: bool, noise: float) -> float:
+    """Made-hand strength from the shared evaluator (category and low), with noise.
+
+    ``noise`` is the street's draw for this player (made when the street starts, whether or not
+    the player ever acts, so the random stream does not depend on this lazy evaluation).
+    """
     high, low = evaluate(p.hole, board, hilo)
+    p.evaluated = (board, high, low)  # the showdown reuses it when this is the final board
     s = 0.14 * high_category(high.rank) + (0.3 if low is not None and low.rank < 0b1000_0000 else 0.0)
     if low is not None:
         s += 0.1
-    return min(0.999, 0.75 * s + 0.25 * rng.random() + 0.1 * p.pre)
+    return min(0.999, 0.75 * s + 0.25 * noise + 0.1 * p.pre)
 
 
 def _desc(high: HighHand, low: LowHand | None, hilo: bool) -> tuple[str, str, str | None]:
@@ -232,12 +270,20 @@ class _Sim:
         # sort by random keys: as uniform as shuffle() and ~5x cheaper (one C call per card)
         rand = rng.random
         deck = sorted(FULL_DECK, key=lambda _card: rand())
+        k = spec.hole_cards
+        hilo = spec.hilo
         players: list[_P] = []
-        for pin in setup.players:
-            hole = tuple(deck.pop() for _ in range(spec.hole_cards))
-            players.append(
-                _P(pin.name, pin.seat, pin.stack, pin.stack, pin.style, hole, _quality(hole, spec.hilo, rng))
-            )
+        draws = list(starmap(rng.random, repeat((), len(setup.players))))  # _quality's, in seat order
+        cache = _QUALITY_HILO if hilo else _QUALITY_HIGH
+        weight = _RANK_WEIGHT.__getitem__
+        for pin, r in zip(setup.players, draws, strict=True):
+            hole = tuple(deck[:-k - 1:-1])  # what k pops from the end would give, in pop order
+            del deck[-k:]
+            base = cache.get(sum(map(weight, hole)))  # _quality_with(hole, hilo, r), inline
+            if base is None:
+                base = _quality_base_of(hole, hilo)
+            q = base + 0.45 * r
+            players.append(_P(pin.name, pin.seat, pin.stack, pin.stack, pin.style, hole, q if q < 0.999 else 0.999))
         self.s = _State(setup, rng, players, {p.name: p for p in players}, deck=deck)
         self.s.line = setup.first_line + 1 + len(players)  # header, table line, seats
         self.s.pending_joins = list(setup.joins)
@@ -259,6 +305,10 @@ class _Sim:
         self.no_limit = spec.structure is Structure.NO_LIMIT
         self.won: dict[str, list[int]] = {}
         self.new_bounties: dict[str, int] = {}
+        self.street_board: tuple[str, ...] = ()
+        self.pot = 0  # sum of every player's total, kept as chips move (put / return_uncalled)
+        by_name = self.s.by_name
+        self.clockwise_players = [by_name[n] for n in order]
 
     # ---------------------------------------------------------------- helpers
 
@@ -272,13 +322,15 @@ class _Sim:
         return [p for p in self.s.players if not p.folded]
 
     def pot_total(self) -> int:
-        return sum(p.total for p in self.s.players)
+        return self.pot
 
     def put(self, p: _P, amount: int) -> None:
-        amount = min(amount, p.stack)
+        if amount > p.stack:
+            amount = p.stack
         p.stack -= amount
         p.street_bet += amount
         p.total += amount
+        self.pot += amount
         if p.stack == 0:
             p.all_in = True
 
@@ -297,8 +349,13 @@ class _Sim:
                 self.emit(TableEvent(s.next_line(), name, TableEventKind.LEAVES))
                 s.left.append(name)
                 s.tags.append("leave")
-        if rng.random() >= self.setup.events_chance:
-            return
+        if rng.random() < self.setup.events_chance:
+            self.chatter()
+
+    def chatter(self) -> None:
+        """A chat line or a disconnect/reconnect pair (the draw that chose to print one is done)."""
+        s = self.s
+        rng = self.rng
         speaker = rng.choice(s.players)
         if rng.random() < speaker.style.chatty * 8:
             text = rng.choice(_CHAT)
@@ -313,18 +370,25 @@ class _Sim:
 
     def post_blinds(self) -> None:
         s = self.s
-        for name, kind in self.setup.pre_deal:
+        setup = self.setup
+        pre_deal = setup.pre_deal
+        for name, kind in pre_deal:
             if kind is TableEventKind.ALLOWED_AFTER_BUTTON:
                 self.emit(TableEvent(s.next_line(), name, kind))
-        sb = self.p(self.sb_name)
-        self.put(sb, self.setup.small_blind)
-        self.emit(PostBlind(s.next_line(), sb.name, PostKind.SMALL_BLIND, sb.street_bet, sb.all_in))
-        bb = self.p(self.bb_name)
-        self.put(bb, self.setup.big_blind)
-        self.emit(PostBlind(s.next_line(), bb.name, PostKind.BIG_BLIND, bb.street_bet, bb.all_in))
+        events = s.events
+        sb = s.by_name[self.sb_name]
+        self.put(sb, setup.small_blind)
+        s.line += 1
+        events.append(PostBlind(s.line, sb.name, PostKind.SMALL_BLIND, sb.street_bet, sb.all_in))
+        bb = s.by_name[self.bb_name]
+        self.put(bb, setup.big_blind)
+        s.line += 1
+        events.append(PostBlind(s.line, bb.name, PostKind.BIG_BLIND, bb.street_bet, bb.all_in))
         if sb.all_in or bb.all_in:
             s.tags.append("blind-all-in")
-        for pin in self.setup.players:
+        if not pre_deal and not any(pin.posts_extra_bb for pin in setup.players):
+            return
+        for pin in setup.players:
             if pin.posts_extra_bb and pin.name not in (self.sb_name, self.bb_name):
                 q = self.p(pin.name)
                 self.put(q, self.setup.big_blind)
@@ -350,29 +414,43 @@ class _Sim:
         s = self.s
         setup = self.setup
         rng = self.rng
+        random = rng.random
+        players = s.players
+        events = s.events
+        tags = s.tags
         bb = setup.big_blind
+        fixed = self.fixed
+        cw = self.clockwise_players
         if street is Street.PREFLOP:
-            current = max(bb, max(p.street_bet for p in s.players))  # a short all-in BB still sets the bet
+            current = max(bb, max(p.street_bet for p in players))  # a short all-in BB still sets the bet
             last_raise = bb
             bets = 1
-            start = (self.pos[self.bb_name] + 1) % len(self.clockwise)
-            if len(self.clockwise) == 2:
+            start = (self.pos[self.bb_name] + 1) % len(cw)
+            if len(cw) == 2:
                 start = self.pos[self.sb_name]
         else:
-            for p in s.players:
+            for p in players:
                 p.street_bet = 0
             current = 0
             last_raise = 0
             bets = 0
             start = 0
-        unit = fixed_limit_size(street, setup.header_small, setup.header_big) if self.fixed else bb
-        for p in s.players:
+        unit = fixed_limit_size(street, setup.header_small, setup.header_big) if fixed else bb
+        for p in players:
             p.acted = False
         closed = False  # a short all-in raise: the rest may only call or fold (see module notes)
-        order = [self.p(n) for n in self.clockwise[start:] + self.clockwise[:start]]
+        # who can still act, from the first to act round the table: folded and all-in players
+        # never act again this round, so leaving them out changes nothing but the loop's length
+        order = [p for p in cw[start:] + cw[:start] if not p.folded and not p.all_in]
         if street is not Street.PREFLOP:
-            for p in self.live():
-                p.strength = _postflop_strength(p, s.board, self.spec.hilo, rng)
+            # each live player's noise is drawn now, in seat order; the evaluator runs only for
+            # players who actually decide something this street (see decide)
+            self.street_board = tuple(s.board)
+            for p in players:
+                if not p.folded:
+                    p.noise = random()
+                    p.strength = -1.0
+        events_chance = setup.events_chance
         idx = 0
         since_change = 0
         n = len(order)
@@ -385,91 +463,112 @@ class _Sim:
             to_call = current - p.street_bet
             if p.acted and to_call == 0:
                 continue
-            others = [q for q in s.players if q is not p and not q.folded and not q.all_in]
-            if not others and all(q.folded for q in s.players if q is not p):
-                break
-            if not others and to_call == 0:
-                p.acted = True
-                continue
-            can_raise = bool(others) and not closed and p.stack > to_call
-            if self.fixed and bets >= 4:
+            has_other = False  # anyone else still able to act? (only players in order can)
+            for q in order:
+                if q is not p and not q.folded and not q.all_in:
+                    has_other = True
+                    break
+            if not has_other:
+                if all(q.folded for q in players if q is not p):
+                    break
+                if to_call == 0:
+                    p.acted = True
+                    continue
+            can_raise = has_other and not closed and p.stack > to_call
+            if fixed and bets >= 4:
                 can_raise = False
-            self.maybe_table_event()
-            if to_call > 0 and rng.random() < 0.004:
+            # maybe_table_event(), with its common "nothing pending, nothing drawn" case inline
+            if s.pending_joins or s.pending_leaves:
+                self.maybe_table_event()
+            elif random() < events_chance:
+                self.chatter()
+            if to_call > 0 and random() < 0.004:
                 s.timed_out.append(p.name)
-                self.emit(TableEvent(s.next_line(), p.name, TableEventKind.TIMED_OUT))
-                s.tags.append("timed-out")
+                s.line += 1
+                events.append(TableEvent(s.line, p.name, TableEventKind.TIMED_OUT))
+                tags.append("timed-out")
                 action = "fold"
             else:
-                action = self.decide(p, street, to_call, can_raise)
+                action = self.decide(p, street, to_call, can_raise, current)
             p.acted = True
             if action == "fold":
                 p.folded = True
                 p.fold_street = street
-                self.emit(Fold(s.next_line(), p.name))
-                if p.name in s.timed_out:
-                    self.emit(TableEvent(s.next_line(), p.name, TableEventKind.IS_SITTING_OUT))
+                s.line += 1
+                events.append(Fold(s.line, p.name))
+                if s.timed_out and p.name in s.timed_out:
+                    s.line += 1
+                    events.append(TableEvent(s.line, p.name, TableEventKind.IS_SITTING_OUT))
                 continue
             if action == "check":
-                self.emit(Check(s.next_line(), p.name))
+                s.line += 1
+                events.append(Check(s.line, p.name))
                 continue
             if action == "call":
-                amount = min(to_call, p.stack)
+                amount = to_call if to_call < p.stack else p.stack
                 self.put(p, amount)
-                self.emit(Call(s.next_line(), p.name, amount, p.all_in))
+                s.line += 1
+                events.append(Call(s.line, p.name, amount, p.all_in))
                 continue
             # bet or raise
             target = self.size(p, street, current, last_raise, unit, to_call)
-            full = target - current >= (unit if self.fixed else max(last_raise, bb))
+            full = target - current >= (unit if fixed else max(last_raise, bb))
             before = p.street_bet
             self.put(p, target - p.street_bet)
             new_to = p.street_bet
+            s.line += 1
             if current == 0:
-                self.emit(Bet(s.next_line(), p.name, new_to - before, p.all_in))
-                s.tags.append("bet")
+                events.append(Bet(s.line, p.name, new_to - before, p.all_in))
+                tags.append("bet")
             else:
-                self.emit(Raise(s.next_line(), p.name, new_to - current, new_to, p.all_in))
-                s.tags.append("raise")
+                events.append(Raise(s.line, p.name, new_to - current, new_to, p.all_in))
+                tags.append("raise")
             if full:
                 last_raise = new_to - current
                 bets += 1
                 since_change = 1
-                for q in s.players:
+                for q in players:
                     if q is not p:
                         q.acted = False
             else:
                 closed = True
-                s.tags.append("short-all-in-raise")
+                tags.append("short-all-in-raise")
                 since_change = 1
             current = new_to
             s.last_aggressor = p.name
-            if self.fixed and bets >= 4 and full:
-                self.emit(TableEvent(s.next_line(), "", TableEventKind.BETTING_CAPPED))
-                s.tags.append("capped")
+            if fixed and bets >= 4 and full:
+                s.line += 1
+                events.append(TableEvent(s.line, "", TableEventKind.BETTING_CAPPED))
+                tags.append("capped")
         self.return_uncalled()
 
-    def decide(self, p: _P, street: Street, to_call: int, can_raise: bool) -> str:
-        """Pick fold / check / call / raise from the style and a noisy hand strength."""
-        rng = self.rng
+    def decide(self, p: _P, street: Street, to_call: int, can_raise: bool, current: int) -> str:
+        """Pick fold / check / call / raise from the style and a noisy hand strength.
+
+        ``current`` is the bet to match: the highest street bet, or the big blind when a short
+        all-in blind left every bet below it.
+        """
         st = p.style
         if street is Street.PREFLOP:
             q = p.pre
-            facing_raise = to_call > 0 and max(x.street_bet for x in self.s.players) > self.setup.big_blind
             if to_call == 0:
                 return "raise" if can_raise and q > 1 - st.pfr * 0.6 else "check"
+            facing_raise = current > self.setup.big_blind
             if can_raise and q > 1 - (st.pfr * (0.35 if facing_raise else 1.0)):
                 return "raise"
             threshold = 1 - st.vpip * (0.75 if facing_raise else 1.0)
             if to_call >= p.stack and q < 1 - st.vpip * 0.5:
                 return "fold"
             return "call" if q > threshold else "fold"
+        rng = self.rng
         sv = p.strength
+        if sv < 0.0:
+            sv = p.strength = _postflop_strength(p, self.street_board, self.spec.hilo, p.noise)
         if to_call == 0:
             if can_raise and rng.random() < st.aggression * (0.35 + sv):
                 return "raise"
             return "check"
-        pot = self.pot_total()
-        price = to_call / max(pot, 1)
+        price = to_call / max(self.pot, 1)
         if can_raise and sv > 0.62 and rng.random() < st.aggression * 0.55:
             return "raise"
         if sv + st.stickiness * 0.6 > 0.55 + 0.45 * price + 0.25 * rng.random():
@@ -504,15 +603,24 @@ class _Sim:
     def return_uncalled(self) -> None:
         """Return the part of the top street bet nobody matched (``Uncalled bet (X) returned to P``)."""
         s = self.s
-        bets = sorted(((p.street_bet, p.name) for p in s.players), reverse=True)
-        if len(bets) < 2:
+        if len(s.players) < 2:
             return
-        (top, name), (second, _) = bets[0], bets[1]
+        top = second = -1  # the two largest street bets (equal when the top is matched)
+        p = s.players[0]
+        for q in s.players:
+            b = q.street_bet
+            if b > top:
+                second = top
+                top = b
+                p = q
+            elif b > second:
+                second = b
         if top > second:
-            p = self.p(name)
+            name = p.name
             back = top - second
             p.street_bet -= back
             p.total -= back
+            self.pot -= back
             p.stack += back
             if p.stack > 0:
                 p.all_in = False
@@ -521,7 +629,18 @@ class _Sim:
             s.tags.append("uncalled")
 
     def can_bet(self) -> bool:
-        return sum(1 for p in self.live() if not p.all_in) >= 2
+        n = 0
+        for p in self.s.players:
+            if not p.folded and not p.all_in:
+                n += 1
+        return n >= 2
+
+    def live_count(self) -> int:
+        n = 0
+        for p in self.s.players:
+            if not p.folded:
+                n += 1
+        return n
 
     def deal_street(self, street: Street, run: int = 0, board: list[str] | None = None) -> None:
         s = self.s
@@ -532,7 +651,8 @@ class _Sim:
         form = FlopForm.PLAIN
         if street is Street.FLOP and self.spec.exposed_card:
             form = self.setup.flop_form
-        self.emit(DealBoard(s.next_line(), street, tuple(b), run=run, form=form))
+        s.line += 1
+        s.events.append(DealBoard(s.line, street, tuple(b), run, form))
 
     # ---------------------------------------------------------------- whole hand
 
@@ -545,7 +665,7 @@ class _Sim:
         last_street = Street.PREFLOP
         runs = 1
         for street in (Street.FLOP, Street.TURN, Street.RIVER):
-            if len(self.live()) == 1:
+            if self.live_count() == 1:
                 break
             if not self.can_bet() and street is not Street.RIVER and self.want_run_twice(street):
                 boards = self.run_twice(street)
@@ -618,16 +738,20 @@ class _Sim:
             if r < 0.35:
                 self.emit(DoesNotShow(s.next_line(), winner.name))
                 s.tags.append("doesnt-show")
-            s.tags.append(f"ends-{last_street.name.lower()}")
+            s.tags.append(_ENDS_TAG[last_street])
         if showdown:
             s.tags.append("ends-showdown")
         eliminated = self.knockouts(pots)
         summary = self.summary(total, rake, net_pots, boards, runs, shown, mucked, showdown)
         header = self.header()
-        seats = tuple(
-            Seat(p.seat, p.name, p.start, setup.first_line + 2 + i, bounty=self.bounty_of(p.name))
-            for i, p in enumerate(s.players)
-        )
+        first_seat_line = setup.first_line + 2
+        if setup.progressive_ko:
+            seats = tuple(
+                Seat(p.seat, p.name, p.start, first_seat_line + i, self.bounty_of(p.name))
+                for i, p in enumerate(s.players)
+            )
+        else:
+            seats = tuple(Seat(p.seat, p.name, p.start, first_seat_line + i) for i, p in enumerate(s.players))
         hand = Hand(setup.source, setup.first_line, header, seats, tuple(s.events), summary)
         stacks = {p.name: p.stack + s.collected.get(p.name, 0) for p in s.players}
         if rake:
@@ -656,7 +780,7 @@ class _Sim:
         first = s.last_aggressor if s.last_aggressor in names else names[0]
         k = names.index(first)
         sd_order = names[k:] + names[:k]
-        values = {n: [evaluate(self.p(n).hole, b, hilo) for b in boards] for n in names}
+        values = {n: [self.value(self.p(n), b, hilo) for b in boards] for n in names}
         for run in range(1, runs + 1) if runs == 2 else (0,):
             bi = max(run - 1, 0)
             self.emit(ShowdownMarker(s.next_line(), run))
@@ -719,6 +843,14 @@ class _Sim:
                 s.tags.append("no-low")
             elif hilo:
                 s.tags.append("low-qualified")
+
+    @staticmethod
+    def value(p: _P, board: list[str], hilo: bool) -> tuple[HighHand, LowHand | None]:
+        """``evaluate(p.hole, board, hilo)``, reusing the river's when the board is the same."""
+        ev = p.evaluated
+        if ev is not None and len(ev[0]) == len(board) and ev[0] == tuple(board):
+            return ev[1], ev[2]
+        return evaluate(p.hole, board, hilo)
 
     def award(self, winners: list[str], amount: int, number: int, label: str, run: int) -> None:
         s = self.s
@@ -839,16 +971,20 @@ class _Sim:
             out_boards = tuple(tuple(b) for b in boards)
             board_lines = [s.next_line() for _ in boards]
         seats: list[SummarySeat] = []
+        button_seat, sb_name, bb_name = self.setup.button_seat, self.sb_name, self.bb_name
+        folded, collected = SeatOutcome.FOLDED, SeatOutcome.COLLECTED
+        preflop = Street.PREFLOP
         for p in s.players:
-            btn, sbm, bbm = p.seat == self.setup.button_seat, p.name == self.sb_name, p.name == self.bb_name
-            ln = s.next_line()
-            if p.folded:
-                seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.FOLDED,
-                                         folded_street=p.fold_street,
-                                         didnt_bet=p.fold_street is Street.PREFLOP and p.total == 0))
+            name = p.name
+            btn, sbm, bbm = p.seat == button_seat, name == sb_name, name == bb_name
+            s.line += 1
+            ln = s.line
+            if p.folded:  # (positional: the model's 14-field constructor is hot here)
+                seats.append(SummarySeat(ln, p.seat, name, btn, sbm, bbm, folded, p.fold_street,
+                                         p.fold_street is preflop and p.total == 0))
             elif not showdown:
-                seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.COLLECTED,
-                                         won=(s.collected.get(p.name, 0),)))
+                seats.append(SummarySeat(ln, p.seat, name, btn, sbm, bbm, collected, None, False, (),
+                                         (s.collected.get(name, 0),)))
             elif p.name in mucked:
                 cards = p.hole if self.setup.muck_with_cards else ()
                 seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.MUCKED, cards=cards))
@@ -865,47 +1001,47 @@ class _Sim:
                     seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.SHOWED_LOST,
                                              cards=p.hole, descriptions=(descs[0],)))
         multi = len(pots) > 1
-        return Summary(
+        return Summary(  # positional, in the model's field order
             line,
-            total_pot=total,
-            main_pot=pots[0].amount if multi else None,
-            side_pots=tuple(pt.amount for pt in pots[1:]) if multi else (),
-            side_pots_numbered=len(pots) > 2,
-            rake=rake,
-            total_line=total_line,
-            run_twice=runs == 2,
-            boards=out_boards,
-            board_lines=tuple(board_lines),
-            seats=tuple(seats),
+            total,  # total_pot
+            pots[0].amount if multi else None,  # main_pot
+            tuple(pt.amount for pt in pots[1:]) if multi else (),  # side_pots
+            len(pots) > 2,  # side_pots_numbered
+            rake,
+            total_line,
+            runs == 2,  # run_twice
+            out_boards,
+            tuple(board_lines),
+            tuple(seats),
         )
 
     def header(self) -> Header:
         setup = self.setup
         spec = self.spec
-        return Header(
-            site="PokerStars",
-            hand_kind=setup.hand_kind,
-            hand_id=setup.hand_id,
-            game=spec.game,
-            hilo=spec.hilo,
-            structure=spec.structure,
-            game_label=spec.name,
-            mixed=None,
-            currency=setup.currency,
-            symbol=setup.symbol,
-            small_blind=setup.header_small,
-            big_blind=setup.header_big,
-            cap=None,
-            tournament=setup.tournament,
-            local_time=setup.local_time,
-            time_zone=setup.time_zone,
-            et_time=setup.et_time,
-            start_utc=setup.start_utc,
-            table=setup.table,
-            max_seats=setup.max_seats,
-            play_money=False,
-            button_seat=setup.button_seat,
-            line=setup.first_line,
+        return Header(  # positional, in the model's field order (site, hand_kind, ... line)
+            "PokerStars",
+            setup.hand_kind,
+            setup.hand_id,
+            spec.game,
+            spec.hilo,
+            spec.structure,
+            spec.name,
+            None,  # mixed
+            setup.currency,
+            setup.symbol,
+            setup.header_small,
+            setup.header_big,
+            None,  # cap
+            setup.tournament,
+            setup.local_time,
+            setup.time_zone,
+            setup.et_time,
+            setup.start_utc,
+            setup.table,
+            setup.max_seats,
+            False,  # play_money
+            setup.button_seat,
+            setup.first_line,
         )
 
 

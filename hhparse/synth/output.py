@@ -56,6 +56,7 @@ class HandWriter:
         self._style = style or FileStyle("\n", False)
         self._first = True
         self.files: list[Path] = []
+        self._seen: set[Path] = set()  # = set(self.files): a list scan per file is quadratic
 
     def write(self, file_name: str, hand: Hand) -> None:
         if self.directory is None:
@@ -83,7 +84,8 @@ class HandWriter:
         self._first = not path.exists() or path.stat().st_size == 0
         # newline="" so our own "\r\n" is written as is on every platform
         self._file = path.open("a", encoding="utf-8", newline="")
-        if path not in self.files:
+        if path not in self._seen:
+            self._seen.add(path)
             self.files.append(path)
 
     def close(self) -> None:

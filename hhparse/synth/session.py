@@ -201,6 +201,8 @@ def cash_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionInfo, Ha
     button = rng.choice([s.seat for s in seated])
     era_cards = rng.random() < 0.5
     allow_rit = start.year >= 2012
+    name_tail = f" {table} - {format_currency_short(header_small)}-{format_currency_short(header_big)} - USD {_file_game(spec)}.txt"
+    info = SessionInfo("", "")  # replaced on the first hand (a new day: a new file)
     played = 0
     while played < plan.hands:
         # who is dealt in; newcomers wait while they would be small blind or button
@@ -224,14 +226,10 @@ def cash_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionInfo, Ha
                 pre.append((s.name, TableEventKind.IS_SITTING_OUT_COLON if rng.random() < 0.5 else TableEventKind.SITS_OUT))
         clock.advance()
         local, tz, et, utc = _times(clock.et, zone)
-        day = f"{local:%Y%m%d}"
+        day = f"{local.year:04d}{local.month:02d}{local.day:02d}"
         if day != clock.day:
             clock.day, clock.line = day, 1  # a new day is a new file: lines restart
-        info = SessionInfo(
-            f"cash:{table}:{day}",
-            f"HH{day} {table} - {format_currency_short(header_small)}-{format_currency_short(header_big)}"
-            f" - USD {_file_game(spec)}.txt",
-        )
+            info = SessionInfo(f"cash:{table}:{day}", f"HH{day}{name_tail}")
         joins: list[tuple[str, int]] = []
         taken = {s.seat for s in seated}
         empty = [x for x in range(1, max_seats + 1) if x not in taken]
@@ -339,6 +337,7 @@ def tournament_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionIn
     era_cards = rng.random() < 0.5
     file_game = _file_game(spec)
     buyin_file = " + ".join(format_currency(p, "$") for p in parts)
+    levels: dict[int, Tournament] = {}  # one (immutable) header part per blind level
     while played < plan.hands and len(seated) > 1:
         level = min(played // per_level, len(_LEVELS) - 1)
         lsb, lbb = _LEVELS[level]
@@ -351,7 +350,9 @@ def tournament_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionIn
         local, tz, et, utc = _times(clock.et, zone)
         if not played:  # the client names a tournament's file after the day it started
             info = SessionInfo(f"tour:{tid}", f"HH{local:%Y%m%d} T{tid} {file_game} {buyin_file}.txt")
-        tour = Tournament(tid, parts, "USD", label, roman(level + 1))
+        tour = levels.get(level)
+        if tour is None:
+            tour = levels[level] = Tournament(tid, parts, "USD", label, roman(level + 1))
         players = tuple(PlayerIn(s.name, s.seat, s.stack, s.style, bounty=s.bounty) for s in active)
         setup = HandSetup(
             spec=spec, hand_id=str(clock.hand_id), hand_kind=kind_word, table=table, max_seats=max_seats,
