@@ -59,22 +59,91 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
         for line in text:
             yield line.rstrip("\r\n")
         return
-    encoding = "utf-8"
+    rest = io.BufferedReader(_Prefixed(head, stream), buffer_size=_CHUNK)
+    pending = b""  # an incomplete last line, carried to the next chunk
     first = True
-    rest = _Prefixed(head, stream)
-    for raw in rest:
-        if first:
-            first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-        raw = raw.rstrip(b"\r\n")
-        if encoding == "utf-8":
+    while True:
+        chunk = rest.read1(_READ)
+        if not chunk:
+            break
+        data = pending + chunk
+        cut = data.rfind(b"\n") + 1
+        pending = data[cut:]
+        if cut:
+            if first:
+                first = False
+                if data.startswith(b"\xef\xbb\xbf"):
+                    data, cut = data[3:], cut - 3
+            for line in _decode_lines(data[:cut]):
+                if line is _CP1252:
+                    yield from _cp1252_lines(data[:cut], rest, pending)
+                    return
+                yield line
+    if pending:
+        if first and pending.startswith(b"\xef\xbb\xbf"):
+            pending = pending[3:]
+        yield from _decode_lines(pending + b"\n", final=True)
+
+
+_READ = 1 << 20
+_CP1252 = "\x00cp1252"  # sentinel: the lines from here on are cp1252
+
+
+def _decode_lines(data: bytes, final: bool = False) -> Iterator[str]:
+    """Complete lines (``data`` ends with LF) decoded as UTF-8, without their line ends.
+
+    Decoding the whole run at once gives the same text as line by line (a UTF-8 sequence never
+    contains LF) for a fraction of the cost. When it fails, the lines before the first bad one
+    are yielded, then the sentinel ``_CP1252`` (unless ``final``, where the rest is decoded here).
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        lines = text.split("\n")
+        lines.pop()  # after the last LF
+        if "\r" in text:
+            lines = [line.rstrip("\r") for line in lines]
+        yield from lines
+        return
+    raws = data.split(b"\n")
+    raws.pop()
+    for i, raw in enumerate(raws):
+        try:
+            yield raw.rstrip(b"\r").decode("utf-8")
+        except UnicodeDecodeError:
+            if not final:
+                yield _CP1252
+                return
+            for r in raws[i:]:
+                yield r.rstrip(b"\r").decode("cp1252", errors="replace")
+            return
+
+
+def _cp1252_lines(data: bytes, rest: BinaryIO, pending: bytes) -> Iterator[str]:
+    """From the first line that is not UTF-8 in ``data`` to the end of the stream, as cp1252."""
+    raws = data.split(b"\n")
+    raws.pop()
+    started = False
+    for raw in raws:
+        raw = raw.rstrip(b"\r")
+        if not started:
             try:
-                yield raw.decode("utf-8")
-                continue
+                raw.decode("utf-8")
+                continue  # already yielded by _decode_lines
             except UnicodeDecodeError:
-                encoding = "cp1252"
+                started = True
         yield raw.decode("cp1252", errors="replace")
+    for raw in _raw_lines(pending, rest):
+        yield raw.rstrip(b"\r\n").decode("cp1252", errors="replace")
+
+
+def _raw_lines(pending: bytes, rest: BinaryIO) -> Iterator[bytes]:
+    if pending:
+        line = pending + rest.readline()
+        yield line
+    yield from rest
 
 
 class _Prefixed(io.RawIOBase):
@@ -118,11 +187,12 @@ def split_lines(lines: Iterable[str], source: str, first_line: int = 1) -> Itera
     preamble_lines = 0
     preamble_start = 0
     lineno = first_line - 1
+    header = HEADER_RE.match
     for line in lines:
         lineno += 1
         if lineno == first_line and line.startswith(_BOM_UTF8):
             line = line[1:]
-        if HEADER_RE.match(line):
+        if "#" in line and header(line):  # (the '#' test is the cheap half of the regex)
             if in_hand:
                 yield Block(source, start, "\n".join(current) + "\n")
             elif preamble_lines:
