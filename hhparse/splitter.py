@@ -244,13 +244,22 @@ def split_file(path: str | Path) -> Iterator[Block]:
         yield from split_stream(fh, str(path))
 
 
+HISTORY_SUFFIXES = frozenset({".txt"})
+"""What the PokerStars client writes; in a folder, other files (READMEs, FPDB companions) are not hands."""
+
+
 def iter_files(path: str | Path) -> Iterator[Path]:
-    """A file itself, or every file under a folder (recursive, sorted, hidden files skipped)."""
+    """A file itself (whatever its name), or every ``*.txt`` under a folder (recursive, sorted,
+    hidden files and folders skipped)."""
     p = Path(path)
     if p.is_dir():
         for child in sorted(p.rglob("*")):
             rel = child.relative_to(p).parts
-            if child.is_file() and not any(part.startswith(".") for part in rel):
+            if (
+                child.suffix.lower() in HISTORY_SUFFIXES
+                and not any(part.startswith(".") for part in rel)
+                and child.is_file()
+            ):
                 yield child
     else:
         yield p

@@ -29,16 +29,19 @@ def _imports(wh: Path) -> dict[str, dict[str, object]]:
 def test_empty_and_binary_files(tmp_path: Path) -> None:
     (tmp_path / "empty.txt").write_bytes(b"")
     (tmp_path / "blank.txt").write_bytes(b"\r\n\r\n")
-    (tmp_path / "image.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    # A damaged history (binary garbage under a .txt name) is reported; other files in a folder
+    # (READMEs, FPDB companions) are not hand histories and are not read at all.
+    (tmp_path / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    (tmp_path / "notes.md").write_text("# not a history\n")
     write_hands(tmp_path / "ok.txt", ["1"])
     r = import_paths([tmp_path], tmp_path / "wh", jobs=1)
     status = {Path(f.path).name: f.status for f in r.files}
-    assert status == {"empty.txt": "empty", "blank.txt": "ok", "image.bin": "binary", "ok.txt": "ok"}
+    assert status == {"empty.txt": "empty", "blank.txt": "ok", "image.txt": "binary", "ok.txt": "ok"}
     assert (r.stats.new, r.stats.rejected, r.exit_code) == (1, 1, 1)
     rejects = read_views(tmp_path / "wh")["rejects"].to_pylist()
     assert [x["code"] for x in rejects] == ["binary-file"]
     imports = _imports(tmp_path / "wh")
-    assert imports["empty.txt"]["hands_read"] == 0 and imports["image.bin"]["hands_rejected"] == 1
+    assert imports["empty.txt"]["hands_read"] == 0 and imports["image.txt"]["hands_rejected"] == 1
     # all of them are recorded: a rerun skips them
     assert import_paths([tmp_path], tmp_path / "wh", jobs=1).stats.files_skipped == 4
 
