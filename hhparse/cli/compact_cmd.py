@@ -8,24 +8,17 @@ another process is writing to it.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from hhparse.cli.common import WarehouseOption
 from hhparse.importer import UsageError, compact
 from hhparse.tables.store import SchemaMismatchError, WarehouseLockedError, default_warehouse
 
 
 def compact_command(
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            "--warehouse",
-            "-w",
-            help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse).",
-        ),
-    ] = None,
+    warehouse: WarehouseOption = None,
     target_rows: Annotated[
         int, typer.Option("--target-rows", min=1, help="Rows per merged file, at most.")
     ] = 2_000_000,

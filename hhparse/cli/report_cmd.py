@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from hhparse.cli.common import OutOption, WarehouseOption, emit
 from hhparse.reports import REPORTS, WarehouseNotFoundError, report, warehouse
 from hhparse.reports.output import (
     IMAGE_FORMATS,
@@ -41,12 +42,7 @@ def _format(fmt: str | None, out: Path | None) -> str:
 def report_command(
     name: Annotated[str, typer.Argument(help=f"Report: {', '.join(REPORTS)}.")],
     hand_id: Annotated[str | None, typer.Argument(help="Hand number, for the `hand` report.")] = None,
-    warehouse_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--warehouse", "-w", help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse)."
-        ),
-    ] = None,
+    warehouse_dir: WarehouseOption = None,
     player: Annotated[
         str | None, typer.Option("--player", "-p", help="Only this player (exact name).")
     ] = None,
@@ -74,9 +70,7 @@ def report_command(
             help="table, csv, json, html; png or svg for graph (default: from --out, else table).",
         ),
     ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
-    ] = None,
+    out: OutOption = None,
 ) -> None:
     """Run a report over the warehouse and print or save it."""
     if name not in REPORTS:
@@ -114,10 +108,7 @@ def report_command(
         text = to_json(df)
     else:
         text = to_table(df, name=name)
-    if out is not None:
-        out.write_text(text, encoding="utf-8")
-    else:
-        typer.echo(text, nl=False)
+    emit(text, out)
 
 
 def register(app: typer.Typer) -> None:

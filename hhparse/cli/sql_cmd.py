@@ -8,12 +8,12 @@ format).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import duckdb
 import typer
 
+from hhparse.cli.common import OutOption, WarehouseOption, emit
 from hhparse.reports import WarehouseNotFoundError, warehouse
 from hhparse.reports.output import to_csv, to_json, to_parquet, to_table
 from hhparse.tables.schema import WarehouseVersionError
@@ -23,21 +23,14 @@ _FORMATS = ("table", "csv", "json", "parquet")
 
 def sql_command(
     query: Annotated[str, typer.Argument(help="SQL to run (DuckDB dialect) over the warehouse views.")],
-    warehouse_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--warehouse", "-w", help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse)."
-        ),
-    ] = None,
+    warehouse_dir: WarehouseOption = None,
     fmt: Annotated[
         str,
         typer.Option(
             "--format", "-f", help="Output format: table, csv, json or parquet (parquet needs --out)."
         ),
     ] = "table",
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
-    ] = None,
+    out: OutOption = None,
 ) -> None:
     """Run SQL over the warehouse and print or save the result."""
     if fmt not in _FORMATS:
@@ -63,10 +56,7 @@ def sql_command(
         out.write_bytes(to_parquet(df))
         return
     text = {"table": to_table, "csv": to_csv, "json": to_json}[fmt](df)
-    if out is not None:
-        out.write_text(text, encoding="utf-8")
-    else:
-        typer.echo(text, nl=False)
+    emit(text, out)
 
 
 def register(app: typer.Typer) -> None:
