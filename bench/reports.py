@@ -2,17 +2,17 @@
 
 Usage::
 
-    .venv/bin/python bench/reports.py                      # 1 M hands, rows generated directly
+    .venv/bin/python bench/reports.py                      # 1 M hands: hhparse synth -> hhparse import
     .venv/bin/python bench/reports.py --hands 100000       # smaller
-    .venv/bin/python bench/reports.py --source pipeline --hands 20000   # synth text -> import
+    .venv/bin/python bench/reports.py --source rows        # rows generated directly (seconds to build)
 
 Two ways to build the warehouse (reused when it already holds the requested number of hands):
 
-* ``rows`` (default): schema-conformant Parquet written straight from numpy, six players a hand,
+* ``pipeline`` (default): ``hhparse synth`` text imported by the real importer (parse -> referee
+  -> tables); realistic in every column. Builds once (minutes for 1 M hands), then reused.
+* ``rows``: schema-conformant Parquet written straight from numpy, six players a hand,
   with the referee's flags drawn at realistic rates and money that balances (nets sum to minus
   the rake, awards plus rake equal the pot) so the data tests hold too. Seconds for 1 M hands.
-* ``pipeline``: ``hhparse synth`` text imported by the real importer (parse -> referee -> tables);
-  realistic in every column but slow on a laptop (hundreds to a few thousand hands per second).
 
 Reports time the SQL and the DataFrame conversion; the graph also times the PNG rendering.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -304,14 +305,14 @@ def build_pipeline(root: Path, hands: int) -> None:
 
     text_dir = root.parent / f"{root.name}-text"
     write(SynthConfig(hands=hands, seed=1), directory=text_dir)
-    import_paths([text_dir], root)
+    import_paths([text_dir], root, jobs=os.cpu_count() or 1)
 
 
 def main() -> None:
     """Build or reuse the warehouse, then time each report a few times (best and median)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=1_000_000)
-    ap.add_argument("--source", choices=("rows", "pipeline"), default="rows")
+    ap.add_argument("--source", choices=("rows", "pipeline"), default="pipeline")
     ap.add_argument("--warehouse", type=Path, default=None, help="default: bench/out/wh-<source>-<hands>")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print the timings as JSON")
