@@ -25,6 +25,7 @@ status and error; unparsable or illegal hands become ``rejects`` rows.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import io
 import multiprocessing
@@ -34,7 +35,7 @@ import uuid
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
@@ -64,10 +65,58 @@ class UsageError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TaskResult:
-    """What a worker returns for one task: tables (with ``_hand_idx``) and one ref per block."""
+    """What a worker returns for one task: tables (with ``_hand_idx``) and, per block, the
+    columns of its :class:`HandRef` (plain lists pickle ≈10× faster than ref objects)."""
 
     tables: dict[str, pa.Table]
-    refs: list[HandRef]
+    sites: list[str | None]
+    hand_ids: list[str | None]
+    hashes: list[str]
+    accepted: list[bool]
+
+    @classmethod
+    def of(cls, tables: dict[str, pa.Table], refs: Sequence[HandRef]) -> TaskResult:
+        """The result of a finished batch."""
+        return cls(
+            tables,
+            [r.site for r in refs],
+            [r.hand_id for r in refs],
+            [r.content_hash for r in refs],
+            [r.accepted for r in refs],
+        )
+
+    @property
+    def refs(self) -> list[HandRef]:
+        """One :class:`HandRef` per block, in block order."""
+        return [HandRef(*x) for x in zip(self.sites, self.hand_ids, self.hashes, self.accepted, strict=True)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Arrow IPC streams: cheaper to load in the (busy) main process than pickled tables
+        return (
+            _result_from_ipc,
+            (_tables_to_ipc(self.tables), self.sites, self.hand_ids, self.hashes, self.accepted),
+        )
+
+
+def _tables_to_ipc(tables: dict[str, pa.Table]) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for name, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out[name] = sink.getvalue().to_pybytes()
+    return out
+
+
+def _result_from_ipc(
+    ipc: dict[str, bytes],
+    sites: list[str | None],
+    hand_ids: list[str | None],
+    hashes: list[str],
+    accepted: list[bool],
+) -> TaskResult:
+    tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+    return TaskResult(tables, sites, hand_ids, hashes, accepted)
 
 
 def process_blocks(blocks: Sequence[Block]) -> TaskResult:
@@ -100,7 +149,34 @@ def process_blocks(blocks: Sequence[Block]) -> TaskResult:
                 block_line=block.line,
             )
             builder.add_parse_error(err, block.source, block.line, block.text)
-    return TaskResult(builder.finish(), builder.refs)
+    return TaskResult.of(builder.finish(), builder.refs)
+
+
+PackedBlocks = list[tuple[str, int, str, str]]
+"""Blocks as plain ``(source, line, text, kind)`` tuples: what is pickled to a worker (a list of
+tuples pickles ≈7× faster than slotted dataclasses, and each file's path only once)."""
+
+
+def pack_blocks(blocks: Sequence[Block]) -> PackedBlocks:
+    """The blocks as plain tuples, for a worker."""
+    return [(b.source, b.line, b.text, b.kind) for b in blocks]
+
+
+def process_packed(packed: PackedBlocks) -> TaskResult:
+    """:func:`process_blocks` of packed blocks (the worker entry point)."""
+    return process_blocks([Block(*b) for b in packed])
+
+
+def _worker_init() -> None:
+    """Load the parser and referee once per worker, then move everything that lives for the
+    whole run out of the garbage collector's sight (``gc.freeze``): the collector then only
+    scans the objects of the hand being processed."""
+    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+    from hhparse.parsing import _parser
+
+    _parser()
+    gc.collect()
+    gc.freeze()
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,38 +530,51 @@ class _Importer:
     def merge(self, task: Task, result: TaskResult) -> None:
         s = self.stats
         keep: list[int] = []
-        for idx, (ref, fi) in enumerate(zip(result.refs, task.files, strict=True)):
-            run = self.runs[fi]
+        runs = self.runs
+        known = self.known
+        reject_hashes = self.reject_hashes
+        new = duplicate = conflicting = rejected = 0
+        n = len(result.hashes)
+        for idx, (site, hand_id, chash, accepted, fi) in enumerate(
+            zip(result.sites, result.hand_ids, result.hashes, result.accepted, task.files, strict=True)
+        ):
+            run = runs[fi]
             run.read += 1
             run.blocks += 1
-            s.read += 1
-            self.dirty.add(fi)
-            if ref.accepted and ref.site is not None and ref.hand_id is not None:
-                site_known = self.known.setdefault(ref.site, {})
-                old = site_known.get(ref.hand_id)
+            if accepted and site is not None and hand_id is not None:
+                site_known = known.get(site)
+                if site_known is None:
+                    site_known = known[site] = {}
+                old = site_known.get(hand_id)
                 if old is None:
-                    site_known[ref.hand_id] = ref.content_hash
+                    site_known[hand_id] = chash
                     run.new += 1
-                    s.new += 1
+                    new += 1
                     keep.append(idx)
-                elif old == ref.content_hash:
+                elif old == chash:
                     run.duplicate += 1
-                    s.duplicate += 1
+                    duplicate += 1
                 else:
                     run.conflicting += 1
-                    s.conflicting += 1
+                    conflicting += 1
                     if len(run.conflicts) < MAX_LISTED_CONFLICTS:
-                        run.conflicts.append(ref.hand_id)
-                    self.conflicts.append((run.path, ref.hand_id))
-            elif ref.content_hash in self.reject_hashes:
+                        run.conflicts.append(hand_id)
+                    self.conflicts.append((run.path, hand_id))
+            elif chash in reject_hashes:
                 run.duplicate += 1
-                s.duplicate += 1
+                duplicate += 1
             else:
-                self.reject_hashes.add(ref.content_hash)
+                reject_hashes.add(chash)
                 run.rejected += 1
-                s.rejected += 1
+                rejected += 1
                 keep.append(idx)
-        self._buffer(result.tables, keep, len(result.refs))
+        self.dirty.update(task.files)
+        s.read += n
+        s.new += new
+        s.duplicate += duplicate
+        s.conflicting += conflicting
+        s.rejected += rejected
+        self._buffer(result.tables, keep, n)
         for fi in task.ends:
             run = self.runs[fi]
             # a read error mid-file leaves the record incomplete: the next run resumes it
@@ -542,16 +631,20 @@ class _Importer:
                 self.merge(task, process_blocks(task.blocks))
         else:
             ctx = multiprocessing.get_context("forkserver")
-            with ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx) as pool:
+            # Enough tasks in flight that the workers keep going while this process writes a
+            # batch to Parquet (results are still merged, and published, in submission order).
+            depth = max(4, 4 * self.jobs)
+            with ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx, initializer=_worker_init) as pool:
                 window: deque[tuple[Task, Future[TaskResult]]] = deque()
                 for task in self.tasks():
-                    window.append((task, pool.submit(process_blocks, task.blocks)))
-                    while len(window) > 2 * self.jobs:
-                        t, fut = window.popleft()
-                        self.merge(t, fut.result())
+                    fut = pool.submit(process_packed, pack_blocks(task.blocks))
+                    window.append((replace(task, blocks=[]), fut))  # the text now lives in the worker
+                    while len(window) > depth:
+                        t, f = window.popleft()
+                        self.merge(t, f.result())
                 while window:
-                    t, fut = window.popleft()
-                    self.merge(t, fut.result())
+                    t, f = window.popleft()
+                    self.merge(t, f.result())
         self.publish()
 
 

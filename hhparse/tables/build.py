@@ -1,15 +1,23 @@
 """Referee results → Arrow tables, column by column.
 
 Why columns and not rows: building Parquet from Python row tuples runs at ≈0.9 M rows/s, from
-ready Arrow columns at ≈8–9 M rows/s. A :class:`BatchBuilder` therefore only *collects* the fact
-records of a batch of hands and, in :meth:`BatchBuilder.finish`, extracts each declared column in
-one list comprehension and converts it with one ``pa.array`` call. The worker process does this,
-and ships finished tables to the writer.
+ready Arrow columns at ≈8–9 M rows/s. A :class:`BatchBuilder` therefore keeps, per table, one
+plain tuple of the needed fields per row — taken in a single C call by an
+:func:`operator.attrgetter` over the fact record's slots — and :meth:`BatchBuilder.finish`
+transposes them (``zip(*rows)``, also in C) into one Python list per column and converts each
+with one ``pa.array`` call. No Python function runs per value. The worker process does this and
+ships finished tables to the writer.
+
+The column order, names and types all come from the declaration in :mod:`hhparse.tables.schema`;
+this module only says where each column's value comes from (a same-named field of the fact
+record unless listed in a table's ``special`` sources), and an import-time check fails on any
+declared column without a source.
 
 The builder never re-derives poker logic: every value is a field of the parsed ``Hand`` or of the
 referee's ``HandFacts``, reshaped (the only arithmetic is picking the largest ante posted). The
-columns a child table copies from ``hands`` (``from_hands`` in the declaration: unit, start time,
-stakes...) are taken from the finished ``hands`` table, row by row, so they cannot disagree.
+key columns (``site``, ``hand_id``) of the per-hand child tables and the columns a child copies
+from ``hands`` (``from_hands`` in the declaration: unit, start time, stakes...) are taken from the
+finished ``hands`` table with one Arrow ``take``, so they cannot disagree.
 
 Every table built here carries an extra ``_hand_idx`` column (the block's position in its batch,
 not part of the declared schema) so the writer can drop the rows of duplicate hands without
@@ -21,30 +29,38 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from hhparse.errors import ParseError, Violation
 from hhparse.facts import ActionFact, AwardFact, HandFacts, PlayerFacts, PotFact, RefereeResult, ShowdownFact
-from hhparse.tables.schema import TABLES, Table, arrow_schema, minor_units
+from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 
 HAND_IDX = "_hand_idx"
 """Name of the batch-local hand ordinal column added to every built table."""
 
 _TRAILING_WS = re.compile(r"[ \t\r\f\v]+(?=\n)|[ \t\r\f\v]+\Z")
 _EOL = re.compile(r"\r\n|\r")
+_WS_BEFORE_LF = (" \n", "\t\n", "\f\n", "\v\n")
 
 
 def normalise_text(text: str) -> str:
     """The hand text with LF line ends, no BOM, no trailing spaces and no surrounding blank lines.
 
     Two copies of one hand that differ only in those (CRLF exports vs FPDB's LF-stripped copies)
-    must hash the same, so that the second is a duplicate and not a conflict.
+    must hash the same, so that the second is a duplicate and not a conflict. The usual hand
+    (LF, no trailing blanks) is recognised by a few substring tests and skips the regexes.
     """
-    text = _EOL.sub("\n", text.lstrip("\ufeff"))
-    text = _TRAILING_WS.sub("", text)
+    if text.startswith("\ufeff"):
+        text = text.lstrip("\ufeff")
+    if "\r" in text:
+        text = _EOL.sub("\n", text)
+    if text[-1:] in (" ", "\t", "\f", "\v") or any(s in text for s in _WS_BEFORE_LF):
+        text = _TRAILING_WS.sub("", text)
     return text.strip("\n")
 
 
@@ -63,15 +79,6 @@ class HandRef:
     accepted: bool
 
 
-@dataclass(slots=True)
-class _Rows:
-    """Fact records of one table in batch order, with the batch-local hand ordinal of each."""
-
-    idx: list[int] = field(default_factory=list)
-    hand: list[tuple[str, str]] = field(default_factory=list)  # (site, hand_id) per row
-    items: list[Any] = field(default_factory=list)
-
-
 @dataclass(frozen=True, slots=True)
 class _Reject:
     site: str | None
@@ -88,132 +95,222 @@ class _Reject:
     content_hash: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Accepted:
-    result: RefereeResult
-    facts: HandFacts
-    content_hash: str
+# --------------------------------------------------------------------------------------------
+# Where each declared column comes from
+# --------------------------------------------------------------------------------------------
+
+Column = Sequence[Any]
+Derive = Callable[[dict[str, Column]], Column]
+"""Computes one column from the transposed source fields (``{field: values}``) of a table."""
 
 
-Getter = Callable[[Any], Any]
+@dataclass(frozen=True)
+class _Plan:
+    """How to build one table: the record fields gathered per row and each column's source."""
 
+    name: str
+    fields: tuple[str, ...]  # record fields, in the order of the per-row tuples
+    derive: dict[str, Derive]  # column -> values, for every column built from the rows
+    from_hands: tuple[str, ...]  # key and copied columns, taken from the batch's hands table
+    schema: pa.Schema  # declared schema + _hand_idx
 
-def _attr(name: str) -> Getter:
-    def get(obj: Any) -> Any:
-        return getattr(obj, name)
-
-    return get
-
-
-def _hands_getters() -> dict[str, Getter]:
-    def header(fn: Callable[[Any], Any]) -> Getter:
-        return lambda a: fn(a.result.hand.header)
-
-    def tourn(fn: Callable[[Any], Any]) -> Getter:
-        def get(a: _Accepted) -> Any:
-            t = a.result.hand.header.tournament
-            return None if t is None else fn(t)
-
+    def getter(self) -> Callable[[Any], tuple[Any, ...]]:
+        get = attrgetter(*self.fields)
+        assert len(self.fields) > 1, "attrgetter of one field returns a scalar, not a tuple"
         return get
 
-    def ante(a: _Accepted) -> int | None:
-        antes = [x.amount for x in a.facts.actions if x.action == "ante"]
-        return max(antes) if antes else None
 
-    def warning_codes(a: _Accepted) -> list[str]:
-        return [w.code for w in a.result.hand.warnings] + [w.code for w in a.result.warnings]
-
-    return {
-        "site": header(lambda h: h.site),
-        "hand_id": header(lambda h: h.hand_id),
-        "hand_kind": header(lambda h: h.hand_kind),
-        "game": header(lambda h: str(h.game)),
-        "hilo": header(lambda h: h.hilo),
-        "structure": header(lambda h: str(h.structure)),
-        "game_label": header(lambda h: h.game_label),
-        "mixed": header(lambda h: h.mixed),
-        "unit": header(lambda h: h.unit),
-        "unit_scale": header(lambda h: minor_units(h.unit)),
-        "currency": header(lambda h: h.currency),
-        "play_money": header(lambda h: h.play_money),
-        "small_blind": header(lambda h: h.small_blind),
-        "big_blind": header(lambda h: h.big_blind),
-        "cap": header(lambda h: h.cap),
-        "ante": ante,
-        "tournament_id": tourn(lambda t: t.tournament_id),
-        "buyin_label": tourn(lambda t: t.buyin_label),
-        "buyin_total": tourn(lambda t: sum(t.buyin_parts)),
-        "buyin_currency": tourn(lambda t: t.buyin_currency),
-        "knockout": tourn(lambda t: t.knockout),
-        "level": tourn(lambda t: t.level),
-        "zoom": header(lambda h: (h.tournament is not None and h.tournament.zoom) or "Zoom" in h.hand_kind),
-        "table_name": header(lambda h: h.table),
-        "max_seats": header(lambda h: h.max_seats),
-        "button_seat": header(lambda h: h.button_seat),
-        "start_utc": header(lambda h: h.start_utc),
-        "local_time": header(lambda h: h.local_time),
-        "time_zone": header(lambda h: h.time_zone),
-        "n_players": lambda a: sum(1 for p in a.facts.players if p.dealt_in),
-        "total_pot": lambda a: a.facts.total_pot,
-        "rake": lambda a: a.facts.rake,
-        "runs": lambda a: a.facts.runs,
-        "exposed_card": lambda a: a.facts.exposed_card,
-        "board": lambda a: list(a.facts.boards[0]) if a.facts.boards else [],
-        "board_run2": lambda a: list(a.facts.boards[1]) if len(a.facts.boards) > 1 else None,
-        "cancelled": lambda a: a.result.hand.cancelled,
-        "warning_codes": warning_codes,
-        "source": lambda a: a.result.hand.source,
-        "line": lambda a: a.result.hand.line,
-        "content_hash": lambda a: a.content_hash,
-    }
+def _same(name: str) -> Derive:
+    return lambda cols: cols[name]
 
 
-def _player_getters() -> dict[str, Getter]:
-    def contributed(i: int) -> Getter:
-        return lambda p: p.contributed[i]
-
-    special: dict[str, Getter] = {
-        "hole_cards": lambda p: list(p.hole_cards) if p.hole_cards else None,
-        "contributed_preflop": contributed(0),
-        "contributed_flop": contributed(1),
-        "contributed_turn": contributed(2),
-        "contributed_river": contributed(3),
-    }
-    return _with_defaults(TABLES["hand_players"], PlayerFacts, special)
-
-
-def _with_defaults(table: Table, record: type, special: dict[str, Getter]) -> dict[str, Getter]:
-    """Getters for every non-key column: the special ones, else the record's same-named field."""
-    fields = set(getattr(record, "__dataclass_fields__", {}))
-    out: dict[str, Getter] = {}
+def _plan(
+    name: str,
+    record_fields: Sequence[str],
+    special: dict[str, tuple[tuple[str, ...], Derive]],
+    *,
+    keyed: bool,
+) -> _Plan:
+    """Plan of table ``name``: every non-copied column is ``special`` (its fields and how to
+    derive it) or the record's same-named field; a declared column with no source is an error."""
+    table = TABLES[name]
+    available = set(record_fields)
+    fields: dict[str, None] = {}
+    derive: dict[str, Derive] = {}
+    from_hands: list[str] = []
     for c in table.columns:
-        if c.name in ("site", "hand_id") or c.from_hands:
-            continue
-        if c.name in special:
-            out[c.name] = special[c.name]
-        elif c.name in fields:
-            out[c.name] = _attr(c.name)
-        else:  # a declared column with no source is a programming error, caught by the tests
-            raise KeyError(f"{table.name}.{c.name} has no source in {record.__name__}")
-    return out
+        if c.from_hands or (keyed and c.name in ("site", "hand_id")):
+            from_hands.append(c.name)
+        elif c.name in special:
+            needs, fn = special[c.name]
+            fields.update(dict.fromkeys(needs))
+            derive[c.name] = fn
+        elif c.name in available:
+            fields[c.name] = None
+            derive[c.name] = _same(c.name)
+        else:  # a declared column with no source is a programming error, caught at import
+            raise KeyError(f"{name}.{c.name} has no source")
+    schema = arrow_schema(name)
+    meta: dict[bytes | str, bytes | str] = dict((schema.metadata or {}).items())
+    full = pa.schema([*schema, pa.field(HAND_IDX, pa.int32(), nullable=False)], metadata=meta)
+    return _Plan(name, tuple(fields), derive, tuple(from_hands), full)
 
 
-def _seq(name: str) -> Getter:
-    return lambda x: list(getattr(x, name))
+def _fields(record: type) -> tuple[str, ...]:
+    return tuple(getattr(record, "__dataclass_fields__", {}))
 
 
-_HANDS = _hands_getters()
-_PLAYERS = _player_getters()
-_ACTIONS = _with_defaults(TABLES["actions"], ActionFact, {})
-_POTS = _with_defaults(TABLES["pots"], PotFact, {"eligible": _seq("eligible")})
-_AWARDS = _with_defaults(
-    TABLES["awards"],
-    AwardFact,
-    {n: _seq(n) for n in ("eligible", "winners", "amounts", "descriptions")},
+def _none_if_empty(field_name: str) -> tuple[tuple[str, ...], Derive]:
+    return (field_name,), lambda cols: [v or None for v in cols[field_name]]
+
+
+def _nth(field_name: str, i: int) -> tuple[tuple[str, ...], Derive]:
+    return (field_name,), lambda cols: [v[i] for v in cols[field_name]]
+
+
+_HAND_FIELDS = (
+    "site",
+    "hand_id",
+    "hand_kind",
+    "game",
+    "hilo",
+    "structure",
+    "game_label",
+    "mixed",
+    "unit",
+    "unit_scale",
+    "currency",
+    "play_money",
+    "small_blind",
+    "big_blind",
+    "cap",
+    "ante",
+    "tournament_id",
+    "buyin_label",
+    "buyin_total",
+    "buyin_currency",
+    "knockout",
+    "level",
+    "zoom",
+    "table_name",
+    "max_seats",
+    "button_seat",
+    "start_utc",
+    "local_time",
+    "time_zone",
+    "n_players",
+    "total_pot",
+    "rake",
+    "runs",
+    "exposed_card",
+    "board",
+    "board_run2",
+    "cancelled",
+    "warning_codes",
+    "source",
+    "line",
+    "content_hash",
 )
-_SHOWDOWNS = _with_defaults(TABLES["showdowns"], ShowdownFact, {"cards": _seq("cards")})
-_REJECTS = _with_defaults(TABLES["rejects"], _Reject, {})
-_REJECTS = {"site": _attr("site"), "hand_id": _attr("hand_id"), **_REJECTS}
+"""The order of :func:`_hand_row`'s tuple (checked against the declaration at import)."""
+
+
+def _hand_row(result: RefereeResult, facts: HandFacts, chash: str) -> tuple[Any, ...]:
+    """One ``hands`` row, fields in ``_HAND_FIELDS`` order."""
+    hand = result.hand
+    h = hand.header
+    t = h.tournament
+    antes = [x.amount for x in facts.actions if x.action == "ante"]
+    boards = facts.boards
+    unit = h.unit
+    return (
+        h.site,
+        h.hand_id,
+        h.hand_kind,
+        str(h.game),
+        h.hilo,
+        str(h.structure),
+        h.game_label,
+        h.mixed,
+        unit,
+        minor_units(unit),
+        h.currency,
+        h.play_money,
+        h.small_blind,
+        h.big_blind,
+        h.cap,
+        max(antes) if antes else None,
+        None if t is None else t.tournament_id,
+        None if t is None else t.buyin_label,
+        None if t is None else sum(t.buyin_parts),
+        None if t is None else t.buyin_currency,
+        None if t is None else t.knockout,
+        None if t is None else t.level,
+        (t is not None and t.zoom) or "Zoom" in h.hand_kind,
+        h.table,
+        h.max_seats,
+        h.button_seat,
+        h.start_utc,
+        h.local_time,
+        h.time_zone,
+        sum(1 for p in facts.players if p.dealt_in),
+        facts.total_pot,
+        facts.rake,
+        facts.runs,
+        facts.exposed_card,
+        list(boards[0]) if boards else [],
+        list(boards[1]) if len(boards) > 1 else None,
+        hand.cancelled,
+        [w.code for w in hand.warnings] + [w.code for w in result.warnings],
+        hand.source,
+        hand.line,
+        chash,
+    )
+
+
+_HANDS = _plan("hands", _HAND_FIELDS, {}, keyed=False)
+if sorted(_HANDS.fields) != sorted(_HAND_FIELDS):  # pragma: no cover - a programming error
+    raise KeyError(f"hands: _HAND_FIELDS {_HAND_FIELDS} must list each declared column once")
+_HANDS = replace(_HANDS, fields=_HAND_FIELDS)  # the columns of _hand_row's tuples, in its order
+_CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]]]] = {
+    "hand_players": (
+        _plan(
+            "hand_players",
+            _fields(PlayerFacts),
+            {
+                "hole_cards": _none_if_empty("hole_cards"),
+                **{
+                    f"contributed_{s}": _nth("contributed", i)
+                    for i, s in enumerate(("preflop", "flop", "turn", "river"))
+                },
+            },
+            keyed=True,
+        ),
+        attrgetter("players"),
+    ),
+    "actions": (_plan("actions", _fields(ActionFact), {}, keyed=True), attrgetter("actions")),
+    "pots": (_plan("pots", _fields(PotFact), {}, keyed=True), attrgetter("pots")),
+    "awards": (_plan("awards", _fields(AwardFact), {}, keyed=True), attrgetter("awards")),
+    "showdowns": (_plan("showdowns", _fields(ShowdownFact), {}, keyed=True), attrgetter("showdowns")),
+}
+_REJECTS = _plan("rejects", _fields(_Reject), {}, keyed=False)
+
+
+class _Rows:
+    """One table's rows of a batch: a tuple of source fields per row, and its hand's position."""
+
+    __slots__ = ("counts", "get", "of", "plan", "rows")
+
+    def __init__(self, plan: _Plan, of: Callable[[HandFacts], Sequence[Any]] | None = None) -> None:
+        self.plan = plan
+        self.get = plan.getter()
+        self.of = of
+        self.rows: list[tuple[Any, ...]] = []
+        self.counts: list[int] = []  # rows per accepted hand (child tables)
+
+    def columns(self) -> dict[str, Column]:
+        if self.rows:
+            return dict(zip(self.plan.fields, zip(*self.rows, strict=True), strict=True))
+        return {f: [] for f in self.plan.fields}
 
 
 class BatchBuilder:
@@ -225,18 +322,19 @@ class BatchBuilder:
 
     def __init__(self) -> None:
         self.refs: list[HandRef] = []
-        self._hands = _Rows()
-        self._children: dict[str, _Rows] = {
-            name: _Rows() for name in ("hand_players", "actions", "pots", "awards", "showdowns")
-        }
-        self._rejects = _Rows()
+        self._hands: list[tuple[Any, ...]] = []
+        self._hand_idx: list[int] = []
+        self._children = [_Rows(plan, of) for plan, of in _CHILDREN.values()]
+        self._rejects = _Rows(_REJECTS)
+        self._reject_idx: list[int] = []
 
     def add_result(self, result: RefereeResult, text: str, chash: str | None = None) -> HandRef:
         """Add a parsed hand's verdict: accepted when valid with facts, else a reject."""
         chash = chash or content_hash(text)
         header = result.hand.header
         idx = len(self.refs)
-        if result.errors or result.facts is None:
+        facts = result.facts
+        if result.errors or facts is None:
             errors = list(result.errors) or [
                 Violation("no-facts", result.hand.line, "the referee produced no facts for this hand")
             ]
@@ -260,23 +358,12 @@ class BatchBuilder:
             )
             ref = HandRef(header.site, header.hand_id, chash, accepted=False)
         else:
-            facts = result.facts
-            key = (header.site, header.hand_id)
-            self._hands.idx.append(idx)
-            self._hands.hand.append(key)
-            self._hands.items.append(_Accepted(result, facts, chash))
-            for name, items in (
-                ("hand_players", facts.players),
-                ("actions", facts.actions),
-                ("pots", facts.pots),
-                ("awards", facts.awards),
-                ("showdowns", facts.showdowns),
-            ):
-                rows = self._children[name]
-                n = len(items)
-                rows.idx.extend([idx] * n)
-                rows.hand.extend([key] * n)
-                rows.items.extend(items)
+            self._hands.append(_hand_row(result, facts, chash))
+            self._hand_idx.append(idx)
+            for rows in self._children:
+                items = rows.of(facts)  # type: ignore[misc]
+                rows.rows.extend(map(rows.get, items))
+                rows.counts.append(len(items))
             ref = HandRef(header.site, header.hand_id, chash, accepted=True)
         self.refs.append(ref)
         return ref
@@ -307,59 +394,49 @@ class BatchBuilder:
         return ref
 
     def _add_reject(self, idx: int, reject: _Reject) -> None:
-        self._rejects.idx.append(idx)
-        self._rejects.hand.append(("", ""))
-        self._rejects.items.append(reject)
+        self._rejects.rows.append(self._rejects.get(reject))
+        self._reject_idx.append(idx)
 
     def finish(self) -> dict[str, pa.Table]:
         """Every table of the batch (possibly with zero rows), each with a ``_hand_idx`` column."""
-        hands = _to_table("hands", self._hands, _HANDS, keyed=False)
+        cols: dict[str, Column]
+        if self._hands:
+            cols = dict(zip(_HANDS.fields, zip(*self._hands, strict=True), strict=True))
+        else:
+            cols = {f: [] for f in _HANDS.fields}
+        hands = _table(_HANDS, cols, pa.array(self._hand_idx, type=pa.int32()))
         out = {"hands": hands}
-        row_of_block = {idx: row for row, idx in enumerate(self._hands.idx)}
-        getters = {
-            "hand_players": _PLAYERS,
-            "actions": _ACTIONS,
-            "pots": _POTS,
-            "awards": _AWARDS,
-            "showdowns": _SHOWDOWNS,
-        }
-        for name, rows in self._children.items():
-            hand_rows = pa.array([row_of_block[i] for i in rows.idx], type=pa.int32())
-            out[name] = _to_table(name, rows, getters[name], keyed=True, hands=(hands, hand_rows))
-        out["rejects"] = _to_table("rejects", self._rejects, _REJECTS, keyed=False)
+        positions = np.arange(len(self._hands), dtype=np.int32)
+        for rows in self._children:
+            hand_rows = pa.array(np.repeat(positions, rows.counts), type=pa.int32())
+            out[rows.plan.name] = _table(rows.plan, rows.columns(), None, hands=(hands, hand_rows))
+        out["rejects"] = _table(
+            _REJECTS, self._rejects.columns(), pa.array(self._reject_idx, type=pa.int32())
+        )
         return out
 
 
-def _to_table(
-    name: str,
-    rows: _Rows,
-    getters: dict[str, Getter],
-    *,
-    keyed: bool,
+def _table(
+    plan: _Plan,
+    cols: dict[str, Column],
+    hand_idx: pa.Array[Any] | None,
     hands: tuple[pa.Table, pa.Array[Any]] | None = None,
 ) -> pa.Table:
-    """Table ``name`` of ``rows``; ``hands`` is the batch's hands table and each row's position in it
-    (for the columns copied from ``hands``)."""
-    schema = arrow_schema(name)
-    copies = set(TABLES[name].hand_copies)
+    """Table of ``plan`` from its transposed source fields; ``hands`` is the batch's hands table
+    and each row's position in it (for the key and copied columns, and ``_hand_idx``)."""
+    taken: dict[str, pa.Array[Any]] = {}
+    if hands is not None:
+        picked = hands[0].select([*plan.from_hands, HAND_IDX]).combine_chunks().take(hands[1])
+        taken = {name: picked.column(name).combine_chunks() for name in picked.column_names}
+    elif hand_idx is not None:
+        taken[HAND_IDX] = hand_idx
     arrays: list[pa.Array[Any]] = []
-    for f in schema:
-        if f.name in copies:
-            assert hands is not None, f"{name}.{f.name} is copied from hands"
-            arrays.append(hands[0].column(f.name).combine_chunks().take(hands[1]))
-            continue
-        if keyed and f.name == "site":
-            values: Sequence[Any] = [k[0] for k in rows.hand]
-        elif keyed and f.name == "hand_id":
-            values = [k[1] for k in rows.hand]
+    for f in plan.schema:
+        if f.name in taken:
+            arrays.append(taken[f.name])
         else:
-            get = getters[f.name]
-            values = [get(x) for x in rows.items]
-        arrays.append(pa.array(values, type=f.type))
-    arrays.append(pa.array(rows.idx, type=pa.int32()))
-    fields = [*schema, pa.field(HAND_IDX, pa.int32(), nullable=False)]
-    meta: dict[bytes | str, bytes | str] = {k: v for k, v in (schema.metadata or {}).items()}
-    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=meta))
+            arrays.append(pa.array(plan.derive[f.name](cols), type=f.type))
+    return pa.Table.from_arrays(arrays, schema=plan.schema)
 
 
 def strip_hand_idx(table: pa.Table) -> pa.Table:
