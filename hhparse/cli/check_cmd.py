@@ -31,8 +31,9 @@ def _problems(v: Verdict, show_warnings: bool) -> list[str]:
     hand_id = v.hand_id or "?"
     for err in v.errors:
         msg = err.message
-        if err.expected is not None or err.found is not None:
-            msg += f" (expected {err.expected}, found {err.found})"
+        detail = [f"{k} {v}" for k, v in (("expected", err.expected), ("found", err.found)) if v]
+        if detail:
+            msg += f" ({', '.join(detail)})"
         text = source_line(v.source, err.line)
         block = f"{v.source}:{err.line}:1: hand #{hand_id}: error: {msg} [{err.code}]"
         if text:
