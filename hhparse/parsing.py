@@ -11,7 +11,9 @@ every line is one token and one LALR reduction whose callback is a :class:`_Buil
 that appends the line's event to the hand; the lexer tries terminals in an order chosen for
 speed (see the grammar); what repeats across hands (amounts, header bodies, summary seat
 lines) is read once into small bounded memos; model objects are built once each through
-:func:`_maker`; and without lark-cython a leaner contextual lexer runs the lexing loop.
+:func:`_maker`; without lark-cython a leaner contextual lexer runs the lexing loop; and lark's
+per-line Python-level ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out once
+the parser is built (:func:`_fast_tables`, :func:`_entry`).
 """
 
 from __future__ import annotations
@@ -309,6 +311,7 @@ _Header = _maker(Header)
 
 _RANKS = frozenset("23456789TJQKA")
 _SUITS = frozenset("cdhs")
+_CARD_SET = frozenset(r + s for r in _RANKS for s in _SUITS)  # a card is one of these 52 strings
 _POST_KINDS = {k.value: k for k in PostKind}
 _STREET_NAMES = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
 
@@ -319,7 +322,7 @@ def _cards(text: str) -> Cards | None:
         return ()
     parts = tuple(text.split(" "))
     for c in parts:
-        if len(c) != 2 or c[0] not in _RANKS or c[1] not in _SUITS:
+        if c not in _CARD_SET:
             return None
     return parts
 
@@ -1125,8 +1128,9 @@ _LOCK = threading.Lock()
 #: reduction (O(n^2) per hand). Since every reduction now goes straight to a builder method that
 #: returns a model value (no tree node, so nothing to re-scan), it only wraps each callback:
 #: measured ≈3% (one extra call per line). Positions themselves live on the tokens and in the
-#: model's ``line`` fields.
-PROPAGATE_POSITIONS = True
+#: model's ``line`` fields, so it is off: every callback is then the builder method itself (lark's
+#: wrapper only ever annotated tree nodes, and no reduction builds one).
+PROPAGATE_POSITIONS = False
 _PARSER: Any = None
 _BUILDER: _Builder | None = None
 
@@ -1173,9 +1177,10 @@ def _line_lexer_class() -> type:
             column: int = ctr.column
             ignore = self._ignore
             matchers = self._matchers
-            new: Any = Token._future_new
+            new: Any = str.__new__
+            stack: list[int] = parser_state.state_stack  # mutated in place by the parser
             while pos < end:
-                state = parser_state.position
+                state = stack[-1]  # parser_state.position, without the property call
                 match = matchers[state] if state in matchers else self._matcher(state)
                 m = match(text, pos, end) if match is not None else None
                 if m is None:
@@ -1192,7 +1197,16 @@ def _line_lexer_class() -> type:
                 if type_ in ignore:
                     pos, line, column = end_pos, end_line, end_column
                     continue
-                token = new(type_, value, pos, line, column, end_line, end_column, end_pos)
+                # Token._future_new, inlined (same object, same slots set)
+                token = new(Token, value)
+                token.type = type_
+                token.start_pos = pos
+                token.value = value
+                token.line = line
+                token.column = column
+                token.end_line = end_line
+                token.end_column = end_column
+                token.end_pos = end_pos
                 lexer_state.last_token = token
                 pos, line, column = end_pos, end_line, end_column
                 yield token
@@ -1223,7 +1237,7 @@ def make_parser(builder: _Builder, *, cython: bool | None = None) -> Any:
                 raise
     if not plugins:
         plugins = {"ContextualLexer": _line_lexer_class()}
-    return Lark(
+    lark = Lark(
         grammar_text(),
         parser="lalr",
         lexer="contextual",
@@ -1232,6 +1246,115 @@ def make_parser(builder: _Builder, *, cython: bool | None = None) -> Any:
         maybe_placeholders=False,
         _plugins=plugins,
     )
+    _fast_tables(lark)
+    return lark
+
+
+def _identity_rule_class() -> type:
+    from lark.grammar import Rule
+
+    class IdentityRule(Rule):
+        """A :class:`lark.grammar.Rule` that hashes and compares by identity (C-level slots)."""
+
+        __slots__ = ()
+        __hash__ = object.__hash__
+        __eq__ = object.__eq__
+
+    return IdentityRule
+
+
+_IdentityRule: type | None = None
+
+
+def _fast_tables(lark: Any) -> None:
+    """Take lark's Python-level dunder calls out of the LALR reduce step of ``lark``'s parser.
+
+    On every reduction, both lark's and lark-cython's parser loop run ``assert arg != end_state``
+    (``Rule.__eq__``), ``callbacks[rule]`` (``Rule.__hash__``) and
+    ``states[...][rule.origin.name]``, where the name is a :class:`lark.lexer.Token` while the
+    table's keys are plain strings (so the dict lookup calls ``Token.__eq__``): three Python
+    calls per line, ≈10 µs a hand. Once the parser is built, its rules are only ever looked up
+    as the very objects stored in its own table and callback dict, so this parser's rules are
+    switched to a subclass hashing and comparing by identity (the C defaults) and their origin
+    names to the table's own key strings (equal text, equal hash). It touches only the objects
+    of this one ``Lark`` instance (rules and grammar symbols are built per instance) and changes
+    no outcome: same table, same callbacks, same lookups. Skipped, leaving lark as it is, if
+    lark's internals do not have the expected shape.
+    """
+    global _IdentityRule
+    from lark.grammar import Rule
+
+    lalr = getattr(getattr(lark, "parser", None), "parser", None)
+    table = getattr(lalr, "_parse_table", None)
+    conf = getattr(lalr, "parser_conf", None)
+    callbacks = getattr(conf, "callbacks", None)
+    states = getattr(table, "states", None)
+    if not isinstance(callbacks, dict) or not isinstance(states, dict):
+        return
+    keys = {k: k for actions in states.values() for k in actions}
+    rules = {
+        id(arg): arg for actions in states.values() for _, arg in actions.values() if isinstance(arg, Rule)
+    }
+    if not all(type(r) is Rule and r.origin.name in keys for r in rules.values()):
+        return
+    if _IdentityRule is None:
+        _IdentityRule = _identity_rule_class()
+    entries = list(callbacks.items())
+    for r in rules.values():
+        r.__class__ = _IdentityRule
+        r.origin.name = keys[r.origin.name]
+    callbacks.clear()  # the same dict object is held by the parser: refill it in place
+    callbacks.update(entries)
+
+
+def _entry(lark: Any) -> Callable[[str], Any]:
+    """``lark.parse`` for this parser, minus the per-call layers that never change.
+
+    ``Lark.parse`` goes through the front end (start-rule check, lexer-thread class look-up,
+    input type dispatch) and the LALR wrapper (error-recovery hook) before the parser proper,
+    which builds a fresh ``ParseConf`` every call. This calls the same lexer-thread constructor
+    and parser entry directly, and in pure lark reuses one ``ParseConf`` (read-only during a
+    parse) with a fresh ``ParserState`` per call, so each hand still starts from a clean parser
+    state and raises exactly what ``lark.parse`` would (no ``on_error`` is used). Anything not
+    of the expected shape falls back to ``lark.parse``.
+    """
+    from lark.lexer import LexerThread
+    from lark.parsers import lalr_parser, lalr_parser_state
+
+    frontend: Any = getattr(lark, "parser", None)
+    inner: Any = getattr(getattr(frontend, "parser", None), "parser", None)
+    try:
+        if frontend.lexer_conf.postlex or frontend.skip_lexer:
+            return lark.parse  # type: ignore[no-any-return]
+        start = frontend._verify_start(None)
+        thread = (lark.options._plugins.get("LexerThread") or LexerThread).from_text
+        lexer = frontend.lexer
+        inner_parse = inner.parse
+    except AttributeError:
+        return lark.parse  # type: ignore[no-any-return]
+    if type(inner) is lalr_parser._Parser:
+        conf = lalr_parser_state.ParseConf(inner.parse_table, inner.callbacks, start)
+        state_cls = lalr_parser_state.ParserState
+        from_state = inner.parse_from_state
+
+        def parse_pure(text: str) -> Any:
+            return from_state(state_cls(conf, thread(lexer, text)))
+
+        return parse_pure
+
+    def parse(text: str) -> Any:
+        return inner_parse(thread(lexer, text), start)
+
+    return parse
+
+
+_ENTRY: tuple[Any, Callable[[str], Any]] = (None, lambda text: None)
+
+
+def _set_entry(lark: Any) -> Callable[[str], Any]:
+    global _ENTRY
+    _ENTRY = (lark, _entry(lark))
+    return _ENTRY[1]
 
 
 def _parser() -> tuple[Any, _Builder]:
@@ -1315,10 +1438,13 @@ def parse_block(block: Block) -> Hand | ParseError:
         return _err(block, "unsupported-game", f"unsupported game: {u.game}", 1, 1, hand_id, u.game)
     with _LOCK:
         parser, builder = _parser()
+        lark, parse = _ENTRY
+        if lark is not parser:
+            parse = _set_entry(parser)
         builder.begin(block.source, block.line - 1)
         builder.header_memo = (first, m)
         try:
-            hand = parser.parse(text)
+            hand = parse(text)
         except UnexpectedInput as e:
             return _syntax_error(block, text, e, hand_id)
         problems = list(builder.problems)

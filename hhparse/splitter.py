@@ -74,6 +74,17 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
                 first = False
                 if data.startswith(b"\xef\xbb\xbf"):
                     data, cut = data[3:], cut - 3
+            try:  # the usual case, inlined: _decode_lines' fast path, one generator level less
+                decoded = data[:cut].decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                lines = decoded.split("\n")
+                lines.pop()  # after the last LF
+                if "\r" in decoded:
+                    lines = [line.rstrip("\r") for line in lines]
+                yield from lines
+                continue
             for line in _decode_lines(data[:cut]):
                 if line is _CP1252:
                     yield from _cp1252_lines(data[:cut], rest, pending)

@@ -23,6 +23,7 @@ from hhparse.synth.output import FileStyle, HandWriter
 from hhparse.synth.session import (
     GAMES,
     STRUCTURES,
+    HandIds,
     SessionInfo,
     cash_session,
     plan_sessions,
@@ -65,11 +66,13 @@ class SynthConfig:
 def generate(config: SynthConfig) -> Iterator[tuple[SessionInfo, HandResult]]:
     """Yield ``config.hands`` simulated hands, session after session, lazily."""
     rng = random.Random(config.seed)
+    ids = HandIds(config.seed)
     left = config.hands
     for plan in plan_sessions(rng, list(config.games), list(config.structures), list(config.kinds), config.players):
         if left <= 0:
             return
-        run = cash_session(plan, config.hero) if plan.kind == "cash" else tournament_session(plan, config.hero)
+        session = cash_session if plan.kind == "cash" else tournament_session
+        run = session(plan, config.hero, ids)
         for item in run:
             yield item
             left -= 1

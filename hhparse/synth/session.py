@@ -76,19 +76,45 @@ class _Seated:
     leaving: bool = False
 
 
+class HandIds:
+    """Hand ids unique across a whole run, rising within every session as in a real file.
+
+    Hand n of the run gets an id in its own slot ``[base + 97 n, base + 97 n + 96]``, so no two
+    hands of one run can share an id whatever the sessions' dates (random ids per session did
+    collide: 6 duplicates in a million hands). ``base`` depends on the seed, so runs with other
+    seeds (up to about a million hands each) do not collide with each other either.
+    """
+
+    __slots__ = ("_base", "_n", "_rng")
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(f"hand-ids-{seed}")
+        self._base = 10**11 + (seed % 900) * 10**8
+        self._n = 0
+
+    def next(self) -> int:
+        n = self._n
+        self._n = n + 1
+        return self._base + 97 * n + self._rng.randrange(97)
+
+
 @dataclass(slots=True)
 class _Clock:
     """Hand ids and timestamps: monotonic across a session, as in a real file."""
 
     rng: random.Random
     et: datetime
-    hand_id: int
+    ids: HandIds
+    hand_id: int = 0
     line: int = 1
     day: str = field(default="")
 
+    def __post_init__(self) -> None:
+        self.hand_id = self.ids.next()
+
     def advance(self) -> None:
         self.et += timedelta(seconds=self.rng.randint(15, 140))
-        self.hand_id += self.rng.randint(1, 4000)
+        self.hand_id = self.ids.next()
 
 
 def _date_for(game: Game, rng: random.Random) -> tuple[datetime, FlopForm]:
@@ -169,7 +195,7 @@ def plan_sessions(
         i += 1
 
 
-def cash_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionInfo, HandResult]]:
+def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[SessionInfo, HandResult]]:
     """A cash table from the hero's seat: blinds, rake, rebuys, sit-outs, joins and leaves."""
     rng = random.Random(plan.seed)
     game, hilo = GAMES[plan.game]
@@ -197,7 +223,7 @@ def cash_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionInfo, Ha
     for _ in range(plan.players - 1):
         name = pool.pop()
         seated.append(_Seated(name, free.pop(), rng.randint(20, 150) * post_bb, styles[name]))
-    clock = _Clock(rng, start, rng.randint(10**10, 2 * 10**11))
+    clock = _Clock(rng, start, ids)
     button = rng.choice([s.seat for s in seated])
     era_cards = rng.random() < 0.5
     allow_rit = start.year >= 2012
@@ -297,7 +323,9 @@ def _next_line(result: HandResult) -> int:
     return last + 4
 
 
-def tournament_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionInfo, HandResult]]:
+def tournament_session(
+    plan: SessionPlan, hero: str, ids: HandIds
+) -> Iterator[tuple[SessionInfo, HandResult]]:
     """A single-table knockout/freezeout until the hero busts or wins (or the plan's hand budget)."""
     rng = random.Random(plan.seed)
     game, hilo = GAMES[plan.game]
@@ -329,7 +357,7 @@ def tournament_session(plan: SessionPlan, hero: str) -> Iterator[tuple[SessionIn
     pool_money = parts[0] * n
     paid = (50, 30, 20) if n > 6 else (65, 35)
     prizes = tuple(pool_money * pct // 100 for pct in paid)
-    clock = _Clock(rng, start, rng.randint(10**10, 2 * 10**11))
+    clock = _Clock(rng, start, ids)
     button = rng.choice(seats)
     level = 0
     per_level = rng.randint(8, 14)
