@@ -23,3 +23,14 @@ def test_cancelled_hand_returns_every_posted_chip(corpus_dir: Path) -> None:
     assert hero.contributed[0] == 5
     assert hero.returned == 5
     assert hero.net == 0
+
+
+def test_zero_share_of_a_one_cent_pot_needs_no_collect_line() -> None:
+    """Bug: a $0.02 side pot run twice gives each board $0.01, whose low half is $0; the referee
+    demanded a "collected $0" line for the low winner (found by a 1,000,000-hand synthetic import)."""
+    path = Path(__file__).parent / "data" / "rit-one-cent-side-pot.txt"
+    result = referee(_hand(path))
+    assert result.valid, result.errors
+    assert result.facts is not None
+    nets = {p.player: p.net for p in result.facts.players}
+    assert sum(nets.values()) == -6  # rake $0.06
