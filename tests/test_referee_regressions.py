@@ -34,3 +34,11 @@ def test_zero_share_of_a_one_cent_pot_needs_no_collect_line() -> None:
     assert result.facts is not None
     nets = {p.player: p.net for p in result.facts.players}
     assert sum(nets.values()) == -6  # rake $0.06
+
+
+def test_collected_zero_line_of_a_one_cent_tie_is_accepted() -> None:
+    """Bug: a one-cent low half tied between two players was printed as "collected $0.01" plus
+    "collected $0"; the referee called it halves-swapped. A $0 line moves no chip: accept it."""
+    path = Path(__file__).parent / "data" / "one-cent-low-tie-collected-zero.txt"
+    result = referee(_hand(path))
+    assert result.valid, result.errors

@@ -24,3 +24,19 @@ def test_hand_id_slots_never_overlap() -> None:
     assert drawn == sorted(drawn) and len(set(drawn)) == len(drawn)
     other = HandIds(seed=8)
     assert not set(drawn) & {other.next() for _ in range(10_000)}
+
+
+def test_a_tie_over_one_chip_prints_no_zero_collect_line() -> None:
+    """Bug: two players tying for a one-cent half got "collected $0.01" and "collected $0" lines."""
+    from types import SimpleNamespace
+
+    from hhparse.model import Collect
+    from hhparse.synth.handsim import _Sim
+
+    emitted: list[Collect] = []
+    lines = iter(range(100, 200))
+    state = SimpleNamespace(next_line=lambda: next(lines), tags=[], collected={})
+    sim = SimpleNamespace(s=state, clockwise=["VORON", "Hero", "Jorge"], won={}, emit=emitted.append)
+    _Sim.award(sim, ["Hero", "VORON"], 1, 1, "side pot", 0)  # type: ignore[arg-type]
+    assert [(c.player, c.amount) for c in emitted] == [("VORON", 1)]
+    assert state.collected == {"VORON": 1}

@@ -316,10 +316,14 @@ class Settler:
         """Compare one pot/run's collect lines with the expected awards; name the first difference."""
         ref = self.ref
         fmt = ref.fmt
-        # A share of nothing (the low half of a one-chip pot) is never printed as "collected $0".
+        # A share of nothing (the low half of a one-chip pot, the second of two players tying for
+        # one chip) moves no chip: no "collected" line is required for it, and a "collected $0"
+        # line, should one be printed, proves nothing either way.
         if any(a == 0 for _, a in exp_hi) or any(a == 0 for _, a in exp_lo):
             exp_hi = [x for x in exp_hi if x[1]]
             exp_lo = [x for x in exp_lo if x[1]]
+        if any(c.amount == 0 for c in actual):
+            actual = [c for c in actual if c.amount]
         got = [(c.player, c.amount) for c in actual]
         exp = exp_hi + exp_lo
         if got == exp or sorted(got) == sorted(exp):

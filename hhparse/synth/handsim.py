@@ -859,6 +859,8 @@ class _Sim:
         if len(set(shares)) > 1:
             s.tags.append("odd-chip")
         for n, share in zip(ordered, shares, strict=True):
+            if not share:
+                continue  # a tie over a single chip: the second winner gets nothing and no line
             self.emit(Collect(s.next_line(), n, share, number, label, run))
             s.collected[n] = s.collected.get(n, 0) + share
             self.won.setdefault(n, [0, 0])[max(run - 1, 0)] += share
