@@ -577,31 +577,16 @@ class _Builder:
         self.events.append(_Check(line, name))
 
     def call(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line: int = self.offset + tok.line
-        m = _CALL_RE.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return
-        name, amt, allin, cap = m.groups()
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
-        self.events.append(
-            _Call(
-                line,
-                name,
-                (_AMOUNTS.get(amt) or self._amt(amt, line)),
-                allin is not None,
-                self._amt(cap, line) if cap else None,
-            )
-        )
+        self._amount_action(c[1], _CALL_RE, _Call)
 
     def bet(self, c: list[Any]) -> None:
-        tok = c[1]
+        self._amount_action(c[1], _BET_RE, _Bet)
+
+    def _amount_action(self, tok: Any, regex: re.Pattern[str], make: Callable[..., Event]) -> None:
+        """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]`` — one shape, two events."""
         value: str = tok.value
         line: int = self.offset + tok.line
-        m = _BET_RE.match(value, 0, len(value) - 1)
+        m = regex.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
             return
@@ -609,7 +594,7 @@ class _Builder:
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
         self.events.append(
-            _Bet(
+            make(
                 line,
                 name,
                 (_AMOUNTS.get(amt) or self._amt(amt, line)),

@@ -74,15 +74,8 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
                 first = False
                 if data.startswith(b"\xef\xbb\xbf"):
                     data, cut = data[3:], cut - 3
-            try:  # the usual case, inlined: _decode_lines' fast path, one generator level less
-                decoded = data[:cut].decode("utf-8")
-            except UnicodeDecodeError:
-                pass
-            else:
-                lines = decoded.split("\n")
-                lines.pop()  # after the last LF
-                if "\r" in decoded:
-                    lines = [line.rstrip("\r") for line in lines]
+            lines = _utf8_lines(data[:cut])  # the usual case, without a generator level per line
+            if lines is not None:
                 yield from lines
                 continue
             for line in _decode_lines(data[:cut]):
@@ -100,6 +93,19 @@ _READ = 1 << 20
 _CP1252 = "\x00cp1252"  # sentinel: the lines from here on are cp1252
 
 
+def _utf8_lines(data: bytes) -> list[str] | None:
+    """Whole LF-terminated lines of ``data`` as UTF-8 (CR stripped), or None if it is not UTF-8."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = text.split("\n")
+    lines.pop()  # after the last LF
+    if "\r" in text:
+        lines = [line.rstrip("\r") for line in lines]
+    return lines
+
+
 def _decode_lines(data: bytes, final: bool = False) -> Iterator[str]:
     """Complete lines (``data`` ends with LF) decoded as UTF-8, without their line ends.
 
@@ -107,15 +113,8 @@ def _decode_lines(data: bytes, final: bool = False) -> Iterator[str]:
     contains LF) for a fraction of the cost. When it fails, the lines before the first bad one
     are yielded, then the sentinel ``_CP1252`` (unless ``final``, where the rest is decoded here).
     """
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    else:
-        lines = text.split("\n")
-        lines.pop()  # after the last LF
-        if "\r" in text:
-            lines = [line.rstrip("\r") for line in lines]
+    lines = _utf8_lines(data)
+    if lines is not None:
         yield from lines
         return
     raws = data.split(b"\n")
