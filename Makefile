@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP_DEMO := $(VENV)/.installed-demo
 STAMP_TEST := $(VENV)/.installed-test
 WAREHOUSE ?= $(CURDIR)/.demo-warehouse
+# The referee is compiled by mypyc at install (hatch_build.py): a change to it reinstalls.
+NATIVE_SRC := hatch_build.py $(wildcard hhparse/engine/*.py hhparse/rules/*.py)
 
 .PHONY: demo test lint typecheck pytest venv bench clean
 
@@ -12,11 +14,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_DEMO): $(BIN)/python pyproject.toml
+$(STAMP_DEMO): $(BIN)/python pyproject.toml $(NATIVE_SRC)
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): $(BIN)/python pyproject.toml
+$(STAMP_TEST): $(BIN)/python pyproject.toml $(NATIVE_SRC)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP_DEMO)
 
@@ -29,7 +31,7 @@ demo: $(STAMP_DEMO)
 	$(BIN)/hhparse report summary --warehouse $(WAREHOUSE)
 
 test: $(STAMP_TEST)
-	$(BIN)/ruff check hhparse tests bench
+	$(BIN)/ruff check hhparse tests bench hatch_build.py
 	$(BIN)/mypy --strict hhparse
 	$(BIN)/python -m pytest
 

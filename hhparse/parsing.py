@@ -13,7 +13,7 @@ speed (see the grammar); what repeats across hands (amounts, header bodies, summ
 lines) is read once into small bounded memos; model objects are built once each through
 :func:`_maker`; without lark-cython a leaner contextual lexer runs the lexing loop; and lark's
 per-line Python-level ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out once
-the parser is built (:func:`_fast_tables`, :func:`_entry`).
+the parser is built (:mod:`hhparse.larkglue`).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from hhparse.errors import ParseError
+from hhparse.larkglue import direct_entry, make_parser
 from hhparse.model import (
     Bet,
     Bounty,
@@ -1108,14 +1109,6 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
 
 _LOCK = threading.Lock()
 
-#: lark's ``propagate_positions``. It used to cost 2x (912 vs 2,112 hands/s) because the one flat
-#: hand rule built a tree node per line and lark re-scanned the growing child list on every
-#: reduction (O(n^2) per hand). Since every reduction now goes straight to a builder method that
-#: returns a model value (no tree node, so nothing to re-scan), it only wraps each callback:
-#: measured ≈3% (one extra call per line). Positions themselves live on the tokens and in the
-#: model's ``line`` fields, so it is off: every callback is then the builder method itself (lark's
-#: wrapper only ever annotated tree nodes, and no reduction builds one).
-PROPAGATE_POSITIONS = False
 _PARSER: Any = None
 _BUILDER: _Builder | None = None
 
@@ -1125,220 +1118,12 @@ def grammar_text() -> str:
     return read_text("grammars", "pokerstars.lark") + "\n" + read_text("grammars", "common.lark")
 
 
-def _line_lexer_class() -> type:
-    """The contextual lexer of pure lark, with its per-token bookkeeping cut down.
-
-    lark's ``ContextualLexer`` spends most of its time around the regex match: a chain of small
-    methods per token, a ``LineCounter`` update, token construction through a deprecation shim.
-    This subclass keeps everything that decides *what* a token is — the same per-state scanners,
-    compiled by lark from the terminals of the grammar, tried in the same order — and only runs
-    the loop itself in one place. Anything unusual (a state whose scanner lark had to split, a
-    terminal callback, a position where no terminal matches) is handed back to lark's own code,
-    so errors are lark's. Only used without lark-cython, which has its own compiled lexer.
-    Measured on the corpus: lark's own lexing + parsing cost drops from ≈175 to ≈135 µs/hand.
-    """
-    from lark.lexer import ContextualLexer, LexerState, Token
-
-    class LineLexer(ContextualLexer):
-        def __init__(self, conf: Any, states: Any, always_accept: Any = ()) -> None:
-            super().__init__(conf, states, always_accept)
-            self._ignore = frozenset(conf.ignore)
-            self._matchers: dict[int, Any] = {}
-
-        def _matcher(self, state: int) -> Any:
-            lexer: Any = self.lexers[state]
-            mres = lexer.scanner._mres
-            match = mres[0].match if len(mres) == 1 and not lexer.callback else None
-            self._matchers[state] = match
-            return match
-
-        def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
-            text_slice = lexer_state.text
-            text: str = text_slice.text
-            end: int = text_slice.end
-            ctr = lexer_state.line_ctr
-            pos: int = ctr.char_pos
-            line: int = ctr.line
-            column: int = ctr.column
-            ignore = self._ignore
-            matchers = self._matchers
-            new: Any = str.__new__
-            stack: list[int] = parser_state.state_stack  # mutated in place by the parser
-            while pos < end:
-                state = stack[-1]  # parser_state.position, without the property call
-                match = matchers[state] if state in matchers else self._matcher(state)
-                m = match(text, pos, end) if match is not None else None
-                if m is None:
-                    break
-                value: str = m.group()
-                end_pos: int = m.end()
-                newlines = value.count("\n")
-                if newlines:
-                    end_line = line + newlines
-                    end_column = end_pos - text.rindex("\n", pos, end_pos)
-                else:
-                    end_line, end_column = line, column + len(value)
-                type_ = m.lastgroup
-                if type_ in ignore:
-                    pos, line, column = end_pos, end_line, end_column
-                    continue
-                # Token._future_new, inlined (same object, same slots set)
-                token = new(Token, value)
-                token.type = type_
-                token.start_pos = pos
-                token.value = value
-                token.line = line
-                token.column = column
-                token.end_line = end_line
-                token.end_column = end_column
-                token.end_pos = end_pos
-                lexer_state.last_token = token
-                pos, line, column = end_pos, end_line, end_column
-                yield token
-            ctr.char_pos, ctr.line, ctr.column = pos, line, column
-            ctr.line_start_pos = pos - column + 1
-            if pos < end:  # lark reports the error (or lexes a state we could not)
-                yield from super().lex(lexer_state, parser_state)
-
-    return LineLexer
-
-
-def make_parser(builder: _Builder, *, cython: bool | None = None) -> Any:
-    """Build the LALR parser with ``builder`` as inline transformer.
-
-    ``cython=None`` uses lark-cython when it is importable, False forces pure lark (with the
-    leaner contextual lexer above).
-    """
-    from lark import Lark
-
-    plugins: dict[str, Any] = {}
-    if cython is not False:
-        try:
-            import lark_cython
-
-            plugins = dict(lark_cython.plugins)
-        except ImportError:
-            if cython:
-                raise
-    if not plugins:
-        plugins = {"ContextualLexer": _line_lexer_class()}
-    lark = Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=PROPAGATE_POSITIONS,
-        transformer=builder,
-        maybe_placeholders=False,
-        _plugins=plugins,
-    )
-    _fast_tables(lark)
-    return lark
-
-
-def _identity_rule_class() -> type:
-    from lark.grammar import Rule
-
-    class IdentityRule(Rule):
-        """A :class:`lark.grammar.Rule` that hashes and compares by identity (C-level slots)."""
-
-        __slots__ = ()
-        __hash__ = object.__hash__
-        __eq__ = object.__eq__
-
-    return IdentityRule
-
-
-_IdentityRule: type | None = None
-
-
-def _fast_tables(lark: Any) -> None:
-    """Take lark's Python-level dunder calls out of the LALR reduce step of ``lark``'s parser.
-
-    On every reduction, both lark's and lark-cython's parser loop run ``assert arg != end_state``
-    (``Rule.__eq__``), ``callbacks[rule]`` (``Rule.__hash__``) and
-    ``states[...][rule.origin.name]``, where the name is a :class:`lark.lexer.Token` while the
-    table's keys are plain strings (so the dict lookup calls ``Token.__eq__``): three Python
-    calls per line, ≈10 µs a hand. Once the parser is built, its rules are only ever looked up
-    as the very objects stored in its own table and callback dict, so this parser's rules are
-    switched to a subclass hashing and comparing by identity (the C defaults) and their origin
-    names to the table's own key strings (equal text, equal hash). It touches only the objects
-    of this one ``Lark`` instance (rules and grammar symbols are built per instance) and changes
-    no outcome: same table, same callbacks, same lookups. Skipped, leaving lark as it is, if
-    lark's internals do not have the expected shape.
-    """
-    global _IdentityRule
-    from lark.grammar import Rule
-
-    lalr = getattr(getattr(lark, "parser", None), "parser", None)
-    table = getattr(lalr, "_parse_table", None)
-    conf = getattr(lalr, "parser_conf", None)
-    callbacks = getattr(conf, "callbacks", None)
-    states = getattr(table, "states", None)
-    if not isinstance(callbacks, dict) or not isinstance(states, dict):
-        return
-    keys = {k: k for actions in states.values() for k in actions}
-    rules = {
-        id(arg): arg for actions in states.values() for _, arg in actions.values() if isinstance(arg, Rule)
-    }
-    if not all(type(r) is Rule and r.origin.name in keys for r in rules.values()):
-        return
-    if _IdentityRule is None:
-        _IdentityRule = _identity_rule_class()
-    entries = list(callbacks.items())
-    for r in rules.values():
-        r.__class__ = _IdentityRule
-        r.origin.name = keys[r.origin.name]
-    callbacks.clear()  # the same dict object is held by the parser: refill it in place
-    callbacks.update(entries)
-
-
-def _entry(lark: Any) -> Callable[[str], Any]:
-    """``lark.parse`` for this parser, minus the per-call layers that never change.
-
-    ``Lark.parse`` goes through the front end (start-rule check, lexer-thread class look-up,
-    input type dispatch) and the LALR wrapper (error-recovery hook) before the parser proper,
-    which builds a fresh ``ParseConf`` every call. This calls the same lexer-thread constructor
-    and parser entry directly, and in pure lark reuses one ``ParseConf`` (read-only during a
-    parse) with a fresh ``ParserState`` per call, so each hand still starts from a clean parser
-    state and raises exactly what ``lark.parse`` would (no ``on_error`` is used). Anything not
-    of the expected shape falls back to ``lark.parse``.
-    """
-    from lark.lexer import LexerThread
-    from lark.parsers import lalr_parser, lalr_parser_state
-
-    frontend: Any = getattr(lark, "parser", None)
-    inner: Any = getattr(getattr(frontend, "parser", None), "parser", None)
-    try:
-        if frontend.lexer_conf.postlex or frontend.skip_lexer:
-            return lark.parse  # type: ignore[no-any-return]
-        start = frontend._verify_start(None)
-        thread = (lark.options._plugins.get("LexerThread") or LexerThread).from_text
-        lexer = frontend.lexer
-        inner_parse = inner.parse
-    except AttributeError:
-        return lark.parse  # type: ignore[no-any-return]
-    if type(inner) is lalr_parser._Parser:
-        conf = lalr_parser_state.ParseConf(inner.parse_table, inner.callbacks, start)
-        state_cls = lalr_parser_state.ParserState
-        from_state = inner.parse_from_state
-
-        def parse_pure(text: str) -> Any:
-            return from_state(state_cls(conf, thread(lexer, text)))
-
-        return parse_pure
-
-    def parse(text: str) -> Any:
-        return inner_parse(thread(lexer, text), start)
-
-    return parse
-
-
 _ENTRY: tuple[Any, Callable[[str], Any]] = (None, lambda text: None)
 
 
 def _set_entry(lark: Any) -> Callable[[str], Any]:
     global _ENTRY
-    _ENTRY = (lark, _entry(lark))
+    _ENTRY = (lark, direct_entry(lark))
     return _ENTRY[1]
 
 
@@ -1346,7 +1131,7 @@ def _parser() -> tuple[Any, _Builder]:
     global _PARSER, _BUILDER
     if _PARSER is None or _BUILDER is None:
         builder = _Builder()
-        _PARSER = make_parser(builder)
+        _PARSER = make_parser(grammar_text(), builder)
         _BUILDER = builder
     return _PARSER, _BUILDER
 
@@ -1356,7 +1141,7 @@ def use_cython(enabled: bool) -> None:
     global _PARSER, _BUILDER
     with _LOCK:
         builder = _Builder()
-        _PARSER = make_parser(builder, cython=enabled)
+        _PARSER = make_parser(grammar_text(), builder, cython=enabled)
         _BUILDER = builder
 
 

@@ -6,11 +6,49 @@ Without the corpus, corpus tests skip — unless HHPARSE_REQUIRE_CORPUS=1 (CI), 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def _native_modules() -> tuple[list[str], list[str]]:
+    """(compiled modules in use, those older than their source) — see ``hatch_build.py``."""
+    import importlib
+
+    sys.path.insert(0, str(REPO))
+    try:
+        from hatch_build import COMPILED
+    finally:
+        sys.path.remove(str(REPO))
+    native, stale = [], []
+    for rel in COMPILED:
+        name = rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        module = importlib.import_module(name)
+        path = Path(module.__file__ or "")
+        if path.suffix != ".py":
+            native.append(name)
+            if (REPO / rel).exists() and (REPO / rel).stat().st_mtime > path.stat().st_mtime:
+                stale.append(name)
+    return native, stale
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to test old compiled code instead of the source being tested."""
+    _, stale = _native_modules()
+    if stale:
+        pytest.exit(
+            f"compiled modules older than their source: {', '.join(stale)}; reinstall "
+            "(make test, or pip install -e .), or reinstall with HHPARSE_COMPILE=0 for pure Python",
+            returncode=4,
+        )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    native, _ = _native_modules()
+    return f"hhparse referee: {f'compiled by mypyc ({len(native)} modules)' if native else 'pure Python'}"
 
 
 def _corpus_root() -> Path:
