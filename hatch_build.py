@@ -61,11 +61,10 @@ def extension_suffix() -> str:
 
 
 def built_in_place(root: Path) -> list[Path]:
-    """The extension modules an editable install left beside the sources."""
+    """Every extension module an editable install left beside the sources (including modules
+    since dropped from :data:`COMPILED`, which would otherwise shadow their source for good)."""
     suffix = extension_suffix()
-    found = [root / p.replace(".py", suffix) for p in COMPILED]
-    found.append(root / f"{GROUP}__mypyc{suffix}")
-    return [p for p in found if p.exists()]
+    return sorted([*(root / "hhparse").rglob(f"*{suffix}"), *root.glob(f"{GROUP}__mypyc*{suffix}")])
 
 
 def compile_modules(root: Path, build_args: list[str]) -> None:
