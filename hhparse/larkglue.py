@@ -2,11 +2,10 @@
 
 Why a module of its own: everything that reaches into lark's internals — the leaner pure-lark
 lexer, the identity-hashed rules, the direct parse entry — lives here, so a change of lark's
-internals shows up in one place, and :mod:`hhparse.parsing` (the grammar's builder) stays free
-of what mypyc cannot compile (classes defined inside functions, subclasses of lark's classes).
-The builder is not compiled today: measured, it gains nothing, as its time goes to regex matches
-and object construction, which are C calls either way (see ``hatch_build.py``). Nothing here
-knows the grammar or the model.
+internals shows up in one place, and :mod:`hhparse.parsing` (the grammar's builder, compiled by
+mypyc at install: ``hatch_build.py``) stays free of what mypyc cannot compile (classes defined
+inside functions, subclasses of lark's classes). This module always runs as plain Python.
+Nothing here knows the grammar or the model.
 """
 
 from __future__ import annotations
