@@ -16,8 +16,10 @@ Design (issue #5), and why:
   blocks are parsed; a file whose prefix changed is re-read from the start (its hands then show up
   as duplicates or conflicts).
 * **Duplicates and conflicts** are decided in the main process against the known
-  ``(site, hand_id) → content hash`` index, loaded once from the published ``hands`` table (three
-  columns) and kept up to date in memory. Rejects are deduplicated on their content hash.
+  ``(site, hand_id) → content hash`` index (:class:`~hhparse.known.KnownHands`, 16 bytes a hand,
+  so memory stays bounded however large the warehouse), loaded once from the published ``hands``
+  table a record batch at a time and kept up to date in memory. Rejects are deduplicated on their
+  content hash.
 
 Nothing about a single hand or file is fatal: unreadable files become ``imports`` rows with a
 status and error; unparsable or illegal hands become ``rejects`` rows.
@@ -42,8 +44,10 @@ from typing import Any, BinaryIO, Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from hhparse.errors import ParseError
+from hhparse.known import KnownHands, hash_value
 from hhparse.splitter import BLOCK_BINARY, Block, iter_files, split_stream
 from hhparse.tables.build import HAND_IDX, BatchBuilder, HandRef, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import Warehouse
@@ -483,12 +487,15 @@ def expand_paths(paths: Sequence[Path | str], exclude: Path | None = None) -> li
     return list(out)
 
 
-def _load_known(wh: Warehouse) -> tuple[dict[str, dict[str, str]], set[str]]:
-    hands = wh.read_table("hands", columns=["site", "hand_id", "content_hash"])
-    known: dict[str, dict[str, str]] = {}
-    cols = hands.to_pydict()
-    for site, hand_id, chash in zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True):
-        known.setdefault(site, {})[hand_id] = chash
+def _load_known(wh: Warehouse) -> tuple[KnownHands, set[str]]:
+    """The stored hands' index, read a record batch at a time (memory stays flat)."""
+    known = KnownHands()
+    for path in wh.files_of("hands"):
+        for batch in pq.ParquetFile(path).iter_batches(
+            batch_size=65_536, columns=["site", "hand_id", "content_hash"]
+        ):
+            cols = batch.to_pydict()
+            known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
     rejects = wh.read_table("rejects", columns=["content_hash"])
     return known, set(rejects.to_pydict()["content_hash"])
 
@@ -565,16 +572,14 @@ class _Importer:
             run.read += 1
             run.blocks += 1
             if accepted and site is not None and hand_id is not None:
-                site_known = known.get(site)
-                if site_known is None:
-                    site_known = known[site] = {}
-                old = site_known.get(hand_id)
+                value = hash_value(chash)
+                old = known.get(site, hand_id)
                 if old is None:
-                    site_known[hand_id] = chash
+                    known.add(site, hand_id, value)
                     run.new += 1
                     new += 1
                     keep.append(idx)
-                elif old == chash:
+                elif old == value:
                     run.duplicate += 1
                     duplicate += 1
                 else:

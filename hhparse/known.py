@@ -1,0 +1,109 @@
+"""The importer's index of stored hands: (site, hand id) → content hash.
+
+Why not a dict of strings: the importer must know every hand already in the warehouse (and every
+hand it has added this run) to tell a new hand from a duplicate or a conflict, so this index grows
+with the warehouse, not with the batch. As a dict of hand-id and hex-hash strings it costs about
+200 bytes a hand: 200 MB at 1 M hands, 2 GB at 10 M, against a 1 GB memory budget that must hold
+whatever the input size. Here a PokerStars hand id (decimal digits) is kept as an ``int64`` and
+its content hash (16 hex digits) as a ``uint64``, in per-site arrays sorted by id: 16 bytes a
+hand. Hands added during the run wait in a small dict until :data:`FOLD_EVERY` of them are merged
+into the arrays. An id that is not plain decimal (no PokerStars id is) is kept exactly, as text,
+in a dict of its own. Lookups stay exact: no id or hash is ever approximated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["FOLD_EVERY", "KnownHands", "hash_value"]
+
+FOLD_EVERY = 65_536
+"""Pending hands merged into the sorted arrays at once (bounds the dict, amortises the merge)."""
+
+_NUMERIC = re.compile(r"[1-9][0-9]{0,17}|0")  # no leading zero: "007" and "7" stay different ids
+_Ids = npt.NDArray[np.int64]
+_Hashes = npt.NDArray[np.uint64]
+
+
+def hash_value(content_hash: str) -> int:
+    """A content hash (16 hex digits, ``tables.build.content_hash``) as the integer stored here."""
+    return int(content_hash, 16)
+
+
+class KnownHands:
+    """Exact (site, hand id) → content hash index, 16 bytes a hand for decimal ids."""
+
+    def __init__(self) -> None:
+        self._ids: dict[str, _Ids] = {}
+        self._hashes: dict[str, _Hashes] = {}
+        self._pending: dict[str, dict[int, int]] = {}
+        self._pending_count = 0
+        self._text: dict[tuple[str, str], int] = {}  # ids that are not plain decimal
+
+    def __len__(self) -> int:
+        return sum(len(a) for a in self._ids.values()) + self._pending_count + len(self._text)
+
+    def get(self, site: str, hand_id: str) -> int | None:
+        """The stored content hash of this hand, or None if it is not stored."""
+        if _NUMERIC.fullmatch(hand_id) is None:
+            return self._text.get((site, hand_id))
+        n = int(hand_id)
+        pending = self._pending.get(site)
+        if pending is not None:
+            found = pending.get(n)
+            if found is not None:
+                return found
+        ids = self._ids.get(site)
+        if ids is None or not len(ids):
+            return None
+        i = int(np.searchsorted(ids, n))
+        if i < len(ids) and int(ids[i]) == n:
+            return int(self._hashes[site][i])
+        return None
+
+    def add(self, site: str, hand_id: str, value: int) -> None:
+        """Record a hand (the caller has checked it is not stored yet)."""
+        if _NUMERIC.fullmatch(hand_id) is None:
+            self._text[(site, hand_id)] = value
+            return
+        self._pending.setdefault(site, {})[int(hand_id)] = value
+        self._pending_count += 1
+        if self._pending_count >= FOLD_EVERY:
+            self.fold()
+
+    def extend(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        """Add ``(site, hand id, content hash)`` rows of stored hands, in bulk (loading)."""
+        by_site: dict[str, tuple[list[int], list[int]]] = {}
+        for site, hand_id, chash in rows:
+            if _NUMERIC.fullmatch(hand_id) is None:
+                self._text[(site, hand_id)] = hash_value(chash)
+                continue
+            ids, hashes = by_site.setdefault(site, ([], []))
+            ids.append(int(hand_id))
+            hashes.append(hash_value(chash))
+        for site, (ids, hashes) in by_site.items():
+            self._merge(site, np.array(ids, dtype=np.int64), np.array(hashes, dtype=np.uint64))
+
+    def fold(self) -> None:
+        """Merge the pending hands into the sorted arrays."""
+        for site, pending in self._pending.items():
+            ids = np.fromiter(pending.keys(), dtype=np.int64, count=len(pending))
+            hashes = np.fromiter(pending.values(), dtype=np.uint64, count=len(pending))
+            self._merge(site, ids, hashes)
+        self._pending.clear()
+        self._pending_count = 0
+
+    def _merge(self, site: str, ids: _Ids, hashes: _Hashes) -> None:
+        order = np.argsort(ids, kind="stable")
+        ids, hashes = ids[order], hashes[order]
+        old_ids = self._ids.get(site)
+        if old_ids is None or not len(old_ids):
+            self._ids[site], self._hashes[site] = ids, hashes
+            return
+        at = np.searchsorted(old_ids, ids)
+        self._ids[site] = np.insert(old_ids, at, ids)
+        self._hashes[site] = np.insert(self._hashes[site], at, hashes)
