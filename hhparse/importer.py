@@ -275,6 +275,7 @@ class FileRun:
     rejected: int = 0
     conflicts: list[str] = field(default_factory=list)
     complete: bool = False
+    reopened: int = 0  # its last hand was rejected and may have been half written
     in_manifest: bool = True  # False for unreadable files: retried next run
 
     def progress(self, import_id: str) -> dict[str, Any]:
@@ -368,6 +369,23 @@ def plan_file(path: Path, manifest_files: dict[str, dict[str, Any]]) -> FileRun 
     return run
 
 
+def _with_last(blocks: Iterator[Block]) -> Iterator[tuple[Block, bool]]:
+    """Each block with whether it is the file's last one (a read error ends the file early: the
+    block read before it is then not the last, and still comes out before the error)."""
+    previous: Block | None = None
+    try:
+        for block in blocks:
+            if previous is not None:
+                yield previous, False
+            previous = block
+    except OSError:
+        if previous is not None:
+            yield previous, False
+        raise
+    if previous is not None:
+        yield previous, True
+
+
 def _iter_file_blocks(run: FileRun) -> Iterator[Block]:
     """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes."""
     with open(run.path, "rb") as fh:
@@ -393,6 +411,7 @@ class Task:
     files: list[int]
     ends: list[int]
     nbytes: int
+    open_tails: frozenset[int] = frozenset()  # positions of last blocks with no blank line after
 
 
 class Reporter(Protocol):
@@ -422,6 +441,7 @@ class ImportStats:
     duplicate: int = 0
     conflicting: int = 0
     rejected: int = 0
+    reopened: int = 0  # rejected last hands that may have been half written (read again if the file grows)
     batches: int = 0
     started: float = field(default_factory=time.monotonic)
 
@@ -536,24 +556,27 @@ class _Importer:
         blocks: list[Block] = []
         files: list[int] = []
         ends: list[int] = []
+        tails: set[int] = set()
         nbytes = 0
         for i, run in enumerate(self.runs):
             if run.status == "unreadable":
                 ends.append(i)
                 continue
             try:
-                for block in _iter_file_blocks(run):
+                for block, last in _with_last(_iter_file_blocks(run)):
+                    if last and not block.text.endswith("\n\n"):
+                        tails.add(len(blocks))
                     blocks.append(block)
                     files.append(i)
                     nbytes += len(block.text)
                     if len(blocks) >= self.task_hands:
-                        yield Task(blocks, files, ends, nbytes)
-                        blocks, files, ends, nbytes = [], [], [], 0
+                        yield Task(blocks, files, ends, nbytes, frozenset(tails))
+                        blocks, files, ends, tails, nbytes = [], [], [], set(), 0
             except OSError as exc:
                 run.status, run.error = "error", f"{type(exc).__name__}: {exc}"
             ends.append(i)
         if blocks or ends:
-            yield Task(blocks, files, ends, nbytes)
+            yield Task(blocks, files, ends, nbytes, frozenset(tails))
 
     # -- merging ---------------------------------------------------------------------------
 
@@ -563,14 +586,21 @@ class _Importer:
         runs = self.runs
         known = self.known
         reject_hashes = self.reject_hashes
-        new = duplicate = conflicting = rejected = 0
+        new = duplicate = conflicting = rejected = reopened = 0
         n = len(result.hashes)
         for idx, (site, hand_id, chash, accepted, fi) in enumerate(
             zip(result.sites, result.hand_ids, result.hashes, result.accepted, task.files, strict=True)
         ):
             run = runs[fi]
             run.read += 1
-            run.blocks += 1
+            if idx in task.open_tails and not accepted:
+                # The client appends each hand as it ends: a failing last hand with no blank line
+                # after it may be half written. It is rejected as it stands, but not committed, so
+                # if the file grows the next run reads it again (a duplicate reject if unchanged).
+                run.reopened += 1
+                reopened += 1
+            else:
+                run.blocks += 1
             if accepted and site is not None and hand_id is not None:
                 value = hash_value(chash)
                 old = known.get(site, hand_id)
@@ -602,6 +632,7 @@ class _Importer:
         s.duplicate += duplicate
         s.conflicting += conflicting
         s.rejected += rejected
+        s.reopened += reopened
         self._buffer(result.tables, keep, n)
         for fi in task.ends:
             run = self.runs[fi]

@@ -131,3 +131,36 @@ def test_folder_with_thousands_of_small_files(tmp_path: Path) -> None:
         assert len(wh.files_of("hands")) == 1
     again = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
     assert (again.stats.files_skipped, again.stats.batches) == (n, 0)
+
+
+def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path) -> None:
+    # Regression: the client appends each hand as it ends; an import that caught the file mid-write
+    # rejected the half hand and committed its block, so the completed hand was never imported.
+    f = write_hands(tmp_path / "live.txt", ["1", "2"])
+    third = make_hand("3")
+    cut = third.index("*** SUMMARY ***") + 5
+    with open(f, "a") as fh:
+        fh.write(third[:cut])  # mid-line, no blank line after: the client is still writing
+    r = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (r.stats.new, r.stats.rejected, r.stats.reopened) == (2, 1, 1)
+    with open(f, "a") as fh:
+        fh.write(third[cut:] + "\n\n\n" + make_hand("4") + "\n\n\n")
+    again = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (again.stats.read, again.stats.new, again.stats.rejected, again.stats.reopened) == (2, 2, 0, 0)
+    ids = sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist())
+    assert ids == ["1", "2", "3", "4"]
+    unchanged = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (unchanged.stats.files_skipped, unchanged.stats.read) == (1, 0)
+
+
+def test_bad_unterminated_last_hand_is_not_rejected_twice(tmp_path: Path) -> None:
+    f = write_hands(tmp_path / "a.txt", ["1"])
+    with open(f, "a") as fh:
+        fh.write(make_hand("2").replace("*** SUMMARY ***", "*** SUMMARY ***\nnot a summary line"))
+    first = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (first.stats.new, first.stats.rejected, first.exit_code) == (1, 1, 1)
+    with open(f, "a") as fh:
+        fh.write("\n\n\n" + make_hand("3") + "\n\n\n")
+    grown = import_paths([f], tmp_path / "wh", jobs=1)  # the bad hand is read again: same text
+    assert (grown.stats.new, grown.stats.duplicate, grown.stats.rejected) == (1, 1, 0)
+    assert read_views(tmp_path / "wh")["rejects"].num_rows == 1

@@ -143,6 +143,11 @@ def summary_table(result: ImportResult) -> Table:
         end_section=True,
     )
     table.caption = f"{s.elapsed:.1f} s, {s.hands_per_second:,.0f} hands/s, {s.batches} batches published"
+    if s.reopened:
+        table.caption += (
+            f"; {s.reopened:,} rejected last hand(s) with no blank line after (half written?) "
+            "will be read again if their file grows"
+        )
     return table
 
 
