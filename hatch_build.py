@@ -36,6 +36,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 #: Modules compiled by mypyc, as paths from the project root.
 COMPILED = (
+    "hhparse/lalr.py",
     "hhparse/parsing.py",
     "hhparse/engine/__init__.py",
     "hhparse/engine/facts_builder.py",

@@ -1,7 +1,9 @@
 """Parse-only throughput and peak memory of hhparse on a large synthetic file.
 
 Why: the parser must keep up with bulk imports (targets: >= 4,000 hands/s pure Python,
->= 5,000 with lark-cython, one core) in memory that does not grow with the file size.
+>= 5,000 with lark-cython, one core) in memory that does not grow with the file size. Three back
+ends are timed: lark alone (``lark``, ``lark-cython``) and the default, the compiled driver over
+lark's tables (``driver``; see ``hhparse/lalr.py``).
 The input repeats the valid Courchevel / Omaha-family corpus hands with fresh hand ids. Two file
 sizes (half and all of ``--hands``) show that peak memory does not grow with the file. Each run
 is its own subprocess, so peak RSS (ru_maxrss) is per run; the figures are medians over
@@ -55,12 +57,12 @@ def build_file(path: Path, hands: list[str], n: int) -> None:
             fh.write("\n\n\n")
 
 
-def run_mode(path: str, cython: bool) -> dict[str, float]:
-    """Child process: parse the whole file, report hands/s and peak RSS (MiB)."""
+def run_mode(path: str, backend: str) -> dict[str, float]:
+    """Child process: parse the whole file with ``backend``, report hands/s and peak RSS (MiB)."""
     from hhparse.model import Hand
-    from hhparse.parsing import parse_file, use_cython
+    from hhparse.parsing import parse_file, use_backend
 
-    use_cython(cython)
+    use_backend(backend)
     c0, t0 = time.process_time(), time.perf_counter()
     ok = bad = 0
     for r in parse_file(path):
@@ -85,11 +87,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=3, help="runs per size and mode (median; at least 3)")
-    ap.add_argument("--child", nargs=2, metavar=("PATH", "CYTHON"))
+    ap.add_argument("--child", nargs=2, metavar=("PATH", "BACKEND"))
     args = ap.parse_args()
     args.runs = max(args.runs, 3)
     if args.child:
-        print(json.dumps(run_mode(args.child[0], args.child[1] == "1")))
+        print(json.dumps(run_mode(args.child[0], args.child[1])))
         return
     hands = corpus_hands()
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,11 +100,11 @@ def main() -> None:
             path = Path(tmp) / f"bench-{n}.txt"
             build_file(path, hands, n)
             mib = path.stat().st_size / 2**20
-            for cython in (False, True):
+            for backend in ("lark", "lark-cython", "driver"):
                 results = []
                 for _ in range(args.runs):
                     out = subprocess.run(
-                        [sys.executable, __file__, "--child", str(path), "1" if cython else "0"],
+                        [sys.executable, __file__, "--child", str(path), backend],
                         check=True,
                         capture_output=True,
                         text=True,
@@ -111,7 +113,7 @@ def main() -> None:
                 hps = statistics.median(r["hands_per_s"] for r in results)
                 wall = statistics.median(r["hands_per_wall_s"] for r in results)
                 rss = statistics.median(r["peak_rss_mib"] for r in results)
-                mode = "lark-cython" if cython else "pure lark  "
+                mode = f"{backend:<11}"
                 print(
                     f"{n:>7} hands ({mib:6.1f} MiB)  {mode}  median of {len(results)}: "
                     f"{hps:6.0f} hands/s CPU ({wall:6.0f} wall)  peak RSS {rss:6.1f} MiB  "

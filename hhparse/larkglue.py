@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "make_parser"]
+from hhparse.lalr import LineParser
+
+__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "make_parser"]
 
 #: lark's ``propagate_positions``. It used to cost 2x (912 vs 2,112 hands/s) because the one flat
 #: hand rule built a tree node per line and lark re-scanned the growing child list on every
@@ -233,3 +235,65 @@ def direct_entry(lark: Any) -> Callable[[str], Any]:
     return parse
 
 
+
+
+def line_parser(lark: Any) -> LineParser | None:
+    """The compiled driver (:mod:`hhparse.lalr`) over ``lark``'s own tables, or None.
+
+    ``lark`` must be a pure-lark LALR parser with the contextual lexer (lark-cython's lexer
+    keeps its scanners out of reach). What is read: the parse table (integer states), each
+    rule's length, origin and callback, and each lexer state's compiled terminal regex — the
+    very objects lark uses, so the driver lexes and reduces as lark does. A state whose
+    scanner lark had to split into several regexes, or with terminal callbacks, gets no
+    scanner (text reaching it goes to lark). None when lark's internals do not have the
+    expected shape or something would run differently (post-lexer, terminal callbacks of the
+    parser, non-integer states): then lark parses everything, as before.
+    """
+    from lark.grammar import Rule
+    from lark.parsers.lalr_analysis import Shift
+
+    try:
+        frontend = lark.parser
+        inner = frontend.parser.parser
+        table = inner.parse_table
+        callbacks = inner.callbacks
+        lexer = frontend.lexer
+        conf = frontend.lexer_conf
+        start = frontend._verify_start(None)
+        start_state, end_state = table.start_states[start], table.end_states[start]
+        states: dict[Any, dict[str, tuple[Any, Any]]] = table.states
+        lexers: dict[Any, Any] = lexer.lexers
+        ignore = frozenset(conf.ignore)
+    except (AttributeError, KeyError, TypeError):
+        return None
+    if conf.postlex or frontend.skip_lexer or any(isinstance(k, str) for k in callbacks):
+        return None
+    n = len(states)
+    if set(states) != set(range(n)) or set(lexers) != set(range(n)):
+        return None
+    rules: list[tuple[int, str, Any]] = []
+    index: dict[int, int] = {}
+    actions: list[dict[str, int]] = []
+    for state in range(n):
+        row: dict[str, int] = {}
+        for symbol, (action, arg) in states[state].items():
+            if action is Shift:
+                row[str(symbol)] = int(arg)
+            elif isinstance(arg, Rule):
+                if id(arg) not in index:
+                    index[id(arg)] = len(rules)
+                    rules.append((len(arg.expansion), str(arg.origin.name), callbacks[arg]))
+                row[str(symbol)] = ~index[id(arg)]
+            else:
+                return None
+        actions.append(row)
+    scanners: list[Any] = []
+    for state in range(n):
+        basic = lexers[state]
+        try:
+            mres = basic.scanner._mres
+            plain = not basic.callback and len(mres) == 1
+        except AttributeError:
+            return None
+        scanners.append(mres[0].match if plain else None)
+    return LineParser(actions, rules, scanners, ignore, int(start_state), int(end_state))

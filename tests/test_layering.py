@@ -34,7 +34,15 @@ def _modules(*subpaths: str) -> list[Path]:
     return out
 
 
-TEXT_SIDE = ("lark", "lark_cython", "hhparse.parsing", "hhparse.larkglue", "hhparse.splitter", "hhparse.render", "hhparse.transform")
+TEXT_SIDE = (
+    "lark",
+    "lark_cython",
+    "hhparse.parsing",
+    "hhparse.larkglue",
+    "hhparse.lalr", "hhparse.splitter",
+    "hhparse.render",
+    "hhparse.transform",
+)
 
 
 def _forbidden(imports: set[str], prefixes: tuple[str, ...]) -> set[str]:
@@ -47,7 +55,9 @@ def test_referee_never_reads_text(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", _modules("parsing.py", "larkglue.py", "splitter.py", "render.py", "transform.py"), ids=lambda p: p.name
+    "path",
+    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "render.py", "transform.py"),
+    ids=lambda p: p.name,
 )
 def test_parser_never_judges_legality(path: Path) -> None:
     assert not _forbidden(_imports(path), ("hhparse.engine", "hhparse.rules.pots")), path
@@ -64,3 +74,9 @@ def test_engine_import_does_not_load_lark() -> None:
 
     code = "import sys, hhparse.engine; assert 'lark' not in sys.modules, 'lark loaded'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_lalr_driver_knows_neither_lark_nor_the_model() -> None:
+    """The compiled driver runs tables it is given: lark's internals stay in ``larkglue``."""
+    imports = _imports(PKG / "lalr.py")
+    assert not _forbidden(imports, ("lark", "lark_cython", "hhparse")), imports
