@@ -331,12 +331,16 @@ class FileRun:
         }
 
 
-def plan_file(path: Path, manifest_files: dict[str, dict[str, Any]]) -> FileRun | None:
+def plan_file(
+    path: Path, manifest_files: dict[str, dict[str, Any]], touched: dict[str, dict[str, Any]] | None = None
+) -> FileRun | None:
     """Decide what to do with one file; ``None`` means unchanged, skip it.
 
     Unchanged = a complete record with the same size and mtime (no read needed), or the same
     content hash. A file that is longer than its record and starts with the recorded bytes
-    resumes after the recorded blocks; anything else is read from the start.
+    resumes after the recorded blocks; anything else is read from the start. An unchanged file
+    whose mtime moved (copied, synced, touched) gets its record with the new mtime in
+    ``touched``: once that is in the manifest, the next run skips it without reading it.
     """
     key = str(path)
     run = FileRun(key)
@@ -353,7 +357,9 @@ def plan_file(path: Path, manifest_files: dict[str, dict[str, Any]]) -> FileRun 
         if rec and len(hashes) == 2 and hashes[1] == rec["hash"]:
             if rec.get("complete"):
                 if old_size == run.size:
-                    return None  # touched, not changed (the stale mtime costs one hash next time)
+                    if touched is not None:
+                        touched[key] = {**rec, "mtime_ns": run.mtime_ns}
+                    return None  # touched, not changed
                 run.skip_blocks = int(rec["blocks"])
                 run.resumed_from = old_size
             else:
@@ -745,12 +751,15 @@ def import_paths(
     stats = ImportStats()
     with Warehouse(warehouse) as wh:
         runs: list[FileRun] = []
+        touched: dict[str, dict[str, Any]] = {}
         for f in files:
-            run = plan_file(f, wh.manifest.files)
+            run = plan_file(f, wh.manifest.files, touched)
             if run is None:
                 stats.files_skipped += 1
             else:
                 runs.append(run)
+        if touched:  # new mtimes only: no rows, no batch
+            wh.publish({}, touched)
         stats.files_total = len(files)
         stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
         reporter.start(len(runs), stats.bytes_total)

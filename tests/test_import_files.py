@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import hhparse
 import hhparse.importer as importer
 from hhparse.importer import UsageError, import_paths
 from hhparse.tables.store import Warehouse
@@ -151,6 +152,23 @@ def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path
     assert ids == ["1", "2", "3", "4"]
     unchanged = import_paths([f], tmp_path / "wh", jobs=1)
     assert (unchanged.stats.files_skipped, unchanged.stats.read) == (1, 0)
+    # The half hand's reject row is kept (append-only) but marked superseded, and the rejects
+    # report no longer lists a hand that is in the warehouse whole.
+    with hhparse.warehouse(tmp_path / "wh") as con:
+        rows = con.sql("SELECT hand_id, superseded FROM stg_rejects").fetchall()
+        assert rows == [("3", True)]
+        assert hhparse.report("rejects", con).empty
+
+
+def test_rejects_of_other_files_are_not_superseded(tmp_path: Path) -> None:
+    """A bad copy of a hand stays listed even when a good copy came from another file."""
+    write_hands(tmp_path / "in" / "good.txt", ["7"])
+    bad = make_hand("7").replace("*** SUMMARY ***", "*** SUMMARY ***\nnot a summary line")
+    (tmp_path / "in" / "bad.txt").write_text(bad + "\n\n\n", encoding="utf-8")
+    import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    with hhparse.warehouse(tmp_path / "wh") as con:
+        assert con.sql("SELECT superseded FROM stg_rejects").fetchall() == [(False,)]
+        assert len(hhparse.report("rejects", con)) == 1
 
 
 def test_bad_unterminated_last_hand_is_not_rejected_twice(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import hhparse.importer as importer
 from hhparse.importer import import_paths
 from hhparse.tables.store import Warehouse
 
@@ -39,12 +40,22 @@ def test_reimport_is_a_noop(tmp_path: Path) -> None:
     assert read_views(tmp_path / "wh") == before
 
 
-def test_touched_but_unchanged_file_is_not_reread(tmp_path: Path) -> None:
+def test_touched_but_unchanged_file_is_not_reread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     f = write_hands(tmp_path / "a.txt", ["1", "2"])
     import_paths([f], tmp_path / "wh", jobs=1)
     os.utime(f, (1_000_000_000, 1_000_000_000))
     again = import_paths([f], tmp_path / "wh", jobs=1)
     assert (again.stats.files_skipped, again.stats.read) == (1, 0)
+    # Regression: the manifest kept the old mtime, so every later run hashed the file again.
+    record = _manifest(tmp_path / "wh")["files"][str(f)]  # type: ignore[index]
+    assert record["mtime_ns"] == f.stat().st_mtime_ns
+
+    def no_read(path: Path, sizes: object) -> list[str]:
+        raise AssertionError(f"{path} was hashed again")
+
+    monkeypatch.setattr(importer, "hash_prefix", no_read)
+    third = import_paths([f], tmp_path / "wh", jobs=1)
+    assert (third.stats.files_skipped, third.stats.read, third.stats.batches) == (1, 0, 0)
 
 
 def test_grown_file_imports_only_the_new_hands(tmp_path: Path) -> None:
