@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
+import hhparse
 from hhparse.cli import compact_cmd, import_cmd
-from hhparse.tables.store import Warehouse
+from hhparse.importer import import_paths
+from hhparse.tables.store import RETIRED_GRACE_SECONDS, Warehouse
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _warehouse_helpers import install_referee, make_hand, read_views, write_hands
@@ -98,5 +101,29 @@ def test_compact_merges_files_without_changing_rows(tmp_path: Path) -> None:
         assert len(w.files_of("hands")) == 1
         assert w.read_table("hands").equals(hands_before)  # same rows, same order
         on_disk = {p for name in ("hands", "actions") for p in (wh / name).iterdir()}
-        assert on_disk == set(w.files_of("hands")) | set(w.files_of("actions"))
+        listed = set(w.files_of("hands")) | set(w.files_of("actions"))
+        retired = {wh / rel for rel in w.manifest.retired if rel.split("/")[0] in ("hands", "actions")}
+        assert len(retired) >= 16 and not retired & listed
+        assert on_disk == listed | retired  # replaced files wait out the grace period
     assert read_views(wh) == before
+    with Warehouse(wh) as w:  # the first write after the grace period deletes them
+        removed = w.clean_orphans(now=time.time() + RETIRED_GRACE_SECONDS + 1)
+        assert retired <= set(removed) and not w.manifest.retired
+        assert {p for name in ("hands", "actions") for p in (wh / name).iterdir()} == listed
+    with Warehouse(wh) as w:
+        assert not w.manifest.retired
+    assert read_views(wh) == before
+
+
+def test_compact_does_not_break_an_open_connection(tmp_path: Path) -> None:
+    """Regression: compact deleted the files a connection opened before it was reading."""
+    write_hands(tmp_path / "a.txt", [str(i) for i in range(1, 21)])
+    wh = tmp_path / "wh"
+    import_paths([tmp_path / "a.txt"], wh, jobs=1, batch_hands=5, task_hands=5)
+    with hhparse.warehouse(wh) as con:
+        count = "SELECT count(*) FROM hands"
+        assert con.execute(count).fetchall() == [(20,)]
+        r = runner.invoke(_app(), ["compact", "-w", str(wh)])
+        assert r.exit_code == 0, r.output
+        assert con.execute(count).fetchall() == [(20,)]
+        assert len(hhparse.report("summary", con)) > 0

@@ -21,6 +21,7 @@ import contextlib
 import fcntl
 import json
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,6 +37,12 @@ MANIFEST_FORMAT = 1
 DEFAULT_WAREHOUSE = "hhparse-warehouse"
 ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
+
+#: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
+#: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
+#: deleting them at once would break its next query. They are deleted by the first write
+#: (import or compact) after this many seconds.
+RETIRED_GRACE_SECONDS: Final = 24 * 3600
 
 
 class SchemaMismatchError(ValueError):
@@ -103,6 +110,7 @@ class Manifest:
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
     next_batch: int = 0
     schema_version: str = SCHEMA_VERSION
+    retired: dict[str, float] = field(default_factory=dict)  # replaced file -> when (Unix time)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to disk."""
@@ -112,6 +120,7 @@ class Manifest:
             "next_batch": self.next_batch,
             "tables": self.tables,
             "files": self.files,
+            "retired": self.retired,
         }
 
     @classmethod
@@ -124,6 +133,7 @@ class Manifest:
             files=dict(data.get("files", {})),
             next_batch=int(data.get("next_batch", 0)),
             schema_version=str(data.get("schema_version", SCHEMA_VERSION)),
+            retired={str(k): float(v) for k, v in data.get("retired", {}).items()},
         )
 
 
@@ -184,9 +194,16 @@ class Warehouse:
         """Published files of ``table`` (absolute), in publication order."""
         return [self.root / rel for rel in self.manifest.tables.get(table, [])]
 
-    def clean_orphans(self) -> list[Path]:
-        """Delete Parquet and temp files no manifest lists (left by an interrupted writer)."""
+    def clean_orphans(self, now: float | None = None) -> list[Path]:
+        """Delete Parquet and temp files no manifest lists (left by an interrupted writer), and
+        files :meth:`compact` replaced more than :data:`RETIRED_GRACE_SECONDS` ago."""
+        now = time.time() if now is None else now
+        expired = {rel for rel, at in self.manifest.retired.items() if now - at > RETIRED_GRACE_SECONDS}
+        if expired:
+            self.manifest.retired = {r: at for r, at in self.manifest.retired.items() if r not in expired}
+            self._write_manifest()  # forget them first: a crash then leaves plain orphans
         listed = {self.root / rel for rels in self.manifest.tables.values() for rel in rels}
+        listed.update(self.root / rel for rel in self.manifest.retired)
         removed: list[Path] = []
         for p in self._data_files():
             if p not in listed:
@@ -249,9 +266,10 @@ class Warehouse:
     def compact(self, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
         """Merge each table's batch files into files of up to ``target_rows`` rows.
 
-        Rows and their order are unchanged. New files are published with one manifest swap; the
-        old files are deleted afterwards (a crash in between leaves orphans, cleaned next time).
-        Returns ``{table: (files before, files after)}``.
+        Rows and their order are unchanged. New files are published with one manifest swap. The
+        old files are retired, not deleted: connections opened before still read them, until the
+        first write after :data:`RETIRED_GRACE_SECONDS` deletes them (a crash in between leaves
+        orphans, cleaned next time). Returns ``{table: (files before, files after)}``.
         """
         report: dict[str, tuple[int, int]] = {}
         old_files: list[Path] = []
@@ -279,8 +297,8 @@ class Warehouse:
             report[name] = (len(paths), len(new_rels))
         if old_files:
             self.manifest.next_batch = batch + 1
-            self._write_manifest()
+            retired_at = time.time()
             for p in old_files:
-                with contextlib.suppress(OSError):
-                    p.unlink()
+                self.manifest.retired[p.relative_to(self.root).as_posix()] = retired_at
+            self._write_manifest()
         return report
