@@ -11,9 +11,11 @@ every line is one token and one LALR reduction whose callback is a :class:`_Buil
 that appends the line's event to the hand; the lexer tries terminals in an order chosen for
 speed (see the grammar); what repeats across hands (amounts, header bodies, summary seat
 lines) is read once into small bounded memos; model objects are built once each through
-:func:`_maker`; without lark-cython a leaner contextual lexer runs the lexing loop; and lark's
-per-line Python-level ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out once
-the parser is built (:mod:`hhparse.larkglue`).
+:func:`_maker`. By default lark's LALR table, lexer-state regexes and callbacks run in the
+compiled driver :mod:`hhparse.lalr` (≈30 % of the parse time a hand), and lark itself parses
+whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to lark alone,
+where a leaner contextual lexer runs the lexing loop without lark-cython and lark's per-line
+``Rule``/``Token`` dunder calls and per-hand entry layers are cut out (:mod:`hhparse.larkglue`).
 """
 
 from __future__ import annotations

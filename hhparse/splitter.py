@@ -5,11 +5,25 @@ know its file and first line so errors point at the user's editor line, and a bl
 of both multiprocessing and the ``rejects`` table. The only reliable boundary is the header line
 (blank lines are not guaranteed in third-party copies), so we cut on it and nothing else.
 
-Decoding is decided per file while streaming: a UTF-16 BOM switches to a UTF-16 text reader;
-otherwise each line is decoded as UTF-8 (BOM stripped) until a line fails, after which the rest
-of the file is read as cp1252 (PokerStars tournament summaries are cp1252). Lines decoded before
+Decoding is decided per file while streaming: a UTF-16 BOM switches to a UTF-16 text reader
+(undecodable bytes replaced); otherwise each line is decoded as UTF-8 until a line fails, after
+which the rest of the file is read as cp1252 (PokerStars tournament summaries are cp1252).
+Byte-order marks that open a line are dropped: the file's own, and any that concatenating files
+(``cat a.txt b.txt``) left inside, which would otherwise hide a header and merge two hands. Lines decoded before
 the switch were valid UTF-8, and ASCII is identical in both, so the result equals a whole-file
 decision for every real file while never holding more than one hand in memory.
+
+Two paths, one output. Splitting is on the import's critical path, and a Python loop per line
+cost ≈10 µs a hand, so :func:`split_stream` normally spends Python on headers only. It decodes
+runs of whole lines (each read of ``_READ`` bytes, cut after its last LF); a header contains
+``#``, which occurs about twice a hand, so ``str.find`` (a memchr) jumps from one candidate to the
+next and the header test runs on that one line; each hand is then sliced out of its run, its line
+ends' CRs dropped and its lines counted by C code. That leaves exactly the lines the line-based
+path sees, so the two paths agree on every input (``tests/test_splitter_fast.py`` compares them
+on the corpus, crafted files, every chunk boundary of a small file and random files). The
+line-based path, :func:`split_lines` over ``_decoded_lines``, stays for what the chunked path does
+not handle: UTF-16 files, streams whose first read returns under two bytes, and the public
+:func:`split_lines` / :func:`split_text`.
 """
 
 from __future__ import annotations
@@ -30,11 +44,25 @@ BLOCK_BINARY = "binary"  # a file with NUL bytes
 #: A hand header: a site word, optional kind words, then ``Hand #123:`` / ``Game #123:``.
 #: Restricted to letters/spaces before the ``#`` so a chat line quoting a header never cuts.
 HEADER_RE = re.compile(r"^[A-Za-z][\w']*(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: ")
+#: The chunked path only tries the pattern on a line whose first ``#`` follows one of these (the
+#: words before ``#`` in :data:`HEADER_RE` allow no ``#``): keep the two in step.
+_HEADER_TAGS = ("Hand #", "Game #")
+_HEADER_TAG_CHARS = "".join(tag[-3] for tag in _HEADER_TAGS)  # the letter two before the ``#``
+#: What nearly every header starts with; followed by ``\d+: `` it matches :data:`HEADER_RE`, so the
+#: chunked path takes such a line for a header without running the regex engine (≈0.3 µs a hand).
+_USUAL_HEADER = "PokerStars Hand #"
+#: :data:`HEADER_RE` for one line inside a run: ``^`` matches at the line start given as ``pos``,
+#: and ``endpos`` (the line's LF) keeps the pattern from seeing the next line. The line's trailing
+#: CRs are still there, which changes nothing: the pattern cannot match a CR.
+_HEADER_IN_TEXT = re.compile(HEADER_RE.pattern, HEADER_RE.flags | re.MULTILINE)
 SUMMARY_FILE_RE = re.compile(r"^PokerStars Tournament #\d+, ")
 
 _CHUNK = 1 << 16
 _PREAMBLE_MAX_LINES = 200  # keep a bounded excerpt of non-hand text, however large the file
 _BOM_UTF8 = "\ufeff"
+#: Byte-order marks opening a line: the file's own, or one left inside by concatenating files
+#: (``cat a.txt b.txt``), which would otherwise hide the next header and merge two hands.
+_LINE_BOMS_RE = re.compile("^\ufeff+", re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +83,11 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
     """
     head = stream.read(4)
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        text = io.TextIOWrapper(io.BufferedReader(_Prefixed(head, stream)), encoding="utf-16", newline="")
+        # errors="replace": a truncated or odd-length file (a live one read mid-write) must not
+        # abort the import; the damaged hand then fails to parse and is kept as a reject
+        text = io.TextIOWrapper(
+            io.BufferedReader(_Prefixed(head, stream)), encoding="utf-16", errors="replace", newline=""
+        )
         for line in text:
             yield line.rstrip("\r\n")
         return
@@ -200,8 +232,8 @@ def split_lines(lines: Iterable[str], source: str, first_line: int = 1) -> Itera
     header = HEADER_RE.match
     for line in lines:
         lineno += 1
-        if lineno == first_line and line.startswith(_BOM_UTF8):
-            line = line[1:]
+        if line.startswith(_BOM_UTF8):  # the file's, or a concatenated file's (``cat a b``)
+            line = line.lstrip(_BOM_UTF8)
         if "#" in line and header(line):  # (the '#' test is the cheap half of the regex)
             if in_hand:
                 yield Block(source, start, "\n".join(current) + "\n")
@@ -241,7 +273,233 @@ def split_stream(stream: BinaryIO, source: str) -> Iterator[Block]:
     if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
         yield Block(source, 1, head[:200].decode("latin-1"), BLOCK_BINARY)
         return
-    yield from split_lines(_decoded_lines(_buffered(head, stream)), source)
+    if len(head) < 2 or head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # UTF-16, or too short a first read to rule it out: the line-based path decides
+        yield from split_lines(_decoded_lines(_buffered(head, stream)), source)
+        return
+    yield from _split_texts(_decoded_texts(head, stream), source)
+
+
+def _decoded_texts(head: bytes, stream: BinaryIO) -> Iterator[str]:
+    """The stream from ``head`` on as decoded runs of whole lines, as ``_decoded_lines`` decodes them.
+
+    Each run is whole lines with their LFs (and their CRs: :func:`_split_texts` drops those hand
+    by hand), byte-order marks opening a line dropped, a missing final LF supplied, and the
+    switch to cp1252 made at the first line that is not UTF-8 (that line included). A line begun in one read and ended in the next is its own short run, so a chunk is
+    decoded where it lies (through a memoryview) instead of being copied behind that line first.
+    """
+    utf8 = True
+    first = True  # nothing decoded yet: a BOM may open the next run
+    pending: list[bytes] = []  # the start of a line whose LF has not been read yet
+    chunk = head
+    while chunk:
+        cut = chunk.rfind(b"\n") + 1
+        if not cut:
+            pending.append(chunk)
+            chunk = stream.read(_READ)
+            continue
+        done = 0  # how much of ``chunk`` is decoded
+        if pending:
+            done = chunk.find(b"\n") + 1
+            pending.append(chunk[:done])
+            text, utf8 = _decode(b"".join(pending), utf8, first)
+            pending = []
+            first = False
+            yield text
+        if done < cut:
+            text, utf8 = _decode(memoryview(chunk)[done:cut], utf8, first)
+            first = False
+            yield text
+        if cut < len(chunk):
+            pending.append(chunk[cut:])
+        chunk = stream.read(_READ)
+    if pending:
+        pending.append(b"\n")
+        text, utf8 = _decode(b"".join(pending), utf8, first)
+        yield text
+
+
+def _decode(data: bytes | memoryview, utf8: bool, first: bool) -> tuple[str, bool]:
+    """Whole lines as text, and whether the lines after them are UTF-8.
+
+    The first line that fails UTF-8 is the one holding the decoder's first bad byte: a UTF-8
+    sequence never contains LF, so every line before it decodes on its own, as ``_decode_lines``
+    tries them.
+    """
+    if first and data[:3] == b"\xef\xbb\xbf":
+        data = data[3:]
+    if utf8:
+        try:
+            text = str(data, "utf-8")
+        except UnicodeDecodeError as exc:
+            raw = bytes(data)
+            bad = raw.rfind(b"\n", 0, exc.start) + 1
+            text = raw[:bad].decode("utf-8") + raw[bad:].decode("cp1252", errors="replace")
+            utf8 = False
+    else:
+        text = str(data, "cp1252", "replace")
+    if _BOM_UTF8 in text:  # (instant on the usual one-byte-per-character text)
+        text = _LINE_BOMS_RE.sub("", text)
+    return text, utf8
+
+
+def _strip_crs(text: str) -> str:
+    """``text`` (ending with LF) without the CRs that end its lines; a CR inside a line stays.
+
+    The newline decoder turns CRLF into LF in one C pass, in under half the time of
+    ``str.replace``, and records whether it met a CR not followed by LF; it turned that one into
+    LF as well, so then the slow way is taken.
+    """
+    if "\r" not in text:
+        return text
+    decoder = io.IncrementalNewlineDecoder(None, translate=True)
+    out: str = decoder.decode(text, final=True)
+    return out if decoder.newlines in _NO_LONE_CR else _strip_crs_slowly(text)
+
+
+def _strip_crs_slowly(text: str) -> str:
+    """What the newline decoder cannot do: it would turn a CR inside a line into LF too."""
+    text = text.replace("\r\n", "\n")
+    if "\r\n" in text:  # lines that ended in several CRs (one regex pass, however many)
+        text = _TRAILING_CRS_RE.sub("\n", text)
+    return text
+
+
+#: ``IncrementalNewlineDecoder.newlines`` when every CR it met was followed by LF.
+_NO_LONE_CR = frozenset({None, "\n", "\r\n", ("\n", "\r\n")})
+_TRAILING_CRS_RE = re.compile(r"\r+\n")
+
+
+def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
+    """:func:`split_lines` over runs of whole LF-terminated lines, jumping from ``#`` to ``#``.
+
+    A line is a header exactly when :func:`split_lines` would say so: its first ``#`` follows
+    ``Hand `` or ``Game `` (the words before the ``#`` in :data:`HEADER_RE` allow no other ``#``)
+    and the pattern matches that line alone. ``str.find`` of one character is a memchr, and
+    ``#`` occurs about twice a hand; the character two before it rules most out at once, and the
+    usual header is recognised without the regex engine. A hand's CRs go as it is cut out, by
+    :func:`_strip_crs`'s newline decoder: when it met CRLF and nothing else, the CRs it dropped
+    are the hand's lines, and the count costs nothing. Text before the first header goes through
+    :class:`_Preamble`, line by line as in ``split_lines``. A run's blocks are handed on together
+    (a list is cheaper than a generator step per block).
+    """
+    header = _HEADER_IN_TEXT.match
+    tag_chars = _HEADER_TAG_CHARS
+    usual = "\n" + _USUAL_HEADER  # with the end of the line before
+    at = len(usual) - 1  # from there to its '#'
+    new = object.__new__
+    set_source, set_line, set_text, set_kind = _BLOCK_SETTERS
+    start = 0  # file line of the current hand's header; 0 before the file's first header
+    carry: list[str] = []  # the current hand's text from earlier runs
+    lines = 0  # file lines before the current run
+    preamble = _Preamble()
+    decoder = io.IncrementalNewlineDecoder(None, translate=True)
+    decode = decoder.decode
+    for text in texts:
+        crs = "\r" in text  # then each hand loses its CRs as it is cut out (see _strip_crs)
+        find = text.find
+        startswith = text.startswith
+        blocks: list[Block] = []
+        append = blocks.append
+        pos = 0  # where the current hand (or the preamble) continues in this run
+        cut = -1  # the line start of the last header found in this run
+        i = find("#")
+        while i >= 0:
+            if text[i - 2] not in tag_chars:  # (i < 2 wraps around: the pattern decides then)
+                i = find("#", i + 1)
+                continue
+            if (
+                i >= at  # (a header opening the run takes the general way)
+                and startswith(usual, i - at)
+                and (j := find(": ", i)) > i + 1
+                and text[i + 1 : j].isdecimal()  # what \d+ matches
+            ):
+                line_start = i - at + 1
+                i = find("#", j)  # (another tag on this line meets ``cut`` below)
+            else:
+                line_start = text.rfind("\n", 0, i) + 1
+                line_end = find("\n", i)  # every run ends with LF
+                i = find("#", line_end)  # the pattern sees the whole line: on to the next one
+                if line_start == cut or not header(text, line_start, line_end):
+                    continue
+            cut = line_start
+            if carry:
+                carry.append(text[:line_start])
+                append(Block(source, start, _strip_crs("".join(carry))))
+                carry = []
+                start = lines + 1 + text.count("\n", 0, line_start)
+            elif start:  # the usual case: Block(source, start, text[pos:line_start]), faster
+                block = new(Block)
+                set_source(block, source)
+                set_line(block, start)
+                set_kind(block, BLOCK_HAND)
+                hand = text[pos:line_start]
+                if not crs:
+                    start += hand.count("\n")
+                else:  # what _strip_crs does, and the lines counted on the way when it can
+                    lf_only = decode(hand, True)
+                    seen = decoder.newlines  # (the hands since its last reset had CRLF only)
+                    if seen == "\r\n":  # one CR before every LF and no other: as many as lines
+                        start += len(hand) - len(lf_only)
+                        hand = lf_only
+                    else:
+                        decoder.reset()
+                        start += hand.count("\n")
+                        hand = lf_only if seen in _NO_LONE_CR else _strip_crs_slowly(hand)
+                set_text(block, hand)
+                append(block)
+            else:
+                preamble.feed(_strip_crs(text[:line_start]), lines + 1)
+                if preamble.lines:
+                    append(preamble.block(source))
+                start = lines + 1 + text.count("\n", 0, line_start)
+            pos = line_start
+        if start:
+            carry.append(text[pos:])
+        else:
+            preamble.feed(_strip_crs(text), lines + 1)
+        lines = (lines if cut < 0 else start - 1) + text.count("\n", pos)
+        yield from blocks
+    if start:
+        yield Block(source, start, _strip_crs("".join(carry)))
+    elif preamble.lines:
+        yield preamble.block(source)
+
+
+#: The slot setters of Block's fields (source, line, text, kind). A frozen dataclass's ``__init__``
+#: calls ``object.__setattr__`` per field from a Python frame, ≈0.25 µs of ≈0.5 a block; the
+#: chunked path sets the slots directly (``tests/test_splitter_fast.py`` checks that Block has
+#: these fields and no others, and that the blocks equal those ``Block(...)`` makes).
+_BLOCK_SETTERS = tuple(getattr(Block, name).__set__ for name in ("source", "line", "text", "kind"))
+
+
+class _Preamble:
+    """The non-blank text before a file's first header, kept as :func:`split_lines` keeps it."""
+
+    __slots__ = ("kept", "lines", "start")
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []  # at most _PREAMBLE_MAX_LINES lines, from the first non-blank
+        self.lines = 0  # non-blank lines seen (only whether it is 0 matters once ``kept`` is full)
+        self.start = 0  # file line of the first non-blank line
+
+    def feed(self, text: str, first_line: int) -> None:
+        """Take whole LF-terminated lines (CRs dropped), the first being file line ``first_line``."""
+        if len(self.kept) >= _PREAMBLE_MAX_LINES or not text:
+            return
+        for n, line in enumerate(text.split("\n")[:-1], first_line):
+            if line.strip():
+                if not self.lines:
+                    self.start = n
+                self.lines += 1
+            elif not self.lines:
+                continue
+            self.kept.append(line)
+            if len(self.kept) >= _PREAMBLE_MAX_LINES:
+                return
+
+    def block(self, source: str) -> Block:
+        return _preamble(source, self.start, self.kept)
 
 
 def _buffered(head: bytes, stream: BinaryIO) -> BinaryIO:

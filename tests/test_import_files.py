@@ -182,3 +182,15 @@ def test_bad_unterminated_last_hand_is_not_rejected_twice(tmp_path: Path) -> Non
     grown = import_paths([f], tmp_path / "wh", jobs=1)  # the bad hand is read again: same text
     assert (grown.stats.new, grown.stats.duplicate, grown.stats.rejected) == (1, 1, 0)
     assert read_views(tmp_path / "wh")["rejects"].num_rows == 1
+
+
+def test_half_written_utf16_file_is_imported_not_fatal(tmp_path: Path) -> None:
+    # Regression: an odd number of bytes in a UTF-16 file (the client mid-write) raised
+    # UnicodeDecodeError out of import_paths, losing the whole run.
+    body = "\n\n\n".join(make_hand(i) for i in ("1", "2")) + "\n\n\n" + make_hand("3")[:200]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "u16.txt").write_bytes(body.replace("\n", "\r\n").encode("utf-16") + b"\x00")
+    write_hands(tmp_path / "in" / "other.txt", ["4"])
+    r = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    assert (r.stats.new, r.stats.rejected, r.exit_code) == (3, 1, 1)
+    assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2", "4"]

@@ -48,3 +48,28 @@ def test_binary_preamble_summary_empty() -> None:
     assert next(split_stream(io.BytesIO(summary), "s")).kind == BLOCK_SUMMARY
     assert list(split_stream(io.BytesIO(b""), "e")) == []
     assert list(split_stream(io.BytesIO(b"\n\n\n"), "e")) == []
+
+
+def test_concatenated_files_keep_their_hands_apart(tmp_path: Path) -> None:
+    # Regression: `cat a.txt b.txt` of two BOM files left a BOM before b's first header, which then
+    # did not count as a header, so b's first hand was glued to a's last one.
+    a = b"\xef\xbb\xbf" + f"{H1}\r\nx\r\n\r\n".encode()
+    b = b"\xef\xbb\xbf" + f"{H2}\r\ny\r\n".encode()
+    p = tmp_path / "cat.txt"
+    p.write_bytes(a + b)
+    for blocks in (list(split_file(p)), list(split_text((a + b).decode("utf-8-sig"), "t"))):
+        assert [(b.line, b.text) for b in blocks] == [(1, f"{H1}\nx\n\n"), (4, f"{H2}\ny\n")]
+    u16 = tmp_path / "cat16.txt"
+    u16.write_bytes(f"{H1}\nx\n".encode("utf-16") + f"{H2}\ny\n".encode("utf-16"))
+    assert [b.text for b in split_file(u16)] == [f"{H1}\nx\n", f"{H2}\ny\n"]
+
+
+def test_truncated_utf16_is_read_not_raised(tmp_path: Path) -> None:
+    # Regression: an odd-length UTF-16 file (a live one caught mid-write) raised
+    # UnicodeDecodeError, which aborted the whole import.
+    p = tmp_path / "u16.txt"
+    p.write_bytes(f"{H1}\r\nx\r\n{H2}\r\ny".encode("utf-16") + b"\x00")
+    blocks = list(split_file(p))
+    assert [b.line for b in blocks] == [1, 3]
+    assert blocks[0].text == f"{H1}\nx\n"
+    assert blocks[1].text.startswith(f"{H2}\ny") and "\ufffd" in blocks[1].text
