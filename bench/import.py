@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus" / "pokerstars"
@@ -43,6 +44,13 @@ print(json.dumps({
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
+
+
+def calibration_seconds() -> float:
+    """Seconds a fixed pure-Python loop takes now: how fast this machine is at the moment."""
+    t = time.perf_counter()
+    sum(i * i for i in range(10**7))
+    return time.perf_counter() - t
 
 
 def synth_input(hands: int, out: Path) -> None:
@@ -146,17 +154,24 @@ def main() -> None:
             t = time.perf_counter()
             (corpus_input if args.corpus_input else synth_input)(args.hands, src)
             print(f"input: {args.hands:,} hands, {_du(src) / 1e6:.1f} MB in {time.perf_counter() - t:.1f} s")
-        results = {}
-        for jobs in args.jobs:
-            runs = []
-            for i in range(args.repeat):
+        # Rounds: every --jobs value once per round, so that a drift of the machine's speed (seen
+        # here: 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before
+        # each run shows that drift.
+        by_jobs: dict[int, list[dict[str, Any]]] = {jobs: [] for jobs in args.jobs}
+        for i in range(args.repeat):
+            for jobs in args.jobs:
                 wh = work / f"wh-{jobs}-{i}"
+                loop = calibration_seconds()
                 out, mem = run_sampled([sys.executable, "-c", CHILD, str(src), str(wh), str(jobs)])
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["warehouse_mb"] = _du(wh) / 1e6
-                runs.append(r)
+                r["loop_s"] = loop
+                by_jobs[jobs].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
+                print(f"  round {i + 1}, --jobs {jobs}: {r['hands_per_s']:,.0f} hands/s (CPU loop {loop:.2f} s)")
+        results = {}
+        for jobs, runs in by_jobs.items():
             runs.sort(key=lambda x: x["hands_per_s"])
             r = runs[len(runs) // 2]  # the median run (all its figures)
             if args.repeat > 1:
