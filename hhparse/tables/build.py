@@ -110,7 +110,7 @@ class _Plan:
     """How to build one table: the record fields gathered per row and each column's source."""
 
     name: str
-    fields: tuple[str, ...]  # record fields, in the order of the per-row tuples
+    fields: tuple[str, ...]  # record fields the columns are pulled from (hands: _hand_row order)
     derive: dict[str, Derive]  # column -> values, for every column built from the rows
     from_hands: tuple[str, ...]  # key and copied columns, taken from the batch's hands table
     schema: pa.Schema  # declared schema + _hand_idx
