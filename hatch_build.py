@@ -9,8 +9,10 @@ the compiled modules are built from it at install time and nothing generated is 
 What is compiled is :data:`COMPILED`: the referee, the rules it calls, the grammar's builder
 (``hhparse/parsing.py``) and the LALR driver that runs lark's tables (``hhparse/lalr.py``, which
 takes the parse from ≈145 to ≈107 µs a hand); what reaches into lark's internals stays in
-``hhparse/larkglue.py``, which mypyc could not compile. Measured and left out: the model (its frozen dataclasses build
-slower compiled), the splitter and the table builder (no gain). ``HHPARSE_COMPILE`` decides:
+``hhparse/larkglue.py``, which mypyc could not compile. Measured and left out: the model (its
+frozen dataclasses build slower compiled), the line-based splitter (no gain; the chunked one
+was not tried) and the table builder (1–3 µs a hand, not worth a compiled module).
+``HHPARSE_COMPILE`` decides:
 
 * unset or ``auto`` — compile; if that fails (no C compiler), warn and install pure Python;
 * ``1`` — compile or fail the build (``make`` and CI use this, so a slow build cannot pass);
