@@ -60,6 +60,14 @@ class LineParser:
     ``scanners[state]`` is that state's terminal regex or None when the driver cannot lex the
     state exactly like lark (then any text reaching it is rejected); ``ignore`` are the
     terminals lark skips.
+
+    ``line_memo`` (entries; 0 = off) remembers which terminal each whole line was in the state
+    it was lexed in, and takes that terminal without the regex when the same line comes back in
+    the same state: hand histories repeat their lines ("X: folds", summary seat lines), about
+    half of them in real files, and a dict look-up costs a fifth of the alternation. Only for
+    grammars whose terminals never look past the line they match (no look-around across a
+    ``"\n"``): then a line's terminal depends on the line and the state alone. A token that is
+    not exactly one line (several lines, part of one) is always lexed by the regex.
     """
 
     def __init__(
@@ -70,6 +78,7 @@ class LineParser:
         ignore: frozenset[str],
         start: int,
         end: int,
+        line_memo: int = 0,
     ) -> None:
         self.actions = actions
         self.rules = rules
@@ -77,6 +86,8 @@ class LineParser:
         self.ignore = ignore
         self.start = start
         self.end = end
+        self.line_memo = line_memo
+        self.memo: dict[str, tuple[int, str]] = {}
 
     def parse(self, text: str) -> Any:
         """The value of the start rule's callback for ``text``; raises :class:`Rejected`."""
@@ -84,21 +95,42 @@ class LineParser:
         ignore = self.ignore
         states: list[int] = [self.start]
         values: list[Any] = []
+        memo = self.memo
+        limit = self.line_memo
         pos = 0
         line = 1
         size = len(text)
         while pos < size:
-            scanner = scanners[states[-1]]
+            state = states[-1]
+            eol = text.find("\n", pos) + 1 if limit else 0
+            if eol:  # a whole line: seen before in this state, its terminal is known
+                value = text[pos:eol]
+                known = memo.get(value)
+                if known is not None and known[0] == state:
+                    kind = known[1]
+                    pos = eol
+                    if kind not in ignore:
+                        self._feed(states, values, kind, LineToken(kind, value, line))
+                    line += 1
+                    continue
+            scanner = scanners[state]
             if scanner is None:
                 raise Rejected
             m = scanner(text, pos)
             if m is None:
                 raise Rejected
-            kind = m.lastgroup
-            if kind is None:
+            group = m.lastgroup
+            if group is None:
                 raise Rejected
-            value = m.group()
-            pos = m.end()
+            kind = group
+            end = m.end()
+            if eol and end == eol:
+                if len(memo) >= limit:
+                    memo.clear()
+                memo[value] = (state, kind)
+            else:
+                value = text[pos:end]
+            pos = end
             if kind in ignore:
                 line += value.count("\n")
                 continue

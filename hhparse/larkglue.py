@@ -237,7 +237,7 @@ def direct_entry(lark: Any) -> Callable[[str], Any]:
 
 
 
-def line_parser(lark: Any) -> LineParser | None:
+def line_parser(lark: Any, line_memo: int = 0) -> LineParser | None:
     """The compiled driver (:mod:`hhparse.lalr`) over ``lark``'s own tables, or None.
 
     ``lark`` must be a pure-lark LALR parser with the contextual lexer (lark-cython's lexer
@@ -247,7 +247,8 @@ def line_parser(lark: Any) -> LineParser | None:
     scanner lark had to split into several regexes, or with terminal callbacks, gets no
     scanner (text reaching it goes to lark). None when lark's internals do not have the
     expected shape or something would run differently (post-lexer, terminal callbacks of the
-    parser, non-integer states): then lark parses everything, as before.
+    parser, non-integer states): then lark parses everything, as before. ``line_memo``: see
+    :class:`~hhparse.lalr.LineParser` (only for grammars whose terminals stay within a line).
     """
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import Shift
@@ -296,4 +297,4 @@ def line_parser(lark: Any) -> LineParser | None:
         except AttributeError:
             return None
         scanners.append(mres[0].match if plain else None)
-    return LineParser(actions, rules, scanners, ignore, int(start_state), int(end_state))
+    return LineParser(actions, rules, scanners, ignore, int(start_state), int(end_state), line_memo)

@@ -10,8 +10,9 @@ Speed (targets: 4,000 hands/s pure Python, 5,000 with lark-cython, one core; ``b
 every line is one token and one LALR reduction whose callback is a :class:`_Builder` method
 that appends the line's event to the hand; the lexer tries terminals in an order chosen for
 speed (see the grammar); what repeats across hands (amounts, header bodies, summary seat
-lines) is read once into small bounded memos; model objects are built once each through
-:func:`_maker`. By default lark's LALR table, lexer-state regexes and callbacks run in the
+lines, and in the driver each line's terminal) is read once into small bounded memos; model
+objects are native classes (one C call each). By default lark's LALR table, lexer-state regexes
+and callbacks run in the
 compiled driver :mod:`hhparse.lalr` (≈30 % of the parse time a hand), and lark itself parses
 whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to lark alone,
 where a leaner contextual lexer runs the lexing loop without lark-cython and lark's per-line
@@ -20,13 +21,12 @@ where a leaner contextual lexer runs the lexing loop without lark-cython and lar
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -87,8 +87,6 @@ from hhparse.splitter import (
 )
 
 __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
-
-_T = TypeVar("_T")
 
 # ------------------------------------------------------------------------------------------
 # Header, table and seat lines (read with regexes: they are parsed once per hand)
@@ -260,58 +258,6 @@ class _Problem(Exception):
         self.message = message
 
 
-def _maker(cls: type[_T]) -> Callable[..., _T]:
-    """A faster constructor for a frozen, slotted model dataclass (every field, positionally).
-
-    A frozen dataclass's ``__init__`` stores each field with ``object.__setattr__`` (to get
-    past its own frozen ``__setattr__``), which costs about 100 ns a field; a hand builds ~50 of
-    these objects. This stores the same values through the slot descriptors instead, about twice
-    as fast. The result is the very object ``cls(*fields)`` builds: same class, same slots, still
-    frozen (only the parser uses this path). When ``__init__`` would do anything more than store
-    the fields (``__post_init__``, non-init fields, not exactly slotted), ``cls`` itself is used.
-    """
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    names = tuple(f.name for f in fields)
-    if (
-        getattr(cls, "__slots__", None) != names
-        or hasattr(cls, "__post_init__")
-        or not all(f.init for f in fields)
-    ):
-        return cls
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    body = "".join(f"    s{i}(o, a{i})\n" for i in range(len(names)))
-    for i, name in enumerate(names):
-        env[f"s{i}"] = cls.__dict__[name].__set__
-    exec(f"def make({args}):\n    o = new(cls)\n{body}    return o\n", env)
-    make: Callable[..., _T] = env["make"]
-    make.__qualname__ = make.__name__ = f"make_{cls.__name__}"
-    return make
-
-
-_Seat = _maker(Seat)
-_PostBlind = _maker(PostBlind)
-_HoleCardsMarker = _maker(HoleCardsMarker)
-_DealHole = _maker(DealHole)
-_ExposeCard = _maker(ExposeCard)
-_DealBoard = _maker(DealBoard)
-_Fold = _maker(Fold)
-_Check = _maker(Check)
-_Call = _maker(Call)
-_Bet = _maker(Bet)
-_Raise = _maker(Raise)
-_UncalledBet = _maker(UncalledBet)
-_ShowdownMarker = _maker(ShowdownMarker)
-_Show = _maker(Show)
-_Muck = _maker(Muck)
-_DoesNotShow = _maker(DoesNotShow)
-_Collect = _maker(Collect)
-_NoLowHand = _maker(NoLowHand)
-_HandCancelled = _maker(HandCancelled)
-_SummarySeat = _maker(SummarySeat)
-_Summary = _maker(Summary)
-_Hand = _maker(Hand)
-_Header = _maker(Header)
 
 _RANKS = frozenset("23456789TJQKA")
 _SUITS = frozenset("cdhs")
@@ -451,7 +397,7 @@ class _Builder:
             return
         number, name, stack, bounty, out, reason = m.groups()
         self.seats.append(
-            _Seat(
+            Seat(
                 int(number),
                 name,
                 (_AMOUNTS.get(stack) or self._amt(stack, line)),
@@ -482,13 +428,13 @@ class _Builder:
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
         self.events.append(
-            _PostBlind(
+            PostBlind(
                 line, name, _POST_KINDS[kind], (_AMOUNTS.get(amt) or self._amt(amt, line)), allin is not None
             )
         )
 
     def hole(self, c: list[Any]) -> None:
-        self.events.append(_HoleCardsMarker(self.offset + c[1].line))
+        self.events.append(HoleCardsMarker(self.offset + c[1].line))
 
     def dealt(self, c: list[Any]) -> None:
         m, line = self._token(_DEALT_RE, c[1])
@@ -496,18 +442,18 @@ class _Builder:
             return
         name, cards = m.groups()
         self._player(name, line)
-        self.events.append(_DealHole(line, name, self._card_list(cards, line)))
+        self.events.append(DealHole(line, name, self._card_list(cards, line)))
 
     def expose(self, c: list[Any]) -> None:
         text, line = self._line(c[1])
-        self.events.append(_ExposeCard(line, text[text.rindex("[") + 1 : -1], False))
+        self.events.append(ExposeCard(line, text[text.rindex("[") + 1 : -1], False))
 
     def expose_bug(self, c: list[Any]) -> None:
         text, line = self._line(c[1])
         self.warnings.append(
             ParseWarning("courchevel-2016-board", line, "PokerStars 2016 client bug: mangled PRE-FLOP line")
         )
-        self.events.append(_ExposeCard(line, text[text.rindex("[") + 1 : -1], True))
+        self.events.append(ExposeCard(line, text[text.rindex("[") + 1 : -1], True))
 
     def street(self, c: list[Any]) -> None:
         m, line = self._token(_STREET_RE, c[1])
@@ -552,7 +498,7 @@ class _Builder:
         if cards is None or (not plain and "".join(_BRACKET_RE.sub("", rest).split())):
             self.problems.append((line, f"bad board {rest}"))
             cards = ()
-        self.events.append(_DealBoard(line, street, cards, _RUNS[run], form))
+        self.events.append(DealBoard(line, street, cards, _RUNS[run], form))
 
     def fold(self, c: list[Any]) -> None:
         tok = c[1]
@@ -570,7 +516,7 @@ class _Builder:
             shown = self._card_list(cards, line)
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
-        self.events.append(_Fold(line, name, shown))
+        self.events.append(Fold(line, name, shown))
 
     def check(self, c: list[Any]) -> None:
         tok = c[1]
@@ -578,33 +524,40 @@ class _Builder:
         name: str = tok.value[: -len(": checks\n")]
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
-        self.events.append(_Check(line, name))
+        self.events.append(Check(line, name))
 
     def call(self, c: list[Any]) -> None:
-        self._amount_action(c[1], _CALL_RE, _Call)
+        read = self._amount_action(c[1], _CALL_RE)
+        if read is not None:
+            line, name, amount, all_in, cap = read
+            self.events.append(Call(line, name, amount, all_in, cap))
 
     def bet(self, c: list[Any]) -> None:
-        self._amount_action(c[1], _BET_RE, _Bet)
+        read = self._amount_action(c[1], _BET_RE)
+        if read is not None:
+            line, name, amount, all_in, cap = read
+            self.events.append(Bet(line, name, amount, all_in, cap))
 
-    def _amount_action(self, tok: Any, regex: re.Pattern[str], make: Callable[..., Event]) -> None:
-        """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]`` — one shape, two events."""
+    def _amount_action(
+        self, tok: Any, regex: re.Pattern[str]
+    ) -> tuple[int, str, int, bool, int | None] | None:
+        """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]`` — one shape, two
+        events: their fields, or None (problem recorded)."""
         value: str = tok.value
         line: int = self.offset + tok.line
         m = regex.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
-            return
+            return None
         name, amt, allin, cap = m.groups()
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
-        self.events.append(
-            make(
-                line,
-                name,
-                (_AMOUNTS.get(amt) or self._amt(amt, line)),
-                allin is not None,
-                self._amt(cap, line) if cap else None,
-            )
+        return (
+            line,
+            name,
+            (_AMOUNTS.get(amt) or self._amt(amt, line)),
+            allin is not None,
+            self._amt(cap, line) if cap else None,
         )
 
     def raise_(self, c: list[Any]) -> None:
@@ -619,7 +572,7 @@ class _Builder:
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
         self.events.append(
-            _Raise(
+            Raise(
                 line,
                 name,
                 (_AMOUNTS.get(by) or self._amt(by, line)),
@@ -635,12 +588,12 @@ class _Builder:
             return
         amt, name = m.groups()
         self._player(name, line)
-        self.events.append(_UncalledBet(line, name, (_AMOUNTS.get(amt) or self._amt(amt, line))))
+        self.events.append(UncalledBet(line, name, (_AMOUNTS.get(amt) or self._amt(amt, line))))
 
     def showdown(self, c: list[Any]) -> None:
         text, line = self._line(c[1])
         self.run = 1 if "FIRST" in text else 2 if "SECOND" in text else 0
-        self.events.append(_ShowdownMarker(line, self.run))
+        self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
         m, line = self._token(_SHOW_RE, c[1])
@@ -653,21 +606,21 @@ class _Builder:
             hi, sep, low = desc[4:].partition("; LO: ")
             lo = low if sep else None
         self._player(name, line)
-        self.events.append(_Show(line, name, self._card_list(cards, line), desc, hi, lo))
+        self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
         tok = c[1]
         line: int = self.offset + tok.line
         name: str = tok.value[: -len(": mucks hand\n")]
         self._player(name, line)
-        self.events.append(_Muck(line, name))
+        self.events.append(Muck(line, name))
 
     def noshow(self, c: list[Any]) -> None:
         tok = c[1]
         line: int = self.offset + tok.line
         name: str = tok.value[: -len(": doesn't show hand\n")]
         self._player(name, line)
-        self.events.append(_DoesNotShow(line, name))
+        self.events.append(DoesNotShow(line, name))
 
     def collect(self, c: list[Any]) -> None:
         tok = c[1]
@@ -682,14 +635,14 @@ class _Builder:
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
         self.events.append(
-            _Collect(line, name, (_AMOUNTS.get(amt) or self._amt(amt, line)), pot, label, self.run)
+            Collect(line, name, (_AMOUNTS.get(amt) or self._amt(amt, line)), pot, label, self.run)
         )
 
     def nolow(self, c: list[Any]) -> None:
-        self.events.append(_NoLowHand(self.offset + c[1].line))
+        self.events.append(NoLowHand(self.offset + c[1].line))
 
     def cancelled(self, c: list[Any]) -> None:
-        self.events.append(_HandCancelled(self.offset + c[1].line))
+        self.events.append(HandCancelled(self.offset + c[1].line))
 
     def bounty(self, c: list[Any]) -> None:
         text, line = self._line(c[1])
@@ -797,7 +750,7 @@ class _Builder:
         # the same line recurs hand after hand at a table (same seat, same player, same fold)
         known = _SSEATS.get(text)
         if known is not None and self.by_number.get(known[0]) == known[1]:
-            self.sseats.append(_SummarySeat(line, *known))
+            self.sseats.append(SummarySeat(line, *known))
             return
         ss = self._summary_seat(line, text, self.by_number)
         if ss is not None:
@@ -823,7 +776,7 @@ class _Builder:
             return None
         if self.problems:
             return None
-        summary = _Summary(
+        summary = Summary(
             summary_line,
             self.pot_total,
             self.main,
@@ -836,7 +789,7 @@ class _Builder:
             tuple(self.board_lines),
             tuple(self.sseats),
         )
-        return _Hand(
+        return Hand(
             self.source,
             header_line,
             header,
@@ -865,14 +818,14 @@ class _Builder:
             if outcome is None:
                 return None
             if len(self.problems) != before:  # only clean readings are shared between lines
-                return _SummarySeat(line, number, name, *outcome)
+                return SummarySeat(line, number, name, *outcome)
             if len(_OUTCOMES) >= _OUTCOMES_MAX:
                 _OUTCOMES.clear()
             _OUTCOMES[rest] = outcome
         if len(_SSEATS) >= _OUTCOMES_MAX:
             _SSEATS.clear()
         _SSEATS[text] = (number, name, *outcome)
-        return _SummarySeat(line, number, name, *outcome)
+        return SummarySeat(line, number, name, *outcome)
 
     def _outcome(self, line: int, rest: str) -> _Outcome | None:
         """What follows the name on a summary seat line: markers, outcome, cash-out notes."""
@@ -1079,7 +1032,7 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
     if t is None:
         raise _Problem(table_line, "unrecognised table line")
     name, max_seats, play, button = t.groups()
-    return _Header(
+    return Header(
         site,
         kind,
         hand_id,
@@ -1135,6 +1088,12 @@ def _set_entry(lark: Any) -> Callable[[str], Any]:
     return _ENTRY[1]
 
 
+#: Lines whose terminal the driver remembers (see :class:`~hhparse.lalr.LineParser`): every
+#: terminal of ``grammars/pokerstars.lark`` is one whole line and looks at nothing outside it.
+#: Bounded like the other memos (≈1 MB when full).
+_LINE_MEMO = 8192
+
+
 def _build(backend: str) -> None:
     """Build the process-wide parser. ``driver``: pure lark (for what the driver rejects, so
     errors are lark's) plus the compiled driver over its tables; if the driver cannot be built
@@ -1145,7 +1104,7 @@ def _build(backend: str) -> None:
     driver: LineParser | None = None
     if backend == "driver":
         lark = make_parser(grammar_text(), builder, cython=False)
-        driver = line_parser(lark)
+        driver = line_parser(lark, line_memo=_LINE_MEMO)
         if driver is None:
             lark = make_parser(grammar_text(), builder)
     else:

@@ -1,13 +1,12 @@
 """Mutations of real corpus hands: each breaks one rule and must be flagged with the right code.
 
-Built programmatically with ``dataclasses.replace`` on parsed events, so the unmutated hand is
+Built programmatically with ``hhparse.model.replace`` on parsed events, so the unmutated hand is
 known-valid (see test_referee_corpus.py) and the only difference is the one we introduce.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from hhparse.model import (
     NoLowHand,
     Raise,
     UncalledBet,
+    replace,
 )
 from hhparse.parsing import parse_file
 

@@ -6,13 +6,12 @@ rejects would make every downstream test lie. The run covers every game, structu
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 import pytest
 
 from hhparse.errors import ParseError
-from hhparse.model import Collect, Hand, Structure, UncalledBet
+from hhparse.model import Collect, Hand, Structure, UncalledBet, replace
 from hhparse.parsing import parse_text
 from hhparse.render import render
 from hhparse.synth import GAMES, SynthConfig, generate
@@ -26,7 +25,7 @@ except ImportError:  # pragma: no cover - depends on the engine's progress
 
 def _errors(hand: Hand) -> list[str]:
     if not isinstance(hand.header.structure, Structure):  # parser may hand back the plain string
-        hand = dataclasses.replace(hand, header=dataclasses.replace(hand.header, structure=Structure(hand.header.structure)))
+        hand = replace(hand, header=replace(hand.header, structure=Structure(hand.header.structure)))
     if _referee is not None:
         return [f"{e.code} line {e.line}: {e.message}" for e in _referee(hand).errors]
     replay = pytest.importorskip("hhparse.engine.replay")
