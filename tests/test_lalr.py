@@ -58,11 +58,18 @@ class Recorder:
         return self._seen("start", c)
 
 
-def _both(text: str) -> tuple[Any, list[Any], Any, list[Any]]:
-    """(lark's result, lark's calls, the driver's result, the driver's calls)."""
-    rec = Recorder()
-    lark = make_parser(GRAMMAR, rec, cython=False)
-    driver = line_parser(lark)
+def _both(
+    text: str, built: tuple[Recorder, Lark, LineParser] | None = None
+) -> tuple[Any, list[Any], Any, list[Any]]:
+    """(lark's result, lark's calls, the driver's result, the driver's calls); ``built``: a
+    recorder, the lark calling it and a driver over that lark, to reuse (else built here)."""
+    if built is None:
+        rec = Recorder()
+        lark = make_parser(GRAMMAR, rec, cython=False)
+        driver = line_parser(lark)
+    else:
+        rec, lark, driver = built
+        rec.calls.clear()
     assert driver is not None
     try:
         expected: Any = lark.parse(text)
@@ -111,7 +118,9 @@ def test_a_state_without_scanner_is_rejected_not_guessed() -> None:
     rec = Recorder()
     driver = line_parser(make_parser(GRAMMAR, rec, cython=False))
     assert driver is not None
-    blind = LineParser(driver.actions, driver.rules, [None] * len(driver.scanners), driver.ignore, driver.start, driver.end)
+    blind = LineParser(
+        driver.actions, driver.rules, [None] * len(driver.scanners), driver.ignore, driver.start, driver.end
+    )
     with pytest.raises(Rejected):
         blind.parse("head 1\nend\n")
     assert rec.calls == []
@@ -132,3 +141,30 @@ def test_line_token_reads_like_a_lark_token() -> None:
     tok = LineToken("ITEM", "ab 2\n", 3)
     assert (tok.type, tok.value, tok.line) == ("ITEM", "ab 2\n", 3)
     assert "ITEM" in repr(tok)
+
+
+@pytest.mark.parametrize("memo", [1, 2, 64])
+def test_remembered_lines_lex_as_the_regex_does_in_every_state(memo: int) -> None:
+    """``head 1`` is HEAD where the hand starts and ITEM after it; blank lines are ignored; the
+    last line may lack its newline (then it is never remembered). Parsed again and again with
+    one driver (``memo`` entries kept), every call matches lark's."""
+    rec = Recorder()
+    lark = make_parser(GRAMMAR, rec, cython=False)
+    driver = line_parser(lark, line_memo=memo)
+    assert driver is not None
+    texts = [
+        "head 1\nhead 1\nend\n",
+        "head 1\nab 2\n\nhead 1\nend\n",
+        "head 1\nhead 1\nx!\nend\n",
+        "head 1\nend",
+        "head 1\nhead 1\nhead 1!\nend\n\n",
+        "ab 2\nhead 1\nend\n",
+    ]
+    for _ in range(3):
+        for text in texts:
+            expected, lark_calls, got, calls = _both(text, (rec, lark, driver))
+            if isinstance(expected, type):
+                assert got is Rejected
+            else:
+                assert (got, calls) == (expected, lark_calls)
+    assert 0 < len(driver.memo) <= memo
