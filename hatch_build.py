@@ -44,6 +44,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 COMPILED = (
     "hhparse/lalr.py",
     "hhparse/model.py",
+    "hhparse/facts.py",
     "hhparse/parsing.py",
     "hhparse/engine/__init__.py",
     "hhparse/engine/facts_builder.py",

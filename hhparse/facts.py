@@ -7,31 +7,18 @@ reports never re-derive them. All money is ``int`` in the hand's smallest unit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TypeVar, dataclass_transform
+from typing import Final
 
 from hhparse.errors import Violation
-from hhparse.model import Cards, Hand
+from hhparse.model import Cards, Hand, Record
 
-_T = TypeVar("_T")
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def _record(cls: type[_T]) -> type[_T]:
-    """A read-only record: frozen for the type checker, a plain slotted dataclass at run time.
-
-    The referee builds about twenty of these per hand, and a ``frozen=True`` dataclass's
-    ``__init__`` (one ``object.__setattr__`` call per field) costs 4-5x a plain one: 4.4 us vs
-    ~1 us for a :class:`PlayerFacts`. So immutability is enforced statically (mypy treats every
-    ``_record`` as frozen and rejects assignments), not at run time; equality and hashing
-    (``unsafe_hash``) behave as they did for the frozen dataclasses, and ``dataclasses.fields``,
-    ``replace`` and ``__dataclass_fields__`` keep working. Treat instances as immutable.
-    """
-    return dataclass(slots=True, unsafe_hash=True)(cls)
+# Every class here is a :class:`~hhparse.model.Record`, for the model's reasons: compiled with
+# mypyc, a record is built in one C call and its attributes cannot be assigned afterwards. The
+# referee builds about twenty a hand; as frozen dataclasses they cost 4-5x a plain dataclass
+# (one ``object.__setattr__`` per field), which is why they used to be read-only for mypy only.
 
 
-@_record
-class ActionFact:
+class ActionFact(Record):
     """One forced bet, voluntary action or uncalled return, in order.
 
     ``action`` is one of: ``small blind``, ``big blind``, ``ante``, ``fold``, ``check``, ``call``,
@@ -40,125 +27,312 @@ class ActionFact:
     total for the street after it; ``faced`` what they had to call before acting.
     """
 
-    seq: int
-    street: int  # model.Street value
-    player: str
-    seat: int
-    action: str
-    amount: int
-    to_amount: int
-    all_in: bool
-    pot_before: int
-    stack_before: int
-    faced: int
-    line: int
+    __match_args__ = (
+        "seq",
+        "street",
+        "player",
+        "seat",
+        "action",
+        "amount",
+        "to_amount",
+        "all_in",
+        "pot_before",
+        "stack_before",
+        "faced",
+        "line",
+    )
+
+    def __init__(
+        self,
+        seq: int,
+        street: int,
+        player: str,
+        seat: int,
+        action: str,
+        amount: int,
+        to_amount: int,
+        all_in: bool,
+        pot_before: int,
+        stack_before: int,
+        faced: int,
+        line: int,
+    ) -> None:
+        self.seq: Final = seq
+        self.street: Final = street  # model.Street value
+        self.player: Final = player
+        self.seat: Final = seat
+        self.action: Final = action
+        self.amount: Final = amount
+        self.to_amount: Final = to_amount
+        self.all_in: Final = all_in
+        self.pot_before: Final = pot_before
+        self.stack_before: Final = stack_before
+        self.faced: Final = faced
+        self.line: Final = line
 
 
-@_record
-class PlayerFacts:
-    seat: int
-    player: str
-    is_hero: bool
-    position: str  # BTN, SB, BB, UTG, UTG+1, MP, HJ, CO (by seats dealt in); "" if not dealt in
-    starting_stack: int
-    hole_cards: Cards  # () when unknown
-    dealt_in: bool  # False for sitting-out players
-    contributed: tuple[int, int, int, int]  # per street (pre-flop incl. blinds and antes, flop, turn, river)
-    returned: int  # uncalled bet returned
-    collected: int  # from all collect lines (all pots, halves, runs)
-    net: int  # collected + returned - sum(contributed)
-    # Pre-flop stats (PokerTracker 4 definitions; see analytics/ for the exact wording).
-    vpip: bool
-    pfr: bool
-    three_bet_opportunity: bool
-    three_bet: bool
-    fold_to_three_bet_opportunity: bool
-    fold_to_three_bet: bool
-    steal_opportunity: bool
-    steal: bool
-    fold_to_steal_opportunity: bool
-    fold_to_steal: bool
-    # Flop continuation bet.
-    cbet_opportunity: bool
-    cbet: bool
-    fold_to_cbet_opportunity: bool
-    fold_to_cbet: bool
-    # Post-flop aggression counts (flop, turn, river).
-    postflop_bets: int
-    postflop_raises: int
-    postflop_calls: int
-    postflop_checks: int
-    postflop_folds: int
-    # Outcome.
-    saw_flop: bool
-    went_to_showdown: bool
-    won_at_showdown: bool
-    won_high: bool  # won (part of) a high half or a whole pot in any pot/run
-    won_low: bool
-    scooped: bool  # won every chip of every pot they were eligible for at showdown, hi/lo game
-    quartered: bool  # shared a low half with another player
-    all_in_street: int | None  # street on which the player went all-in, else None
-    showdown_won: int  # amount collected in hands that reached showdown
-    nonshowdown_won: int  # amount collected without a showdown
-    high_won: int  # amount from high halves (and whole pots)
-    low_won: int  # amount from low halves
+class PlayerFacts(Record):
+    __match_args__ = (
+        "seat",
+        "player",
+        "is_hero",
+        "position",
+        "starting_stack",
+        "hole_cards",
+        "dealt_in",
+        "contributed",
+        "returned",
+        "collected",
+        "net",
+        "vpip",
+        "pfr",
+        "three_bet_opportunity",
+        "three_bet",
+        "fold_to_three_bet_opportunity",
+        "fold_to_three_bet",
+        "steal_opportunity",
+        "steal",
+        "fold_to_steal_opportunity",
+        "fold_to_steal",
+        "cbet_opportunity",
+        "cbet",
+        "fold_to_cbet_opportunity",
+        "fold_to_cbet",
+        "postflop_bets",
+        "postflop_raises",
+        "postflop_calls",
+        "postflop_checks",
+        "postflop_folds",
+        "saw_flop",
+        "went_to_showdown",
+        "won_at_showdown",
+        "won_high",
+        "won_low",
+        "scooped",
+        "quartered",
+        "all_in_street",
+        "showdown_won",
+        "nonshowdown_won",
+        "high_won",
+        "low_won",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        player: str,
+        is_hero: bool,
+        position: str,
+        starting_stack: int,
+        hole_cards: Cards,
+        dealt_in: bool,
+        contributed: tuple[int, int, int, int],
+        returned: int,
+        collected: int,
+        net: int,
+        vpip: bool,
+        pfr: bool,
+        three_bet_opportunity: bool,
+        three_bet: bool,
+        fold_to_three_bet_opportunity: bool,
+        fold_to_three_bet: bool,
+        steal_opportunity: bool,
+        steal: bool,
+        fold_to_steal_opportunity: bool,
+        fold_to_steal: bool,
+        cbet_opportunity: bool,
+        cbet: bool,
+        fold_to_cbet_opportunity: bool,
+        fold_to_cbet: bool,
+        postflop_bets: int,
+        postflop_raises: int,
+        postflop_calls: int,
+        postflop_checks: int,
+        postflop_folds: int,
+        saw_flop: bool,
+        went_to_showdown: bool,
+        won_at_showdown: bool,
+        won_high: bool,
+        won_low: bool,
+        scooped: bool,
+        quartered: bool,
+        all_in_street: int | None,
+        showdown_won: int,
+        nonshowdown_won: int,
+        high_won: int,
+        low_won: int,
+    ) -> None:
+        self.seat: Final = seat
+        self.player: Final = player
+        self.is_hero: Final = is_hero
+        self.position: Final = (
+            position  # BTN, SB, BB, UTG, UTG+1, MP, HJ, CO (by seats dealt in); "" if not dealt in
+        )
+        self.starting_stack: Final = starting_stack
+        self.hole_cards: Final = hole_cards  # () when unknown
+        self.dealt_in: Final = dealt_in  # False for sitting-out players
+        self.contributed: Final = (
+            contributed  # per street (pre-flop incl. blinds and antes, flop, turn, river)
+        )
+        self.returned: Final = returned  # uncalled bet returned
+        self.collected: Final = collected  # from all collect lines (all pots, halves, runs)
+        self.net: Final = net  # collected + returned - sum(contributed)
+        # Pre-flop stats (PokerTracker 4 definitions; see analytics/ for the exact wording).
+        self.vpip: Final = vpip
+        self.pfr: Final = pfr
+        self.three_bet_opportunity: Final = three_bet_opportunity
+        self.three_bet: Final = three_bet
+        self.fold_to_three_bet_opportunity: Final = fold_to_three_bet_opportunity
+        self.fold_to_three_bet: Final = fold_to_three_bet
+        self.steal_opportunity: Final = steal_opportunity
+        self.steal: Final = steal
+        self.fold_to_steal_opportunity: Final = fold_to_steal_opportunity
+        self.fold_to_steal: Final = fold_to_steal
+        # Flop continuation bet.
+        self.cbet_opportunity: Final = cbet_opportunity
+        self.cbet: Final = cbet
+        self.fold_to_cbet_opportunity: Final = fold_to_cbet_opportunity
+        self.fold_to_cbet: Final = fold_to_cbet
+        # Post-flop aggression counts (flop, turn, river).
+        self.postflop_bets: Final = postflop_bets
+        self.postflop_raises: Final = postflop_raises
+        self.postflop_calls: Final = postflop_calls
+        self.postflop_checks: Final = postflop_checks
+        self.postflop_folds: Final = postflop_folds
+        # Outcome.
+        self.saw_flop: Final = saw_flop
+        self.went_to_showdown: Final = went_to_showdown
+        self.won_at_showdown: Final = won_at_showdown
+        self.won_high: Final = won_high  # won (part of) a high half or a whole pot in any pot/run
+        self.won_low: Final = won_low
+        self.scooped: Final = (
+            scooped  # won every chip of every pot they were eligible for at showdown, hi/lo game
+        )
+        self.quartered: Final = quartered  # shared a low half with another player
+        self.all_in_street: Final = all_in_street  # street on which the player went all-in, else None
+        self.showdown_won: Final = showdown_won  # amount collected in hands that reached showdown
+        self.nonshowdown_won: Final = nonshowdown_won  # amount collected without a showdown
+        self.high_won: Final = high_won  # amount from high halves (and whole pots)
+        self.low_won: Final = low_won  # amount from low halves
 
 
-@_record
-class AwardFact:
+class AwardFact(Record):
     """One half (or whole) of one pot of one run, and who got what of it."""
 
-    pot: int  # 0 = main pot, 1.. = side pots
-    run: int  # 0 = single board, 1/2 = run it twice boards
-    half: str  # "whole" (no low / high-only game), "high", "low"
-    amount: int
-    eligible: tuple[str, ...]
-    winners: tuple[str, ...]
-    amounts: tuple[int, ...]  # parallel to winners
-    descriptions: tuple[str, ...]  # parallel to winners, the winning hand per the evaluator ("" if none)
+    __match_args__ = ("pot", "run", "half", "amount", "eligible", "winners", "amounts", "descriptions")
+
+    def __init__(
+        self,
+        pot: int,
+        run: int,
+        half: str,
+        amount: int,
+        eligible: tuple[str, ...],
+        winners: tuple[str, ...],
+        amounts: tuple[int, ...],
+        descriptions: tuple[str, ...],
+    ) -> None:
+        self.pot: Final = pot  # 0 = main pot, 1.. = side pots
+        self.run: Final = run  # 0 = single board, 1/2 = run it twice boards
+        self.half: Final = half  # "whole" (no low / high-only game), "high", "low"
+        self.amount: Final = amount
+        self.eligible: Final = eligible
+        self.winners: Final = winners
+        self.amounts: Final = amounts  # parallel to winners
+        self.descriptions: Final = (
+            descriptions  # parallel to winners, the winning hand per the evaluator ("" if none)
+        )
 
 
-@_record
-class ShowdownFact:
-    player: str
-    run: int
-    cards: Cards
-    high: str  # evaluator's description, e.g. "a full house, Sevens full of Fives"
-    high_rank: int  # larger is better
-    low: str | None  # "7,5,4,3,A" or None when no qualifying low
-    low_rank: int | None  # smaller is better (None when no low)
+class ShowdownFact(Record):
+    __match_args__ = ("player", "run", "cards", "high", "high_rank", "low", "low_rank")
+
+    def __init__(
+        self,
+        player: str,
+        run: int,
+        cards: Cards,
+        high: str,
+        high_rank: int,
+        low: str | None,
+        low_rank: int | None,
+    ) -> None:
+        self.player: Final = player
+        self.run: Final = run
+        self.cards: Final = cards
+        self.high: Final = high  # evaluator's description, e.g. "a full house, Sevens full of Fives"
+        self.high_rank: Final = high_rank  # larger is better
+        self.low: Final = low  # "7,5,4,3,A" or None when no qualifying low
+        self.low_rank: Final = low_rank  # smaller is better (None when no low)
 
 
-@_record
-class PotFact:
-    pot: int
-    amount: int  # before rake
-    eligible: tuple[str, ...]
+class PotFact(Record):
+    __match_args__ = ("pot", "amount", "eligible")
+
+    def __init__(self, pot: int, amount: int, eligible: tuple[str, ...]) -> None:
+        self.pot: Final = pot
+        self.amount: Final = amount  # before rake
+        self.eligible: Final = eligible
 
 
-@_record
-class HandFacts:
-    hand: Hand
-    players: tuple[PlayerFacts, ...]
-    actions: tuple[ActionFact, ...]
-    pots: tuple[PotFact, ...]
-    awards: tuple[AwardFact, ...]
-    showdowns: tuple[ShowdownFact, ...]
-    total_pot: int
-    rake: int
-    runs: int  # 1 or 2
-    boards: tuple[Cards, ...]
-    exposed_card: str | None
+class HandFacts(Record):
+    __match_args__ = (
+        "hand",
+        "players",
+        "actions",
+        "pots",
+        "awards",
+        "showdowns",
+        "total_pot",
+        "rake",
+        "runs",
+        "boards",
+        "exposed_card",
+    )
+
+    def __init__(
+        self,
+        hand: Hand,
+        players: tuple[PlayerFacts, ...],
+        actions: tuple[ActionFact, ...],
+        pots: tuple[PotFact, ...],
+        awards: tuple[AwardFact, ...],
+        showdowns: tuple[ShowdownFact, ...],
+        total_pot: int,
+        rake: int,
+        runs: int,
+        boards: tuple[Cards, ...],
+        exposed_card: str | None,
+    ) -> None:
+        self.hand: Final = hand
+        self.players: Final = players
+        self.actions: Final = actions
+        self.pots: Final = pots
+        self.awards: Final = awards
+        self.showdowns: Final = showdowns
+        self.total_pot: Final = total_pot
+        self.rake: Final = rake
+        self.runs: Final = runs  # 1 or 2
+        self.boards: Final = boards
+        self.exposed_card: Final = exposed_card
 
 
-@_record
-class RefereeResult:
+class RefereeResult(Record):
     """The referee's verdict. ``facts`` is present whenever replay got far enough to build them."""
 
-    hand: Hand
-    errors: tuple[Violation, ...] = field(default=())
-    warnings: tuple[Violation, ...] = field(default=())
-    facts: HandFacts | None = None
+    __match_args__ = ("hand", "errors", "warnings", "facts")
+
+    def __init__(
+        self,
+        hand: Hand,
+        errors: tuple[Violation, ...] = (),
+        warnings: tuple[Violation, ...] = (),
+        facts: HandFacts | None = None,
+    ) -> None:
+        self.hand: Final = hand
+        self.errors: Final = errors
+        self.warnings: Final = warnings
+        self.facts: Final = facts
 
     @property
     def valid(self) -> bool:

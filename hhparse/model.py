@@ -14,7 +14,7 @@ attributes cannot be assigned after ``__init__`` (``AttributeError``), whose con
 C call (≈0.15 µs for a 14-field summary seat, against ≈0.9 µs for the fastest way into a frozen
 dataclass, and a hand builds ~40 records), and whose attributes the compiled referee reads
 straight from the object. A frozen dataclass compiled by mypyc keeps its slow Python
-``__init__``. What the dataclasses gave, :class:`_Record` gives: equality and hashing by fields
+``__init__``. What the dataclasses gave, :class:`Record` gives: equality and hashing by fields
 (same class only), a ``Name(field=value, ...)`` repr, pickling, class patterns in ``match``, and
 :func:`fields` / :func:`replace` in place of ``dataclasses.fields`` / ``dataclasses.replace``. The
 field order is ``__match_args__``, which is also ``__init__``'s positional order (a test checks
@@ -36,10 +36,10 @@ Card = str
 
 Cards = tuple[Card, ...]
 
-_R = TypeVar("_R", bound="_Record")
+_R = TypeVar("_R", bound="Record")
 
 
-class _Record:
+class Record:
     """Base of every record below: value semantics over the fields named in ``__match_args__``."""
 
     __match_args__: ClassVar[tuple[str, ...]] = ()
@@ -48,12 +48,12 @@ class _Record:
         return tuple([getattr(self, name) for name in self.__match_args__])
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self) or not isinstance(other, _Record):
+        if type(other) is not type(self) or not isinstance(other, Record):
             return NotImplemented
         return self._values() == other._values()
 
     def __ne__(self, other: object) -> bool:
-        if type(other) is not type(self) or not isinstance(other, _Record):
+        if type(other) is not type(self) or not isinstance(other, Record):
             return NotImplemented
         return self._values() != other._values()
 
@@ -68,7 +68,7 @@ class _Record:
         return (type(self), self._values())
 
 
-def fields(record: _Record | type[_Record]) -> tuple[str, ...]:
+def fields(record: Record | type[Record]) -> tuple[str, ...]:
     """The field names of a record or record class, in ``__init__`` order."""
     return record.__match_args__
 
@@ -152,7 +152,7 @@ class TableEventKind(StrEnum):
 # --------------------------------------------------------------------------------------------
 
 
-class Tournament(_Record):
+class Tournament(Record):
     """Tournament part of the header. Buy-in parts are kept as printed amounts in minor units."""
 
     __match_args__ = (
@@ -196,7 +196,7 @@ class Tournament(_Record):
         return len(self.buyin_parts) == 3
 
 
-class Header(_Record):
+class Header(Record):
     """Line 1 and line 2 of a hand."""
 
     __match_args__ = (
@@ -287,7 +287,7 @@ class Header(_Record):
         return self.currency
 
 
-class Seat(_Record):
+class Seat(Record):
     """A ``Seat N: name (stack in chips[, $X bounty]) [is sitting out|out of hand (...)]`` line."""
 
     __match_args__ = ("seat", "player", "stack", "line", "bounty", "sitting_out", "out_of_hand")
@@ -318,7 +318,7 @@ class Seat(_Record):
 # --------------------------------------------------------------------------------------------
 
 
-class PostBlind(_Record):
+class PostBlind(Record):
     __match_args__ = ("line", "player", "kind", "amount", "all_in")
 
     def __init__(self, line: int, player: str, kind: PostKind, amount: int, all_in: bool = False) -> None:
@@ -329,7 +329,7 @@ class PostBlind(_Record):
         self.all_in: Final = all_in
 
 
-class HoleCardsMarker(_Record):
+class HoleCardsMarker(Record):
     """``*** HOLE CARDS ***``."""
 
     __match_args__ = ("line",)
@@ -338,7 +338,7 @@ class HoleCardsMarker(_Record):
         self.line: Final = line
 
 
-class DealHole(_Record):
+class DealHole(Record):
     """``Dealt to NAME [cards]`` (cards may be empty for ``Dealt to NAME`` without cards)."""
 
     __match_args__ = ("line", "player", "cards")
@@ -349,7 +349,7 @@ class DealHole(_Record):
         self.cards: Final = cards
 
 
-class ExposeCard(_Record):
+class ExposeCard(Record):
     """Courchevel: ``*** PRE-FLOP *** [7h]`` — the first flop card, face up before betting."""
 
     __match_args__ = ("line", "card", "bug_2016")
@@ -362,7 +362,7 @@ class ExposeCard(_Record):
         )
 
 
-class DealBoard(_Record):
+class DealBoard(Record):
     """A street marker with cards: FLOP / TURN / RIVER, or FIRST/SECOND ... when run twice.
 
     ``cards`` is the whole board after this street (3, 4 or 5 cards), whatever the brackets.
@@ -386,7 +386,7 @@ class DealBoard(_Record):
         self.form: Final = form
 
 
-class Fold(_Record):
+class Fold(Record):
     __match_args__ = ("line", "player", "shown")
 
     def __init__(self, line: int, player: str, shown: Cards = ()) -> None:
@@ -395,7 +395,7 @@ class Fold(_Record):
         self.shown: Final = shown  # ``folds [Ks]``
 
 
-class Check(_Record):
+class Check(Record):
     __match_args__ = ("line", "player")
 
     def __init__(self, line: int, player: str) -> None:
@@ -403,7 +403,7 @@ class Check(_Record):
         self.player: Final = player
 
 
-class Call(_Record):
+class Call(Record):
     __match_args__ = ("line", "player", "amount", "all_in", "cap_reached")
 
     def __init__(
@@ -421,7 +421,7 @@ class Call(_Record):
         self.cap_reached: Final = cap_reached  # "and has reached the $80 cap"
 
 
-class Bet(_Record):
+class Bet(Record):
     __match_args__ = ("line", "player", "amount", "all_in", "cap_reached")
 
     def __init__(
@@ -439,7 +439,7 @@ class Bet(_Record):
         self.cap_reached: Final = cap_reached
 
 
-class Raise(_Record):
+class Raise(Record):
     """``raises BY to TO``: ``to`` is the player's total for the street (what the rules use)."""
 
     __match_args__ = ("line", "player", "by", "to", "all_in", "cap_reached")
@@ -461,7 +461,7 @@ class Raise(_Record):
         self.cap_reached: Final = cap_reached
 
 
-class UncalledBet(_Record):
+class UncalledBet(Record):
     """``Uncalled bet ($25.75) returned to Hero``."""
 
     __match_args__ = ("line", "player", "amount")
@@ -472,7 +472,7 @@ class UncalledBet(_Record):
         self.amount: Final = amount
 
 
-class ShowdownMarker(_Record):
+class ShowdownMarker(Record):
     """``*** SHOW DOWN ***`` (run 0) or ``*** FIRST/SECOND SHOW DOWN ***`` (run 1/2)."""
 
     __match_args__ = ("line", "run")
@@ -482,7 +482,7 @@ class ShowdownMarker(_Record):
         self.run: Final = run
 
 
-class Show(_Record):
+class Show(Record):
     """``NAME: shows [cards] (description)``; description is None when absent (one-card shows)."""
 
     __match_args__ = ("line", "player", "cards", "description", "hi", "lo")
@@ -504,7 +504,7 @@ class Show(_Record):
         self.lo: Final = lo  # "7,5,4,3,A" when a low is printed
 
 
-class Muck(_Record):
+class Muck(Record):
     """``NAME: mucks hand``."""
 
     __match_args__ = ("line", "player")
@@ -514,7 +514,7 @@ class Muck(_Record):
         self.player: Final = player
 
 
-class DoesNotShow(_Record):
+class DoesNotShow(Record):
     """``NAME: doesn't show hand``."""
 
     __match_args__ = ("line", "player")
@@ -524,7 +524,7 @@ class DoesNotShow(_Record):
         self.player: Final = player
 
 
-class Collect(_Record):
+class Collect(Record):
     """``NAME collected X from pot|main pot|side pot|side pot-N``.
 
     ``pot`` is 0 for ``pot``/``main pot``; N for ``side pot-N``; 1 for an unnumbered ``side pot``.
@@ -551,7 +551,7 @@ class Collect(_Record):
         self.run: Final = run
 
 
-class NoLowHand(_Record):
+class NoLowHand(Record):
     """``No low hand qualified``."""
 
     __match_args__ = ("line",)
@@ -560,14 +560,14 @@ class NoLowHand(_Record):
         self.line: Final = line
 
 
-class HandCancelled(_Record):
+class HandCancelled(Record):
     __match_args__ = ("line",)
 
     def __init__(self, line: int) -> None:
         self.line: Final = line
 
 
-class Bounty(_Record):
+class Bounty(Record):
     """Knockout lines.
 
     ``winners`` has several names for the 2012 fixed-KO split form. ``increase``/``new_bounty`` are
@@ -606,7 +606,7 @@ class Bounty(_Record):
         self.new_bounty: Final = new_bounty
 
 
-class Finished(_Record):
+class Finished(Record):
     """``NAME finished the tournament in 8th place[ and received $141.51.]``."""
 
     __match_args__ = ("line", "player", "place", "prize")
@@ -618,7 +618,7 @@ class Finished(_Record):
         self.prize: Final = prize
 
 
-class TournamentWon(_Record):
+class TournamentWon(Record):
     """``NAME wins the tournament and receives $230.36 - congratulations!``."""
 
     __match_args__ = ("line", "player", "prize", "prize_text")
@@ -630,7 +630,7 @@ class TournamentWon(_Record):
         self.prize_text: Final = prize_text  # as printed ("$230.36", "200.00") — units differ from the hand's
 
 
-class TableEvent(_Record):
+class TableEvent(Record):
     """Chat, joins, leaves, sitting out, timeouts, connections, cash-outs, ``Betting is capped``."""
 
     __match_args__ = ("line", "player", "kind", "text", "seat", "amount", "fee")
@@ -698,7 +698,7 @@ class SeatOutcome(StrEnum):
     NOTHING = "nothing"  # seat line with markers only (e.g. sitting out, no outcome words)
 
 
-class SummarySeat(_Record):
+class SummarySeat(Record):
     __match_args__ = (
         "line",
         "seat",
@@ -749,7 +749,7 @@ class SummarySeat(_Record):
         self.pot_not_awarded: Final = pot_not_awarded  # "(pot not awarded as player cashed out)"
 
 
-class Summary(_Record):
+class Summary(Record):
     __match_args__ = (
         "line",
         "total_pot",
@@ -801,7 +801,7 @@ class Severity(Enum):
     ERROR = "error"
 
 
-class ParseWarning(_Record):
+class ParseWarning(Record):
     """Something odd the parser read correctly but a user should know about (e.g. the 2016 bug)."""
 
     __match_args__ = ("code", "line", "message")
@@ -812,7 +812,7 @@ class ParseWarning(_Record):
         self.message: Final = message
 
 
-class Hand(_Record):
+class Hand(Record):
     """One parsed hand. ``source`` is the file it came from (``"<stdin>"``/``"<text>"`` otherwise)."""
 
     __match_args__ = ("source", "line", "header", "seats", "events", "summary", "warnings")

@@ -1,9 +1,10 @@
-"""The model's records: immutable values with the dataclass behaviour the rest of the code uses.
+"""The records of the model and of the referee's facts: immutable values with the dataclass
+behaviour the rest of the code uses.
 
-``hhparse.model`` declares its records as plain classes with ``Final`` attributes so that mypyc
-compiles them to native classes (see the module docstring). These tests hold them to what the
-frozen dataclasses they replaced did: field order, equality, hashing, repr, pickling, ``match``,
-``fields``/``replace`` — and, compiled, no assignment after construction.
+``hhparse.model`` and ``hhparse.facts`` declare their records as plain classes with ``Final``
+attributes so that mypyc compiles them to native classes (see the model's docstring). These
+tests hold them to what the dataclasses they replaced did: field order, equality, hashing, repr,
+pickling, ``match``, ``fields``/``replace`` — and, compiled, no assignment after construction.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from hhparse import model
+from hhparse import facts, model
+from hhparse.engine import referee
 from hhparse.model import (
     Call,
     Fold,
@@ -32,11 +34,12 @@ from hhparse.model import (
 from hhparse.parsing import parse_text
 
 RECORDS = sorted(
-    (
+    {
         cls
-        for cls in vars(model).values()
-        if isinstance(cls, type) and issubclass(cls, model._Record) and cls is not model._Record
-    ),
+        for module in (model, facts)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and issubclass(cls, model.Record) and cls is not model.Record
+    },
     key=lambda cls: cls.__name__,
 )
 HAND = """\
@@ -73,9 +76,12 @@ def test_every_event_class_is_a_record() -> None:
 def _init_params() -> dict[str, list[str]]:
     """Each class's ``__init__`` parameters, read from the source (compiled classes do not
     always carry a signature ``inspect`` can read)."""
-    tree = ast.parse((Path(__file__).parents[1] / "hhparse" / "model.py").read_text(encoding="utf-8"))
     params: dict[str, list[str]] = {}
-    for node in tree.body:
+    nodes: list[ast.stmt] = []
+    for name in ("model.py", "facts.py"):
+        tree = ast.parse((Path(__file__).parents[1] / "hhparse" / name).read_text(encoding="utf-8"))
+        nodes.extend(tree.body)
+    for node in nodes:
         if isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == "__init__":
@@ -84,7 +90,7 @@ def _init_params() -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
-def test_field_order_is_the_init_order(cls: type[model._Record]) -> None:
+def test_field_order_is_the_init_order(cls: type[model.Record]) -> None:
     assert _init_params()[cls.__name__] == list(fields(cls)), (
         "__match_args__ must list __init__'s parameters in order"
     )
@@ -156,6 +162,22 @@ def test_compiled_records_refuse_assignment() -> None:
         header.hand_id = "2"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         Fold(1, "x").player = "y"  # type: ignore[misc]
+    result = referee(_hand())
+    assert result.facts is not None
+    with pytest.raises(AttributeError):
+        result.facts.players[0].net = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        result.facts = None  # type: ignore[misc]
+
+
+def test_referee_facts_are_values_too() -> None:
+    result = referee(_hand())
+    assert result == referee(_hand())
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert result.facts is not None
+    player = result.facts.players[0]
+    assert replace(player, net=player.net + 1) != player
+    assert "net=" in repr(player)
 
 
 def test_header_keeps_aware_utc_start() -> None:

@@ -38,6 +38,7 @@ import pyarrow as pa
 
 from hhparse.errors import ParseError, Violation
 from hhparse.facts import ActionFact, AwardFact, HandFacts, PlayerFacts, PotFact, RefereeResult, ShowdownFact
+from hhparse.model import Record, fields
 from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 
 HAND_IDX = "_hand_idx"
@@ -153,6 +154,8 @@ def _plan(
 
 
 def _fields(record: type) -> tuple[str, ...]:
+    if issubclass(record, Record):
+        return fields(record)
     return tuple(getattr(record, "__dataclass_fields__", {}))
 
 
