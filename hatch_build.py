@@ -45,6 +45,7 @@ COMPILED = (
     "hhparse/lalr.py",
     "hhparse/model.py",
     "hhparse/facts.py",
+    "hhparse/money.py",
     "hhparse/parsing.py",
     "hhparse/engine/__init__.py",
     "hhparse/engine/facts_builder.py",

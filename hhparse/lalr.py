@@ -154,7 +154,12 @@ class LineParser:
                 values.append(token)
                 return None
             length, origin, callback = rules[~action]
-            if length:
+            if length == 2:  # ``items: items LINE``, the reduction of nearly every line
+                last = values.pop()
+                children = [values.pop(), last]
+                states.pop()
+                states.pop()
+            elif length:
                 children = values[-length:]
                 del states[-length:]
                 del values[-length:]

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from zoneinfo import ZoneInfo
 
 from lark.exceptions import UnexpectedInput, UnexpectedToken
@@ -93,24 +93,24 @@ __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
 # ------------------------------------------------------------------------------------------
 
 _AMT = r"[$€£₹]?\d[\d,]*(?:\.\d+)?"
-_HEADER_RE = re.compile(
+_HEADER_RE: Final = re.compile(
     r"^(?P<site>[A-Za-z]\w*) (?P<kind>(?:[A-Za-z][A-Za-z' ]*? )?(?:Hand|Game)) #(?P<id>\d+): +"
     r"(?P<body>.*?) - (?P<date>\d{4}/\d{1,2}/\d{1,2})(?: -)? (?P<time>\d{1,2}:\d\d:\d\d)"
     r"(?: \((?P<tz_paren>[A-Z]+)\)| (?P<tz>[A-Z]+))"
     r"(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d\d:\d\d) ET\])?$"
 )
-_CASH_RE = re.compile(
+_CASH_RE: Final = re.compile(
     rf"^(?P<game>.+?) \((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?(?: +(?P<cur>[A-Z]{{3}}))?\)$"
 )
-_TOUR_RE = re.compile(
+_TOUR_RE: Final = re.compile(
     r"^(?:\{(?P<club>[^}]*)\} )?(?P<zoom>Zoom )?Tournament #(?P<tid>\d+), "
     r"(?P<buyin>Freeroll|\S+(?: [A-Z]{2,3})?) +(?P<game>.+?) - "
     r"(?:Match Round (?P<round>[IVXLCDM]+), )?Level (?P<level>[IVXLCDM]+) "
     r"\((?P<sb>[\d,]+)/(?P<bb>[\d,]+)\)$"
 )
-_MIXED_RE = re.compile(r"^(?P<mixed>[^()]+?) \((?P<inner>[^()]+)\)$")
-_GAME_RE = re.compile(r"^(?P<name>.+?) (?P<struct>Pot Limit|No Limit|Limit)$")
-_GAMES: dict[str, tuple[Game, bool]] = {
+_MIXED_RE: Final = re.compile(r"^(?P<mixed>[^()]+?) \((?P<inner>[^()]+)\)$")
+_GAME_RE: Final = re.compile(r"^(?P<name>.+?) (?P<struct>Pot Limit|No Limit|Limit)$")
+_GAMES: Final[dict[str, tuple[Game, bool]]] = {
     "Courchevel": (Game.COURCHEVEL, False),
     "Courchevel Hi/Lo": (Game.COURCHEVEL, True),
     "5 Card Omaha": (Game.FIVE_CARD_OMAHA, False),
@@ -118,9 +118,9 @@ _GAMES: dict[str, tuple[Game, bool]] = {
     "Omaha": (Game.OMAHA, False),
     "Omaha Hi/Lo": (Game.OMAHA, True),
 }
-_STRUCTS = {"Pot Limit": "PL", "No Limit": "NL", "Limit": "FL"}
-_STRUCTURES = {s.value: s for s in Structure}
-_CODES = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR"}
+_STRUCTS: Final = {"Pot Limit": "PL", "No Limit": "NL", "Limit": "FL"}
+_STRUCTURES: Final = {s.value: s for s in Structure}
+_CODES: Final = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR"}
 
 #: Printed zone abbreviation -> IANA zone (with DST rules, which PokerStars applies while
 #: printing the standard abbreviation).
@@ -153,10 +153,10 @@ TIME_ZONES: dict[str, str] = {
     "UTC": "UTC",
 }
 
-_TABLE_RE = re.compile(
+_TABLE_RE: Final = re.compile(
     r"^Table '(?P<name>.*)' (?:(?P<max>\d+)-max )?(?P<play>\(Play Money\) )?Seat #(?P<button>\d+) is the button$"
 )
-_SEAT_RE = re.compile(
+_SEAT_RE: Final = re.compile(
     rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMT}) in chips(?:, (?P<bounty>{_AMT}) bounty)?\)"
     r"(?: (?P<out>is sitting out)| out of hand \((?P<reason>.*)\))?$"
 )
@@ -165,39 +165,39 @@ _SEAT_RE = re.compile(
 # Play and summary lines
 # ------------------------------------------------------------------------------------------
 
-_POST_RE = re.compile(
+_POST_RE: Final = re.compile(
     rf"^(?P<name>.+): posts (?P<kind>small blind|big blind|small & big blinds|the ante) (?P<amt>{_AMT})"
     r"(?P<allin> and is all-in)?$"
 )
 _TAIL = rf"(?:(?P<allin> and is all-in)| and has reached the (?P<cap>{_AMT}) cap)?$"
-_CALL_RE = re.compile(rf"^(?P<name>.+): calls (?P<amt>{_AMT}){_TAIL}")
-_BET_RE = re.compile(rf"^(?P<name>.+): bets (?P<amt>{_AMT}){_TAIL}")
-_RAISE_RE = re.compile(rf"^(?P<name>.+): raises (?P<by>{_AMT}) to (?P<to>{_AMT}){_TAIL}")
-_FOLD_RE = re.compile(r"^(?P<name>.+): folds(?: \[(?P<cards>[^\]]*)\])?$")
-_DEALT_RE = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?$")
-_BRACKET_RE = re.compile(r"\[([^\]]*)\]")
-_CARD_RE = re.compile(r"[2-9TJQKA][cdhs]")
-_STREET_RE = re.compile(
+_CALL_RE: Final = re.compile(rf"^(?P<name>.+): calls (?P<amt>{_AMT}){_TAIL}")
+_BET_RE: Final = re.compile(rf"^(?P<name>.+): bets (?P<amt>{_AMT}){_TAIL}")
+_RAISE_RE: Final = re.compile(rf"^(?P<name>.+): raises (?P<by>{_AMT}) to (?P<to>{_AMT}){_TAIL}")
+_FOLD_RE: Final = re.compile(r"^(?P<name>.+): folds(?: \[(?P<cards>[^\]]*)\])?$")
+_DEALT_RE: Final = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?$")
+_BRACKET_RE: Final = re.compile(r"\[([^\]]*)\]")
+_CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
+_STREET_RE: Final = re.compile(
     r"^\*\*\* (?:(?P<run>FIRST|SECOND) )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<rest>.*)$"
 )
-_SHOW_RE = re.compile(r"^(?P<name>.+?): shows \[(?P<cards>[^\]]*)\](?: \((?P<desc>.*)\))?$")
-_COLLECT_RE = re.compile(
+_SHOW_RE: Final = re.compile(r"^(?P<name>.+?): shows \[(?P<cards>[^\]]*)\](?: \((?P<desc>.*)\))?$")
+_COLLECT_RE: Final = re.compile(
     rf"^(?P<name>.+) collected (?P<amt>{_AMT}) from (?P<pot>pot|main pot|side pot(?:-(?P<n>\d+))?)$"
 )
-_UNCALLED_RE = re.compile(rf"^Uncalled bet \((?P<amt>{_AMT})\) returned to (?P<name>.+)$")
-_BOUNTY_RE = re.compile(
+_UNCALLED_RE: Final = re.compile(rf"^Uncalled bet \((?P<amt>{_AMT})\) returned to (?P<name>.+)$")
+_BOUNTY_RE: Final = re.compile(
     rf"^(?P<w>.+) (?P<verb>wins|split) (?P<the>the )?(?P<amt>{_AMT})(?P<bword> bounty)? for "
     rf"(?P<how>splitting the elimination of|eliminating) (?P<elim>.+?)"
     rf"(?: and their own bounty increases by (?P<inc>{_AMT}) to (?P<new>{_AMT}))?$"
 )
-_FINISHED_RE = re.compile(
+_FINISHED_RE: Final = re.compile(
     rf"^(?P<name>.+) finished the tournament in (?P<place>\d+)(?:st|nd|rd|th) place"
     rf"(?: and received (?P<prize>{_AMT})\.)?$"
 )
-_TWON_RE = re.compile(
+_TWON_RE: Final = re.compile(
     rf"^(?P<name>.+) wins the tournament and receives (?P<prize>{_AMT}) - congratulations!$"
 )
-_EVENT_RES: tuple[tuple[re.Pattern[str], TableEventKind], ...] = (
+_EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
     (re.compile(r'^(?P<name>.+?) said, "(?P<text>.*)"$'), TableEventKind.CHAT),
     (re.compile(r"^(?P<name>.+) joins the table at seat #(?P<seat>\d+)$"), TableEventKind.JOINS),
     (re.compile(r"^(?P<name>.+) leaves the table$"), TableEventKind.LEAVES),
@@ -226,24 +226,24 @@ _EVENT_RES: tuple[tuple[re.Pattern[str], TableEventKind], ...] = (
     ),
     (re.compile(r"^Betting is capped$"), TableEventKind.BETTING_CAPPED),
 )
-_TOTAL_RE = re.compile(
+_TOTAL_RE: Final = re.compile(
     rf"^Total pot (?P<total>{_AMT})(?: Main pot (?P<main>{_AMT})\.(?P<sides>.*?))? \| Rake (?P<rake>{_AMT})$"
 )
-_SIDE_RE = re.compile(rf" Side pot(?:-(?P<n>\d+))? (?P<amt>{_AMT})\.")
-_BOARD_RE = re.compile(r"^(?:(?P<run>FIRST|SECOND) )?Board \[(?P<cards>[^\]]*)\]$")
-_SSEAT_HEAD_RE = re.compile(r"^Seat (?P<seat>\d+): ")
-_WON_RE = re.compile(rf",? and won \((?P<amt>{_AMT})\)(?: with (?P<desc>.*?))?(?=, and won \(|$)")
-_FOLDED_RE = re.compile(
+_SIDE_RE: Final = re.compile(rf" Side pot(?:-(?P<n>\d+))? (?P<amt>{_AMT})\.")
+_BOARD_RE: Final = re.compile(r"^(?:(?P<run>FIRST|SECOND) )?Board \[(?P<cards>[^\]]*)\]$")
+_SSEAT_HEAD_RE: Final = re.compile(r"^Seat (?P<seat>\d+): ")
+_WON_RE: Final = re.compile(rf",? and won \((?P<amt>{_AMT})\)(?: with (?P<desc>.*?))?(?=, and won \(|$)")
+_FOLDED_RE: Final = re.compile(
     r"^ folded (?:before Flop|on the (?P<street>Flop|Turn|River))(?P<db> \(didn't bet\))?$"
 )
-_SHOWED_RE = re.compile(r"^ showed \[(?P<cards>[^\]]*)\] and (?P<res>won|lost)(?P<rest>.*)$")
-_MUCKED_RE = re.compile(r"^ mucked(?: \[(?P<cards>[^\]]*)\])?$")
-_COLLECTED_RE = re.compile(rf"^ collected \((?P<amt>{_AMT})\)$")
-_STREETS = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
-_RUNS = {None: 0, "FIRST": 1, "SECOND": 2}
-_HAND_ID_RE = re.compile(r"(?:Hand|Game) #(\d+):")
+_SHOWED_RE: Final = re.compile(r"^ showed \[(?P<cards>[^\]]*)\] and (?P<res>won|lost)(?P<rest>.*)$")
+_MUCKED_RE: Final = re.compile(r"^ mucked(?: \[(?P<cards>[^\]]*)\])?$")
+_COLLECTED_RE: Final = re.compile(rf"^ collected \((?P<amt>{_AMT})\)$")
+_STREETS: Final = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
+_RUNS: Final = {None: 0, "FIRST": 1, "SECOND": 2}
+_HAND_ID_RE: Final = re.compile(r"(?:Hand|Game) #(\d+):")
 
-_TRAILING_WS_RE = re.compile(r"[ \t\r]+$", re.M)
+_TRAILING_WS_RE: Final = re.compile(r"[ \t\r]+$", re.M)
 
 
 class _Problem(Exception):
@@ -259,11 +259,11 @@ class _Problem(Exception):
 
 
 
-_RANKS = frozenset("23456789TJQKA")
-_SUITS = frozenset("cdhs")
-_CARD_SET = frozenset(r + s for r in _RANKS for s in _SUITS)  # a card is one of these 52 strings
-_POST_KINDS = {k.value: k for k in PostKind}
-_STREET_NAMES = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
+_RANKS: Final = frozenset("23456789TJQKA")
+_SUITS: Final = frozenset("cdhs")
+_CARD_SET: Final = frozenset(r + s for r in _RANKS for s in _SUITS)  # a card is one of these 52 strings
+_POST_KINDS: Final = {k.value: k for k in PostKind}
+_STREET_NAMES: Final = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
 
 
 def _cards(text: str) -> Cards | None:
@@ -280,8 +280,8 @@ def _cards(text: str) -> Cards | None:
 #: Amount text -> value. Hands repeat the same few amounts (blinds, bets, stacks), so a small
 #: memo turns most amount reads into one dict lookup; it is bounded (cleared when full) so the
 #: memory stays flat however large the file.
-_AMOUNTS: dict[str, int] = {}
-_AMOUNTS_MAX = 4096
+_AMOUNTS: Final[dict[str, int]] = {}
+_AMOUNTS_MAX: Final = 4096
 
 
 def _amount(text: str) -> int:
@@ -748,9 +748,15 @@ class _Builder:
         if self.by_number is None:
             self.by_number = {s.seat: s.player for s in self.seats}
         # the same line recurs hand after hand at a table (same seat, same player, same fold)
-        known = _SSEATS.get(text)
-        if known is not None and self.by_number.get(known[0]) == known[1]:
-            self.sseats.append(SummarySeat(line, *known))
+        k = _SSEATS.get(text)
+        if k is not None and self.by_number.get(k.seat) == k.player:
+            self.sseats.append(
+                SummarySeat(
+                    line, k.seat, k.player, k.button, k.small_blind, k.big_blind, k.outcome,
+                    k.folded_street, k.didnt_bet, k.cards, k.won, k.descriptions, k.cashed_out,
+                    k.pot_not_awarded,
+                )
+            )  # fmt: skip
             return
         ss = self._summary_seat(line, text, self.by_number)
         if ss is not None:
@@ -812,20 +818,26 @@ class _Builder:
             return None
         rest = rest[len(name) :]
         outcome = _OUTCOMES.get(rest)
+        clean = True
         if outcome is None:
             before = len(self.problems)
             outcome = self._outcome(line, rest)
             if outcome is None:
                 return None
-            if len(self.problems) != before:  # only clean readings are shared between lines
-                return SummarySeat(line, number, name, *outcome)
-            if len(_OUTCOMES) >= _OUTCOMES_MAX:
-                _OUTCOMES.clear()
-            _OUTCOMES[rest] = outcome
-        if len(_SSEATS) >= _OUTCOMES_MAX:
-            _SSEATS.clear()
-        _SSEATS[text] = (number, name, *outcome)
-        return SummarySeat(line, number, name, *outcome)
+            clean = len(self.problems) == before  # only clean readings are shared between lines
+            if clean:
+                if len(_OUTCOMES) >= _OUTCOMES_MAX:
+                    _OUTCOMES.clear()
+                _OUTCOMES[rest] = outcome
+        button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na = outcome
+        ss = SummarySeat(
+            line, number, name, button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na
+        )
+        if clean:
+            if len(_SSEATS) >= _OUTCOMES_MAX:
+                _SSEATS.clear()
+            _SSEATS[text] = ss
+        return ss
 
     def _outcome(self, line: int, rest: str) -> _Outcome | None:
         """What follows the name on a summary seat line: markers, outcome, cash-out notes."""
@@ -888,10 +900,11 @@ class _Builder:
 _Outcome = tuple[
     bool, bool, bool, SeatOutcome, "Street | None", bool, Cards, tuple[int, ...], tuple[str, ...], bool, bool
 ]
-_OUTCOMES: dict[str, _Outcome] = {}
-_OUTCOMES_MAX = 4096
-#: Whole summary seat line -> (seat, player, *outcome), used when that seat has that player.
-_SSEATS: dict[str, tuple[Any, ...]] = {}
+_OUTCOMES: Final[dict[str, _Outcome]] = {}
+_OUTCOMES_MAX: Final = 4096
+#: Whole summary seat line -> its reading (a SummarySeat whose line is copied over), used when
+#: that seat has that player in the hand being read.
+_SSEATS: Final[dict[str, SummarySeat]] = {}
 
 
 # ------------------------------------------------------------------------------------------
@@ -935,7 +948,7 @@ def _stamp(date: str, time: str) -> datetime:
     return datetime(int(y), int(mo), int(d), int(h), int(mi), int(s))
 
 
-_ZONES: dict[str, ZoneInfo] = {}
+_ZONES: Final[dict[str, ZoneInfo]] = {}
 
 
 def _zone(name: str) -> ZoneInfo:
@@ -951,8 +964,8 @@ def _zone(name: str) -> ZoneInfo:
 _Stakes = tuple[
     Game, bool, str, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None"
 ]
-_BODIES: dict[str, _Stakes] = {}
-_BODIES_MAX = 1024
+_BODIES: Final[dict[str, _Stakes]] = {}
+_BODIES_MAX: Final = 1024
 
 
 def _body(body: str, line: int, hand_id: str) -> _Stakes:
