@@ -11,10 +11,12 @@ What is compiled is :data:`COMPILED`: the referee, the rules it calls, the gramm
 takes the parse from ≈145 to ≈107 µs a hand) and the model, whose records are native classes
 with read-only attributes (built in one C call and read directly by the compiled referee: parse
 ≈124 → 99 µs, referee ≈53 → 46 µs a hand; a *frozen dataclass* compiled by mypyc keeps its slow
-Python ``__init__``, which is why the model is not written as one). What reaches into lark's
-internals stays in ``hhparse/larkglue.py``, which mypyc could not compile. Measured and left
-out: the line-based splitter (no gain; the chunked one was not tried) and the table builder
-(1–3 µs a hand, not worth a compiled module).
+Python ``__init__``, which is why the model is not written as one), the referee's facts
+(``hhparse/facts.py``, same records), amounts (``hhparse/money.py``) and the table builder
+(``hhparse/tables/build.py``: its per-hand rows read those records natively, ≈15 → 10 µs a
+hand). What reaches into lark's internals stays in ``hhparse/larkglue.py``, which mypyc could
+not compile. Measured and left out: the line-based splitter (no gain; the chunked one was not
+tried).
 ``HHPARSE_COMPILE`` decides:
 
 * unset or ``auto`` — compile; if that fails (no C compiler), warn and install pure Python;
@@ -46,6 +48,7 @@ COMPILED = (
     "hhparse/model.py",
     "hhparse/facts.py",
     "hhparse/money.py",
+    "hhparse/tables/build.py",
     "hhparse/parsing.py",
     "hhparse/engine/__init__.py",
     "hhparse/engine/facts_builder.py",

@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter, itemgetter
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pyarrow as pa
@@ -71,14 +71,16 @@ def content_hash(text: str) -> str:
     return hashlib.blake2b(normalise_text(text).encode("utf-8"), digest_size=8).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class HandRef:
+class HandRef(Record):
     """What the writer needs to know about one block to decide new / duplicate / conflict."""
 
-    site: str | None
-    hand_id: str | None
-    content_hash: str
-    accepted: bool
+    __match_args__ = ("site", "hand_id", "content_hash", "accepted")
+
+    def __init__(self, site: str | None, hand_id: str | None, content_hash: str, accepted: bool) -> None:
+        self.site: Final = site
+        self.hand_id: Final = hand_id
+        self.content_hash: Final = content_hash
+        self.accepted: Final = accepted
 
 
 @dataclass(frozen=True, slots=True)
