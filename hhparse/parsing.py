@@ -391,23 +391,32 @@ class _Builder:
     def _seat(self, tok: Any) -> None:
         value: str = tok.value
         line: int = self.offset + tok.line
+        k = _SEAT_LINES.get(value)  # a player's seat line recurs until their stack changes
+        if k is not None:
+            self.seats.append(Seat(k.seat, k.player, k.stack, line, k.bounty, k.sitting_out, k.out_of_hand))
+            self.seated.add(k.player)
+            return
         m = _SEAT_RE.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
             return
         number, name, stack, bounty, out, reason = m.groups()
-        self.seats.append(
-            Seat(
-                int(number),
-                name,
-                (_AMOUNTS.get(stack) or self._amt(stack, line)),
-                line,
-                self._amt(bounty, line) if bounty else None,
-                out is not None,
-                reason,
-            )
+        before = len(self.problems)
+        seat = Seat(
+            int(number),
+            name,
+            (_AMOUNTS.get(stack) or self._amt(stack, line)),
+            line,
+            self._amt(bounty, line) if bounty else None,
+            out is not None,
+            reason,
         )
+        self.seats.append(seat)
         self.seated.add(name)
+        if len(self.problems) == before:  # only clean readings are shared between lines
+            if len(_SEAT_LINES) >= _OUTCOMES_MAX:
+                _SEAT_LINES.clear()
+            _SEAT_LINES[value] = seat
 
     # -- play -----------------------------------------------------------------------------
     # The frequent lines are written out in full (no helper calls): a few hundred nanoseconds
@@ -902,6 +911,8 @@ _Outcome = tuple[
 ]
 _OUTCOMES: Final[dict[str, _Outcome]] = {}
 _OUTCOMES_MAX: Final = 4096
+#: Whole seat line (with its "\n") -> its reading (a Seat whose line is copied over).
+_SEAT_LINES: Final[dict[str, Seat]] = {}
 #: Whole summary seat line -> its reading (a SummarySeat whose line is copied over), used when
 #: that seat has that player in the hand being read.
 _SSEATS: Final[dict[str, SummarySeat]] = {}

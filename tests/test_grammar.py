@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from test_bad_input import GOOD
 
-from hhparse.model import Hand, PostBlind, TableEvent, TableEventKind
+from hhparse.errors import ParseError
+from hhparse.model import Hand, PostBlind, TableEvent, TableEventKind, replace
 from hhparse.money import format_amount, parse_amount
 from hhparse.parsing import grammar_text, parse_text
 
@@ -68,3 +69,27 @@ def test_table_events_and_allin_blind() -> None:
         TableEventKind.IS_SITTING_OUT_COLON,
         TableEventKind.TIMED_OUT_BEING_DISCONNECTED,
     ]
+
+
+def test_repeated_lines_read_alike_and_keep_their_own_line_numbers() -> None:
+    """Seat and summary seat lines are remembered between hands (``parsing._SEAT_LINES``,
+    ``_SSEATS``) and the driver remembers each line's terminal: a repeat must read exactly as
+    the first reading, with its own file line, and a damaged line must be reported every time."""
+    second = GOOD.replace("#1:", "#2:")
+    hands = list(parse_text(GOOD + "\n\n" + second + "\n\n" + GOOD.replace("#1:", "#3:")))
+    assert all(isinstance(h, Hand) for h in hands)
+    first, again, third = hands
+    assert isinstance(first, Hand) and isinstance(again, Hand) and isinstance(third, Hand)
+    assert first.summary is not None and again.summary is not None
+    offset = again.line - first.line
+    assert offset == GOOD.count("\n") + 2
+    for a, b in zip(first.seats, again.seats, strict=True):
+        assert (b.seat, b.player, b.stack, b.line) == (a.seat, a.player, a.stack, a.line + offset)
+    for sa, sb in zip(first.summary.seats, again.summary.seats, strict=True):
+        assert replace(sb, line=sa.line) == sa and sb.line == sa.line + offset
+    for ea, eb in zip(first.events, again.events, strict=True):
+        assert replace(eb, line=ea.line) == ea
+    bad = GOOD.replace("Seat 1: Hero ($25 in chips)", "Seat 1: Hero ($25.001 in chips)")
+    errors = list(parse_text(bad + "\n\n" + bad.replace("#1:", "#2:")))
+    assert [type(e).__name__ for e in errors] == ["ParseError", "ParseError"]
+    assert all(isinstance(e, ParseError) and "bad amount" in e.message for e in errors)
