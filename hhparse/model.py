@@ -84,6 +84,25 @@ def replace(record: _R, **changes: Any) -> _R:
     return new
 
 
+class _LineRecord(Record):
+    """A line that says nothing but that it is there (its file line)."""
+
+    __match_args__ = ("line",)
+
+    def __init__(self, line: int) -> None:
+        self.line: Final = line
+
+
+class _PlayerLineRecord(Record):
+    """A line that names a player and nothing else."""
+
+    __match_args__ = ("line", "player")
+
+    def __init__(self, line: int, player: str) -> None:
+        self.line: Final = line
+        self.player: Final = player
+
+
 class Game(StrEnum):
     """The poker variant, independent of hi/lo and betting structure."""
 
@@ -329,13 +348,8 @@ class PostBlind(Record):
         self.all_in: Final = all_in
 
 
-class HoleCardsMarker(Record):
+class HoleCardsMarker(_LineRecord):
     """``*** HOLE CARDS ***``."""
-
-    __match_args__ = ("line",)
-
-    def __init__(self, line: int) -> None:
-        self.line: Final = line
 
 
 class DealHole(Record):
@@ -395,12 +409,8 @@ class Fold(Record):
         self.shown: Final = shown  # ``folds [Ks]``
 
 
-class Check(Record):
-    __match_args__ = ("line", "player")
-
-    def __init__(self, line: int, player: str) -> None:
-        self.line: Final = line
-        self.player: Final = player
+class Check(_PlayerLineRecord):
+    """``NAME: checks``."""
 
 
 class Call(Record):
@@ -504,24 +514,12 @@ class Show(Record):
         self.lo: Final = lo  # "7,5,4,3,A" when a low is printed
 
 
-class Muck(Record):
+class Muck(_PlayerLineRecord):
     """``NAME: mucks hand``."""
 
-    __match_args__ = ("line", "player")
 
-    def __init__(self, line: int, player: str) -> None:
-        self.line: Final = line
-        self.player: Final = player
-
-
-class DoesNotShow(Record):
+class DoesNotShow(_PlayerLineRecord):
     """``NAME: doesn't show hand``."""
-
-    __match_args__ = ("line", "player")
-
-    def __init__(self, line: int, player: str) -> None:
-        self.line: Final = line
-        self.player: Final = player
 
 
 class Collect(Record):
@@ -551,20 +549,12 @@ class Collect(Record):
         self.run: Final = run
 
 
-class NoLowHand(Record):
+class NoLowHand(_LineRecord):
     """``No low hand qualified``."""
 
-    __match_args__ = ("line",)
 
-    def __init__(self, line: int) -> None:
-        self.line: Final = line
-
-
-class HandCancelled(Record):
-    __match_args__ = ("line",)
-
-    def __init__(self, line: int) -> None:
-        self.line: Final = line
+class HandCancelled(_LineRecord):
+    """``Hand cancelled``."""
 
 
 class Bounty(Record):
