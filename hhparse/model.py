@@ -413,7 +413,9 @@ class Check(_PlayerLineRecord):
     """``NAME: checks``."""
 
 
-class Call(Record):
+class _AmountAction(Record):
+    """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]``."""
+
     __match_args__ = ("line", "player", "amount", "all_in", "cap_reached")
 
     def __init__(
@@ -431,22 +433,12 @@ class Call(Record):
         self.cap_reached: Final = cap_reached  # "and has reached the $80 cap"
 
 
-class Bet(Record):
-    __match_args__ = ("line", "player", "amount", "all_in", "cap_reached")
+class Call(_AmountAction):
+    """``NAME: calls AMT[ and is all-in| and has reached the AMT cap]``."""
 
-    def __init__(
-        self,
-        line: int,
-        player: str,
-        amount: int,
-        all_in: bool = False,
-        cap_reached: int | None = None,
-    ) -> None:
-        self.line: Final = line
-        self.player: Final = player
-        self.amount: Final = amount
-        self.all_in: Final = all_in
-        self.cap_reached: Final = cap_reached
+
+class Bet(_AmountAction):
+    """``NAME: bets AMT[ and is all-in| and has reached the AMT cap]``."""
 
 
 class Raise(Record):
