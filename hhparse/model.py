@@ -1,9 +1,9 @@
 """The typed hand model: what the grammar builds and the referee replays.
 
-Everything here is immutable (frozen, slotted dataclasses) so that a parsed hand can be shared
-between the referee, the renderer and the warehouse without defensive copies. Money is always an
-``int`` in the hand's smallest unit (cents for cash, chips for tournaments): a float never enters
-the model, so sums over pots are exact.
+Everything here is immutable (records whose attributes cannot be reassigned, see below) so that
+a parsed hand can be shared between the referee, the renderer and the warehouse without
+defensive copies. Money is always an ``int`` in the hand's smallest unit (cents for cash, chips
+for tournaments): a float never enters the model, so sums over pots are exact.
 
 Every event carries ``line``: the 1-based line number *in the source file* (not in the hand), so
 an error found by the referee can point at the exact line a user sees in their editor.
