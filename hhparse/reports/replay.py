@@ -18,8 +18,8 @@ The document is plain JSON data (ints, strings, lists), so the page embeds it as
 * ``hand`` — header facts (game, stakes, unit, table, button, boards, rake...);
 * ``seats`` — one entry per seated player (seat order): name, hero flag, position, starting
   stack, known hole cards, net, and where the seat sits round the oval (percentages);
-* ``steps`` — the state after each step: ``kind`` (start, post, deal, action, street, showdown,
-  award, end), a label, the acting seat, the pot, the middle pots, every stack and bet, who has
+* ``steps`` — the state after each step: ``kind`` (start, post, deal, action, street, return,
+  showdown, award, end), a label, the acting seat, the pot, the middle pots, every stack and bet, who has
   folded or is all-in, how many board cards of each run are face up, whose cards are face up;
 * ``results`` — every half of every pot of every run with winners, amounts and descriptions;
 * ``shown`` — each shown hand per run with the evaluator's high and low.
@@ -233,6 +233,9 @@ def build_document(
             snap("street", f"{_STREETS[s]} {_cards(board1[:n] if s == 1 else board1[n - 1 : n])}", s)
             dealt_street = s
 
+    def current_street() -> int:
+        return steps[-1]["street"] if steps else 0
+
     posts = ("small blind", "big blind", "ante")
     for a in actions:
         street = int(a["street"])
@@ -273,9 +276,30 @@ def build_document(
                 new = board[:n] if n == 3 else board[n - 1 : n]
                 st.board = (n, 0) if run == 1 else (len(board1), n)
                 snap("street", f"{which} {_STREETS[n - 2].lower()} {_cards(new)}", n - 2, run=run)
-    # Every bet gathered: the middle now holds the referee's own pots.
-    st.bets = [0] * len(seats)
-    st.pots = [[int(p["amount"]), [index[str(n)] for n in p["eligible"]]] for p in pots]
+    # Money the referee booked as returned without an "Uncalled bet" line (early clients printed
+    # none; a cancelled hand gives every chip back): its own step, so the stacks add up.
+    returned_by_line = [0] * len(seats)
+    for a in actions:
+        if str(a["action"]) == "uncalled":
+            returned_by_line[index[str(a["player"])]] += int(a["amount"])
+    for i, p in enumerate(seats):
+        silent = int(p["returned"]) - returned_by_line[i]
+        if silent > 0:
+            st.stacks[i] += silent
+            st.contributed[i] -= silent
+            st.bets[i] = max(st.bets[i] - silent, 0)
+            st.pot -= silent
+            st.pots = middle()
+            why = "the hand was cancelled" if hand["cancelled"] else "no line in the history"
+            snap("return", f"{fmt(silent)} returned to {p['player']} ({why})", current_street(), actor=i)
+    # Every bet gathered: the middle now holds the referee's own pots (which the split of the
+    # gathered chips must equal: a difference is noted in the document, and tested never to occur).
+    gather()
+    notes: list[str] = []
+    referee_pots = [[int(p["amount"]), [index[str(n)] for n in p["eligible"]]] for p in pots]
+    if [p[0] for p in st.pots] != [p[0] for p in referee_pots] and not hand["cancelled"]:
+        notes.append("the chips gathered split into other pots than the referee's: showing the referee's")
+    st.pots = referee_pots
     if showdowns:
         st.shown = {index[str(s["player"])] for s in showdowns}
         names = ", ".join(str(seats[i]["player"]) for i in sorted(st.shown))
@@ -334,6 +358,7 @@ def build_document(
             "source": hand["source"],
             "line": int(hand["line"]),
             "hole": hole,
+            "notes": notes,
         },
         "seats": [
             {

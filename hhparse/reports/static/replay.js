@@ -78,6 +78,7 @@ window.hhparse = hhparse;
     this.timer = null;
     var h = doc.hand, unit = h.unit, scale = h.scale;
     this.money = function (v) { return fmt(v, unit, scale); };
+    this.el = root;
     var options = document.getElementById("rp-opts");
     root.textContent = "";
     root.classList.add("rp");
@@ -250,6 +251,13 @@ window.hhparse = hhparse;
   Replayer.prototype.render = function (k) {
     var doc = this.doc, h = doc.hand, s = doc.steps[k], self = this;
     this.i = k;
+    var data = this.el.dataset;  /* what step is shown, for tests and for styling */
+    data.step = k;
+    data.kind = s.kind;
+    data.seq = s.seq === null ? "" : s.seq;
+    data.street = s.street;
+    data.run = s.run || 0;
+    data.award = s.award ? s.award.join(",") : "";
     var folded = {}, allin = {}, shown = {}, winners = {};
     s.folded.forEach(function (j) { folded[j] = true; });
     s.allin.forEach(function (j) { allin[j] = true; });
