@@ -444,3 +444,28 @@ def test_graph_lines_per_tournament_and_legend_outside(page: Any, sample_summary
     chips = page.locator("#graph .panel").nth(1)
     assert chips.locator("polyline").first.get_attribute("points") != before
     assert "big blinds" in (chips.locator("h3").text_content() or "")
+
+
+# --------------------------------------------------------------------------------------------
+# The scripts' own functions
+# --------------------------------------------------------------------------------------------
+
+
+def test_js_money_format_is_pythons(page: Any, pages: Path) -> None:
+    page.goto((pages / "97007286518.html").as_uri())
+    cases = [(v, unit, scale) for v in (0, 1, 9, 10, 99, 100, 105, 2037, -5, -1250, 123456789)
+             for unit, scale in (("USD", 100), ("EUR", 100), ("GBP", 100), ("SEK", 100), ("chips", 1), ("play", 1))]
+    got = page.evaluate("cs => cs.map(c => hhparse.fmt(c[0], c[1], c[2]))", cases)
+    assert got == [money_text(*c) for c in cases]
+
+
+def test_js_sort_keys_and_ticks(page: Any, sample_summary: Path) -> None:
+    page.goto(sample_summary.as_uri())
+    keys = page.evaluate("() => ['12.50', '-3', '', ' 7 ', 'x'].map(t => hhparse.sortKey(t, true))")
+    assert keys == [12.5, -3, None, 7, None]
+    assert page.evaluate("() => hhparse.sortKey(' Äb ', false)") == "äb"
+    order = page.evaluate("() => [3, null, -1, 2].sort((a, b) => hhparse.compare(a, b, -1))")
+    assert order == [3, 2, -1, None]  # empty cells last in either direction
+    ticks = page.evaluate("() => hhparse.ticks(-37, 212, 5)")
+    assert ticks == [0, 50, 100, 150, 200]
+    assert page.evaluate("() => hhparse.ticks(5, 5, 5)") == [5]

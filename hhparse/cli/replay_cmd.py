@@ -46,8 +46,10 @@ def _fail(command: str, message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def _is_folder(out: Path | None) -> bool:
-    return out is not None and (out.is_dir() or str(out).endswith(("/", "\\")))
+def is_folder(out: Path | None) -> bool:
+    """Whether the hand list goes to a folder of pages: ``--out`` is a folder, or a name without
+    an extension (``-o pages``; ``-o hands.html`` is one file)."""
+    return out is not None and (out.is_dir() or not out.suffix)
 
 
 def html_report(
@@ -77,7 +79,7 @@ def html_report(
         return replay_page([doc], title=f"Hand #{hand_id}", deck=deck, all_cards=all_cards)
     if name == "hands":
         ids = [str(h) for h in df["hand_id"]]
-        if _is_folder(out):
+        if is_folder(out):
             assert out is not None
             write_hands_folder(out, df, replay_documents(con, ids), title=title, filters=shown, deck=deck,
                                all_cards=all_cards)

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from hhparse.cli.common import OutOption, WarehouseOption, emit
-from hhparse.cli.replay_cmd import AllCardsOption, DeckOption, html_report
+from hhparse.cli.replay_cmd import AllCardsOption, DeckOption, html_report, is_folder
 from hhparse.reports import REPORTS, WarehouseNotFoundError, report, warehouse
 from hhparse.reports.hands import DOOR_CARD_HELP
 from hhparse.reports.output import (
@@ -44,8 +44,6 @@ def _fail(message: str) -> typer.Exit:
 def _format(fmt: str | None, out: Path | None) -> str:
     if fmt is not None:
         return fmt
-    if out is not None and (out.is_dir() or str(out).endswith(("/", "\\"))):
-        return "html"  # a folder: the hand list's pages
     suffix = out.suffix.lower().lstrip(".") if out is not None else ""
     return suffix if suffix in (*TEXT_FORMATS, *IMAGE_FORMATS) else "table"
 
@@ -113,7 +111,7 @@ def report_command(
     """
     if name not in REPORTS:
         raise _fail(f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
-    fmt = _format(fmt, out)
+    fmt = "html" if name == "hands" and fmt is None and is_folder(out) else _format(fmt, out)
     if fmt in IMAGE_FORMATS:
         if name != "graph":
             raise _fail(f"--format {fmt} is only for the graph report")

@@ -58,7 +58,7 @@ _CASH_LINES = (("cum_net", "cum_net_bb", "net won", "#2ca02c"),
                ("cum_showdown", "cum_showdown_bb", "showdown", "#1f77b4"),
                ("cum_nonshowdown", "cum_nonshowdown_bb", "non-showdown", "#d62728"))
 _BB_COLUMNS = ("cum_net_bb", "cum_showdown_bb", "cum_nonshowdown_bb")
-_CLOSERS = re.compile(r"</(script|style)", re.IGNORECASE)
+_CLOSERS = re.compile(r"</(script|style)|<script|<!--", re.IGNORECASE)
 
 
 @cache
@@ -80,7 +80,8 @@ def static(name: str) -> Markup:
     """A file of ``static/`` as trusted markup for a ``<style>`` or ``<script>`` element.
 
     Raises:
-        ValueError: the file contains ``</script`` or ``</style`` (it would end its element).
+        ValueError: the file contains ``</script``, ``</style``, ``<script`` or ``<!--`` (which end
+            or change the parsing of the element it is inlined in).
     """
     text = resources.files("hhparse.reports").joinpath("static", name).read_text(encoding="utf-8")
     if _CLOSERS.search(text):

@@ -374,7 +374,7 @@ window.hhparse = hhparse;
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
 
-  /* The page of one or several replays: data in <script type="application/json" id="hh-replay">. */
+  /* The page of one or several replays: its data is the JSON element #hh-replay. */
   function boot() {
     var data = document.getElementById("hh-replay");
     var root = document.getElementById("replay");
