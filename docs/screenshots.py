@@ -63,7 +63,7 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1000, "height": 1000})
             page.goto(replay.as_uri() + f"#step={step}")
             _save(page.screenshot(clip={"x": 0, "y": 0, "width": 1000, "height": 860}), "replay.png")
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page = browser.new_page(viewport={"width": 1200, "height": 1250})
             page.goto(summary.as_uri())
             _save(page.screenshot(), "summary.png")
             browser.close()

@@ -52,8 +52,8 @@ GENERATOR = f"hhparse {__version__}"
 """The ``<meta name="generator">`` of every page: how :func:`write_hands_folder` recognises files
 it may overwrite."""
 
-_LINE_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
-                "#e377c2", "#7f7f7f", "#bcbd22")
+_LINE_COLORS = ("#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#1f77b4",
+                "#d62728", "#2ca02c", "#7f7f7f")  # tournaments: the first ones unlike the cash lines
 _CASH_LINES = (("cum_net", "cum_net_bb", "net won", "#2ca02c"),
                ("cum_showdown", "cum_showdown_bb", "showdown", "#1f77b4"),
                ("cum_nonshowdown", "cum_nonshowdown_bb", "non-showdown", "#d62728"))
