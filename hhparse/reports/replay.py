@@ -354,7 +354,7 @@ def build_document(
             "total_pot": int(hand["total_pot"]),
             "rake": int(hand["rake"]),
             "cancelled": bool(hand["cancelled"]),
-            "warnings": list(hand["warning_codes"] or []),
+            "warnings": list(dict.fromkeys(hand["warning_codes"] or [])),
             "source": hand["source"],
             "line": int(hand["line"]),
             "hole": hole,
