@@ -90,7 +90,10 @@ window.hhparse = hhparse;
     meta.push("table \u2018" + h.table + "\u2019", h.start);
     head.appendChild(el("p", "meta", meta.join(" \u00b7 ")));
     root.appendChild(head);
-    if (options) root.appendChild(options);
+    if (options) {
+      options.hidden = false;
+      root.appendChild(options);
+    }
 
     var table = el("div", "rp-table");
     table.appendChild(el("div", "rp-felt"));
