@@ -80,3 +80,13 @@ def test_lalr_driver_knows_neither_lark_nor_the_model() -> None:
     """The compiled driver runs tables it is given: lark's internals stay in ``larkglue``."""
     imports = _imports(PKG / "lalr.py")
     assert not _forbidden(imports, ("lark", "lark_cython", "hhparse")), imports
+
+
+@pytest.mark.parametrize("path", _modules("reports"), ids=lambda p: p.name)
+def test_reports_read_facts_not_the_referee(path: Path) -> None:
+    """Pages and reports read the warehouse; of the rules only the pot split and the game specs
+    (the replay's pots between streets and its hole-card count), never the engine or the text side."""
+    imports = _imports(path)
+    assert not _forbidden(imports, ("hhparse.engine", "hhparse.tables.build", *TEXT_SIDE)), path
+    rules = _forbidden(imports, ("hhparse.rules",))
+    assert rules <= {"hhparse.rules.pots", "hhparse.rules.spec"}, path

@@ -16,6 +16,16 @@ from hhparse.model import Hand
 assert "site-packages" in p.__file__, p.__file__
 (h,) = p.parse_text(sys.stdin.read())
 assert isinstance(h, Hand), h
+# the HTML pages' templates, scripts and queries ship in the wheel
+from hhparse.reports import html
+from hhparse.resources import read_text
+for name in ("base.css", "replay.css", "replay.js", "table.js", "graph.js"):
+    assert html.static(name)
+for name in ("hands", "players", "actions", "pots", "awards", "showdowns"):
+    assert "SELECT" in read_text("analytics", "replay", name + ".sql")
+assert "SELECT" in read_text("analytics", "pages", "graph_lines.sql")
+page = html.replay_page([], title="t")
+assert page.startswith("<!DOCTYPE html>") and "hhparse.Replayer" not in page and "function Replayer" in page
 print(h.hand_id)
 """
 

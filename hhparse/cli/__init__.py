@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "compact_cmd",
     "sql_cmd",
     "report_cmd",
+    "replay_cmd",
     "synth_cmd",
 )
 

@@ -10,21 +10,30 @@ date or format, no warehouse, ``hand`` without an id).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from hhparse.cli.common import OutOption, WarehouseOption, emit
+from hhparse.cli.replay_cmd import AllCardsOption, DeckOption, html_report, is_folder
 from hhparse.reports import REPORTS, WarehouseNotFoundError, report, warehouse
+from hhparse.reports.hands import DOOR_CARD_HELP
 from hhparse.reports.output import (
     IMAGE_FORMATS,
     TEXT_FORMATS,
     graph_image,
     to_csv,
-    to_html,
     to_json,
     to_table,
 )
+from hhparse.reports.replay import HandNotFoundError
+
+_HANDS = "Hand list (report hands)"
+_PAGE = "HTML pages"
+
+
+def _flag(name: str, doc: str) -> object:
+    return typer.Option(f"--{name}/--no-{name}", help=doc, rich_help_panel=_HANDS, show_default=False)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -71,11 +80,38 @@ def report_command(
         ),
     ] = None,
     out: OutOption = None,
+    min_pot: Annotated[
+        str | None,
+        typer.Option("--min-pot", help="Total pot at least this (hand's unit), or '40bb'.", rich_help_panel=_HANDS),
+    ] = None,
+    showdown: Annotated[bool | None, _flag("showdown", "Went to showdown (or not).")] = None,
+    all_in: Annotated[bool | None, _flag("all-in", "Was all-in (or not).")] = None,
+    scooped: Annotated[bool | None, _flag("scooped", "Scooped (or not).")] = None,
+    quartered: Annotated[bool | None, _flag("quartered", "Was quartered (or not).")] = None,
+    door_card: Annotated[
+        str | None,
+        typer.Option("--door-card", help=f"Courchevel door card: {DOOR_CARD_HELP}.", rich_help_panel=_HANDS),
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="Only the last N hands.", rich_help_panel=_HANDS)
+    ] = None,
+    four_colour: DeckOption = False,
+    all_cards: AllCardsOption = False,
+    x_axis: Annotated[
+        str, typer.Option("--x-axis", help="Graph's x axis: hands or date.", rich_help_panel=_PAGE)
+    ] = "hands",
+    y_axis: Annotated[
+        str, typer.Option("--y-axis", help="Graph's y axis: money or bb.", rich_help_panel=_PAGE)
+    ] = "money",
 ) -> None:
-    """Run a report over the warehouse and print or save it."""
+    """Run a report over the warehouse and print or save it.
+
+    With --format html: a self-contained page (sortable table, graph); `hand` is the replayer,
+    `hands` the hand list with every replay embedded (or, with --out FOLDER/, one page each).
+    """
     if name not in REPORTS:
         raise _fail(f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
-    fmt = _format(fmt, out)
+    fmt = "html" if name == "hands" and fmt is None and is_folder(out) else _format(fmt, out)
     if fmt in IMAGE_FORMATS:
         if name != "graph":
             raise _fail(f"--format {fmt} is only for the graph report")
@@ -84,10 +120,13 @@ def report_command(
     elif fmt not in TEXT_FORMATS:
         raise _fail(f"--format must be one of {', '.join((*TEXT_FORMATS, *IMAGE_FORMATS))}")
     filters = {"player": player, "since": since, "until": until, "game": game, "stakes": stakes}
+    hand_filters: dict[str, Any] = {"min_pot": min_pot, "showdown": showdown, "all_in": all_in, "scooped": scooped,
+                    "quartered": quartered, "door_card": door_card, "limit": limit}
+    if x_axis not in ("hands", "date") or y_axis not in ("money", "bb"):
+        raise _fail("--x-axis is hands or date, --y-axis money or bb")
     try:
         con = warehouse(warehouse_dir)
-        df = report(name, con, hand_id=hand_id, **filters)
-        graph = report("graph", con, **filters) if fmt == "html" and REPORTS[name].graph else None
+        df = report(name, con, hand_id=hand_id, **filters, **hand_filters)
     except WarehouseNotFoundError as exc:
         raise _fail(str(exc)) from exc
     except ValueError as exc:
@@ -100,8 +139,14 @@ def report_command(
         out.write_bytes(graph_image(df, fmt, title=title))
         return
     if fmt == "html":
-        shown: list[tuple[str, object]] = [(k, v) for k, v in filters.items()]
-        text = to_html(df, name=name, title=title, filters=shown, graph=graph)
+        try:
+            page = html_report(con, name, df, title=title, filters={**filters, **hand_filters}, hand_id=hand_id,
+                               out=out, four_colour=four_colour, all_cards=all_cards, x_axis=x_axis, y_axis=y_axis)
+        except (HandNotFoundError, FileExistsError, ValueError) as exc:
+            raise _fail(str(exc)) from exc
+        if page is None:  # a folder of pages
+            return
+        text = page
     elif fmt == "csv":
         text = to_csv(df)
     elif fmt == "json":

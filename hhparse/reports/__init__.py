@@ -66,7 +66,8 @@ REPORTS: Mapping[str, ReportSpec] = {
             "Sessions (30-minute gaps) of --player or the hero: start, hands, net.",
         ),
         ReportSpec("graph", "graph.sql", "Cumulative net won, showdown and non-showdown.", True),
-        ReportSpec("hand", "hand.sql", "Text replay of one hand: actions, pot, stacks, boards, awards."),
+        ReportSpec("hand", "hand.sql", "Replay of one hand: actions, pot, stacks, boards, awards."),
+        ReportSpec("hands", "hands.sql", "The hand list, with the player's cards and result; HTML links replays."),
         ReportSpec("rejects", "rejects.sql", "Hands that failed, grouped by error code, with file and line."),
     )
 }
@@ -136,17 +137,21 @@ def report(
     game: str | None = None,
     stakes: str | None = None,
     hand_id: str | None = None,
+    **hands: object,
 ) -> pd.DataFrame:
     """Run report ``name`` over a warehouse (a path, or a connection from :func:`warehouse`).
 
     Every filter is optional and bound as a query parameter: ``player`` (exact name), ``since`` /
     ``until`` (inclusive dates, UTC), ``game`` (``courchevel-hilo``, ``courchevel`` or the header
     label), ``stakes`` (``0.10/0.25 USD`` or the big blind alone, ``0.25``). ``hand_id`` is
-    required by the ``hand`` report. Money columns are exact decimals in the row's ``unit``.
+    required by the ``hand`` report. The ``hands`` list also takes the filters of
+    :func:`hhparse.reports.hands.hands_params` (``min_pot``, ``showdown``, ``all_in``,
+    ``scooped``, ``quartered``, ``door_card``, ``limit``). Money columns are exact decimals in
+    the row's ``unit``.
 
     Raises:
         KeyError: unknown report.
-        ValueError: a bad date, or ``hand`` without ``hand_id``.
+        ValueError: a bad date or hands filter, or ``hand`` without ``hand_id``.
         WarehouseNotFoundError: ``warehouse`` is a path without a warehouse.
     """
     sql = report_sql(name)
@@ -160,7 +165,14 @@ def report(
         "stakes": stakes,
         "hand_id": hand_id,
     }
-    params = {key: values[key] for key in sorted(set(_PARAM.findall(sql)))}
+    if hands:
+        from hhparse.reports.hands import hands_params
+
+        extra = hands_params(**hands)  # type: ignore[arg-type]
+        if name != "hands" and any(v is not None for v in extra.values()):
+            raise ValueError(f"{', '.join(k for k, v in hands.items() if v is not None)}: only for the hands report")
+        values.update(extra)
+    params = {key: values.get(key) for key in sorted(set(_PARAM.findall(sql)))}
     con = _connection(warehouse)
     df: pd.DataFrame = con.sql(sql, params=params).to_arrow_table().to_pandas()
     return df

@@ -8,8 +8,6 @@ the shortest float text, which for cents and chips is the same number.
 
 from __future__ import annotations
 
-import base64
-import html
 import io
 import json
 from collections.abc import Sequence
@@ -123,16 +121,6 @@ def graph_image(points: pd.DataFrame, fmt: str, *, title: str = "") -> bytes:
     return buf.getvalue()
 
 
-_CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 2em; }
-table { border-collapse: collapse; font-size: 0.85em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
-th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
-pre { font-size: 0.85em; } .filters { color: #666; } img { max-width: 100%; }
-"""
-
-
 def to_html(
     df: pd.DataFrame,
     *,
@@ -141,28 +129,12 @@ def to_html(
     filters: Sequence[tuple[str, object]] = (),
     graph: pd.DataFrame | None = None,
 ) -> str:
-    """A standalone HTML page: the report's table (or replay text) and, when given, the graph.
+    """A standalone HTML page: the report's sortable table and, when given, the net-won graph.
 
-    The graph is embedded as a base64 PNG so the page is one file a user can mail or open offline.
+    ``graph`` is :func:`hhparse.reports.html.graph_lines` (one line per unit and tournament) or
+    the ``graph`` report's points. The page is built by :mod:`hhparse.reports.html` (Jinja2
+    templates, autoescaped): one file a user can mail or open offline.
     """
-    shown = [f"{k}={v}" for k, v in filters if v not in (None, "")]
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f'<p class="filters">{html.escape(", ".join(shown) or "all hands")}</p>',
-    ]
-    if graph is not None and not graph.empty:
-        png = base64.b64encode(graph_image(graph, "png", title=title)).decode("ascii")
-        parts.append("<h2>Net won</h2>")
-        parts.append(f'<img alt="cumulative net won" src="data:image/png;base64,{png}">')
-    parts.append(f"<h2>{html.escape(name)}</h2>")
-    if name == "hand" and "text" in df.columns:
-        parts.append("<pre>" + html.escape("\n".join(str(t) for t in df["text"])) + "</pre>")
-    elif df.empty:
-        parts.append("<p>(no rows)</p>")
-    else:
-        parts.append(df.to_html(index=False, na_rep="", border=0, escape=True))
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+    from hhparse.reports.html import report_page
+
+    return report_page(df, name=name, title=title, filters=filters, lines=graph)
