@@ -198,6 +198,29 @@ def test_run_it_twice_every_pot_is_collected_once_per_run_crafted() -> None:
     assert "wrong-collected-amount" in codes(one[0])
 
 
+def _odd_cent(first: str, second: str) -> Callable[[str], str]:
+    """The crafted split-boards hand with a $119.01 pot: which board gets the odd cent."""
+    def edit(text: str) -> str:
+        return (text.replace("Total pot $120 | Rake $1", "Total pot $120 | Rake $0.99")
+                .replace("Vic collected $59.50", f"Vic collected {first}")
+                .replace("Uma collected $59.50", f"Uma collected {second}")
+                .replace("Vic (big blind) showed [9s 8s 7h 6h] and won ($59.50)",
+                         f"Vic (big blind) showed [9s 8s 7h 6h] and won ({first})")
+                .replace("with a pair of Aces, and won ($59.50)", f"with a pair of Aces, and won ({second})"))
+    return edit
+
+
+@pytest.mark.parametrize(("first", "second", "ok"), [("$59.51", "$59.50", True), ("$59.50", "$59.51", True),
+                                                     ("$59.52", "$59.49", False)])
+def test_run_it_twice_odd_unit_goes_to_either_board(first: str, second: str, ok: bool) -> None:
+    """No real hand shows a pot run twice with an odd unit: either board may get it, no more."""
+    (h,) = [h for h in hands(RIT_CRAFTED, _odd_cent(first, second)) if h.hand_id == "140000000002"]
+    if ok:
+        valid(h)
+    else:
+        assert "wrong-collected-amount" in codes(h)
+
+
 # ------------------------------------------------------------------------------------------
 # 4. Short all-in big blind
 # ------------------------------------------------------------------------------------------

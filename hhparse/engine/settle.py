@@ -55,6 +55,24 @@ def _pot_name(k: int) -> str:
     return "main pot" if k == 0 else f"side pot-{k}"
 
 
+def _run_halves(amount: int, collects: list[Collect]) -> tuple[int, int]:
+    """A pot run twice, split between the boards: the odd unit to the first board
+    (:func:`hhparse.rules.pots.run_twice_halves`), or to the second when that is what the collect
+    lines of this pot say. No real hand shows a pot run twice with an odd unit, so both are
+    accepted (docs/format-conventions.md); each board's half is still checked to the unit."""
+    first, second = R.run_twice_halves(amount)
+    if first != second:
+        got1 = got2 = 0
+        for c in collects:
+            if c.run == 1:
+                got1 += c.amount
+            elif c.run == 2:
+                got2 += c.amount
+        if got1 == second and got2 == first:
+            return second, first
+    return first, second
+
+
 def _where(k: int, run: int) -> str:
     """``main pot`` / ``side pot 2, run 1``: how messages name a pot (built only for a message)."""
     return f"{'main pot' if k == 0 else f'side pot {k}'}" + (f", run {run}" if run else "")
@@ -224,7 +242,7 @@ class Settler:
                     optional_no_low = True
                 continue
             out.showdown = True
-            amounts = R.run_twice_halves(pot.amount) if rit else (pot.amount,)
+            amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
             for run, amount in zip(runs, amounts, strict=True):
                 contenders = [n for n in pot.eligible if ref.players[n].showed]
                 evals = [e for e in (self.shown(n, run) for n in contenders) if e is not None]
@@ -374,7 +392,7 @@ class Settler:
         winner = pot.eligible[0] if pot.eligible else None
         shown_down = bool(winner is not None and ref.spec.hilo and ref.showdown_marker and ref.players[winner].showed)
         no_low = False
-        amounts = R.run_twice_halves(pot.amount) if rit else (pot.amount,)
+        amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
         for run, amount in zip(runs, amounts, strict=True):
             exp: list[tuple[str, int]] = [(winner, amount)] if winner is not None and amount else []
             exp_lo: list[tuple[str, int]] = []

@@ -386,8 +386,9 @@ def run_twice_halves(amount: int) -> tuple[int, int]:
     """Split a pot run twice into (first board, second board).
 
     The corpus has no run-it-twice pot with an odd unit, so the room's rule is unobserved; we give
-    the odd unit to the first board, by analogy with the hi/lo rule (first/high half gets it). If
-    a real hand ever shows otherwise, change this one function.
+    the odd unit to the first board, by analogy with the hi/lo rule (first/high half gets it). The
+    referee also accepts it on the second board when the collect lines say so (a convention no
+    real hand settles); the synthetic generator uses this function.
 
     >>> run_twice_halves(16301)
     (8151, 8150)
