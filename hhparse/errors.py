@@ -59,6 +59,17 @@ class ParseError:
 
 UNSUPPORTED_CODES = frozenset({"unsupported-game", "summary-file"})
 
+PARSE_CODES: dict[str, str] = {
+    "syntax": "a line the grammar does not read, or reads but cannot make sense of (named in the message)",
+    "truncated-hand": "the hand's text stops before *** SUMMARY *** (a file cut short, a hand still being written)",
+    "no-header": "text before the first hand header of a file is not a hand",
+    "unsupported-game": "a hand of a game hhparse does not read (Hold'em, Stud, 6 Card Omaha, ...)",
+    "summary-file": "a tournament summary file, not hand histories",
+    "binary-file": "a file with NUL bytes: not a hand history",
+    "internal-error": "the importer caught a bug while reading this hand (kept with the traceback's last line)",
+}
+"""Codes of :class:`ParseError`: code -> one-line meaning (``docs/referee-codes.md`` lists them)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Violation:

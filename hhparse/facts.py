@@ -245,7 +245,10 @@ class AwardFact(Record):
 
 
 class ShowdownFact(Record):
-    __match_args__ = ("player", "run", "cards", "high", "high_rank", "low", "low_rank")
+    """A hand at showdown, evaluated on one board: shown, or mucked with its cards revealed in the
+    summary (``Seat 2: X mucked [3s Ac 5h Jc]``; ``mucked`` is True then: it could not win)."""
+
+    __match_args__ = ("player", "run", "cards", "high", "high_rank", "low", "low_rank", "mucked")
 
     def __init__(
         self,
@@ -256,6 +259,7 @@ class ShowdownFact(Record):
         high_rank: int,
         low: str | None,
         low_rank: int | None,
+        mucked: bool = False,
     ) -> None:
         self.player: Final = player
         self.run: Final = run
@@ -264,15 +268,17 @@ class ShowdownFact(Record):
         self.high_rank: Final = high_rank  # larger is better
         self.low: Final = low  # "7,5,4,3,A" or None when no qualifying low
         self.low_rank: Final = low_rank  # smaller is better (None when no low)
+        self.mucked: Final = mucked
 
 
 class PotFact(Record):
-    __match_args__ = ("pot", "amount", "eligible")
+    __match_args__ = ("pot", "amount", "eligible", "rake")
 
-    def __init__(self, pot: int, amount: int, eligible: tuple[str, ...]) -> None:
+    def __init__(self, pot: int, amount: int, eligible: tuple[str, ...], rake: int = 0) -> None:
         self.pot: Final = pot
         self.amount: Final = amount  # before rake
         self.eligible: Final = eligible
+        self.rake: Final = rake  # this pot's share of the hand's rake (the pot awarded is amount - rake)
 
 
 class HandFacts(Record):

@@ -103,6 +103,11 @@ class _PlayerLineRecord(Record):
         self.player: Final = player
 
 
+SYMBOL_CURRENCIES: Final[dict[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "¥": "CNY"}
+"""Currency code of each symbol PokerStars prints before cash amounts (the header's code when it
+prints one: ``($0.01/$0.02 USD)``, ``(€0.01/€0.02 EUR)``, ``(¥25/¥50 CNY)``)."""
+
+
 class Game(StrEnum):
     """The poker variant, independent of hi/lo and betting structure."""
 
@@ -163,6 +168,10 @@ class TableEventKind(StrEnum):
     ALLOWED_AFTER_BUTTON = "allowed after button"  # Player will be allowed to play after the button
     REMOVED = "removed"  # Player was removed from the table for failing to post
     CASHED_OUT = "cashed out"  # Player cashed out the hand for $X | Cash Out Fee $Y (amount, fee)
+    # Tournament rebuys and add-ons: amount = chips received, text = the price as printed ("€0.10",
+    # "250 StarsCoin"). They change the player's stack for the *next* hand, not this one.
+    REBUY = "re-buys"  # Player re-buys and receives 10000 chips for €0.10
+    ADD_ON = "add-on"  # Player takes the add-on and receives 10000 chips for $1.00
     BETTING_CAPPED = "betting capped"  # Betting is capped  (player = "")
 
 
@@ -298,12 +307,18 @@ class Header(Record):
 
     @property
     def unit(self) -> str:
-        """The unit every amount of this hand is in: a currency code, 'chips' or 'play'."""
+        """The unit every amount of this hand is in: a currency code, 'chips' or 'play'.
+
+        Cash headers without a code (Zoom 2013-2023 ``($1/$2)``, 2005 ``($5/$10)``) are in the
+        currency of their symbol.
+        """
         if self.tournament is not None:
             return "chips"
-        if self.play_money or self.currency is None:
-            return "play" if self.play_money else (self.currency or "chips")
-        return self.currency
+        if self.play_money:
+            return "play"
+        if self.currency is not None:
+            return self.currency
+        return SYMBOL_CURRENCIES.get(self.symbol, "chips")
 
 
 class Seat(Record):
@@ -589,11 +604,14 @@ class Bounty(Record):
 
 
 class Finished(Record):
-    """``NAME finished the tournament in 8th place[ and received $141.51.]``."""
+    """``NAME finished the tournament[ in 8th place][ and received $141.51.]``.
+
+    ``place`` is None when the line names no place (``NAME finished the tournament``).
+    """
 
     __match_args__ = ("line", "player", "place", "prize")
 
-    def __init__(self, line: int, player: str, place: int, prize: int | None = None) -> None:
+    def __init__(self, line: int, player: str, place: int | None, prize: int | None = None) -> None:
         self.line: Final = line
         self.player: Final = player
         self.place: Final = place
@@ -696,6 +714,7 @@ class SummarySeat(Record):
         "descriptions",
         "cashed_out",
         "pot_not_awarded",
+        "clauses",
     )
 
     def __init__(
@@ -714,6 +733,7 @@ class SummarySeat(Record):
         descriptions: tuple[str, ...] = (),
         cashed_out: bool = False,
         pot_not_awarded: bool = False,
+        clauses: tuple[bool, ...] = (),
     ) -> None:
         self.line: Final = line
         self.seat: Final = seat
@@ -726,9 +746,15 @@ class SummarySeat(Record):
         self.didnt_bet: Final = didnt_bet  # "(didn't bet)"
         self.cards: Final = cards
         self.won: Final = won  # one amount per "won (X)" clause (two when run twice); COLLECTED: (X,)
-        self.descriptions: Final = descriptions  # "with ..." per won clause, or the single lost description
+        # "with ..." per clause: per won clause, or the single lost description; when ``clauses``
+        # is set, one per clause of ``clauses`` ("" for a clause without "with ...").
+        self.descriptions: Final = descriptions
         self.cashed_out: Final = cashed_out  # "(cashed out)"
         self.pot_not_awarded: Final = pot_not_awarded  # "(pot not awarded as player cashed out)"
+        # A showed line with several clauses (run it twice), in order: True "won (X) with ...",
+        # False "lost with ...". ``showed [..] and lost with A, and won ($8385.36) with B`` is
+        # (False, True). Empty for a line with one clause (the outcome says which).
+        self.clauses: Final = clauses
 
 
 class Summary(Record):

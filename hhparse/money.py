@@ -7,7 +7,7 @@ integer is chips (tournament chips, play money) and is taken as is.
 
 from __future__ import annotations
 
-SYMBOLS = "$€£₹"
+SYMBOLS = "$€£₹¥"
 
 
 def parse_amount(text: str) -> int:

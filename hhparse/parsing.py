@@ -92,9 +92,9 @@ __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
 # Header, table and seat lines (read with regexes: they are parsed once per hand)
 # ------------------------------------------------------------------------------------------
 
-_AMT = r"[$€£₹]?\d[\d,]*(?:\.\d+)?"
+_AMT = r"[$€£₹¥]?\d[\d,]*(?:\.\d+)?"
 _HEADER_RE: Final = re.compile(
-    r"^(?P<site>[A-Za-z]\w*) (?P<kind>(?:[A-Za-z][A-Za-z' ]*? )?(?:Hand|Game)) #(?P<id>\d+): +"
+    r"^(?P<site>[A-Za-z]\w*) (?P<kind>(?:Game #[A-Za-z]\w* )?(?:[A-Za-z][A-Za-z' ]*? )?(?:Hand|Game)) #(?P<id>\d+): +"
     r"(?P<body>.*?) - (?P<date>\d{4}/\d{1,2}/\d{1,2})(?: -)? (?P<time>\d{1,2}:\d\d:\d\d)"
     r"(?: \((?P<tz_paren>[A-Z]+)\)| (?P<tz>[A-Z]+))"
     r"(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d\d:\d\d) ET\])?$"
@@ -120,7 +120,6 @@ _GAMES: Final[dict[str, tuple[Game, bool]]] = {
 }
 _STRUCTS: Final = {"Pot Limit": "PL", "No Limit": "NL", "Limit": "FL"}
 _STRUCTURES: Final = {s.value: s for s in Structure}
-_CODES: Final = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR"}
 
 #: Printed zone abbreviation -> IANA zone (with DST rules, which PokerStars applies while
 #: printing the standard abbreviation).
@@ -191,7 +190,7 @@ _BOUNTY_RE: Final = re.compile(
     rf"(?: and their own bounty increases by (?P<inc>{_AMT}) to (?P<new>{_AMT}))?$"
 )
 _FINISHED_RE: Final = re.compile(
-    rf"^(?P<name>.+) finished the tournament in (?P<place>\d+)(?:st|nd|rd|th) place"
+    rf"^(?P<name>.+) finished the tournament(?: in (?P<place>\d+)(?:st|nd|rd|th) place)?"
     rf"(?: and received (?P<prize>{_AMT})\.)?$"
 )
 _TWON_RE: Final = re.compile(
@@ -225,6 +224,14 @@ _EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
         TableEventKind.CASHED_OUT,
     ),
     (re.compile(r"^Betting is capped$"), TableEventKind.BETTING_CAPPED),
+    (
+        re.compile(r"^(?P<name>.+) re-buys and receives (?P<chips>\d[\d,]*) chips for (?P<text>.+)$"),
+        TableEventKind.REBUY,
+    ),
+    (
+        re.compile(r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips for (?P<text>.+)$"),
+        TableEventKind.ADD_ON,
+    ),
 )
 _TOTAL_RE: Final = re.compile(
     rf"^Total pot (?P<total>{_AMT})(?: Main pot (?P<main>{_AMT})\.(?P<sides>.*?))? \| Rake (?P<rake>{_AMT})$"
@@ -233,6 +240,12 @@ _SIDE_RE: Final = re.compile(rf" Side pot(?:-(?P<n>\d+))? (?P<amt>{_AMT})\.")
 _BOARD_RE: Final = re.compile(r"^(?:(?P<run>FIRST|SECOND) )?Board \[(?P<cards>[^\]]*)\]$")
 _SSEAT_HEAD_RE: Final = re.compile(r"^Seat (?P<seat>\d+): ")
 _WON_RE: Final = re.compile(rf",? and won \((?P<amt>{_AMT})\)(?: with (?P<desc>.*?))?(?=, and won \(|$)")
+#: One clause of a showed line when run twice: ``and won ($X) with D`` or ``and lost with D``,
+#: the first after the cards, the next ones after ", " (``showed [..] and lost with two pair,
+#: Aces and Sixes, and won ($8385.36) with a pair of Aces``). A description never holds ", and ".
+_CLAUSE_RE: Final = re.compile(
+    rf"(?:^|, )and (?:won \((?P<amt>{_AMT})\)|(?P<lost>lost))(?: with (?P<desc>.*?))?(?=, and (?:won \(|lost)|$)"
+)
 _FOLDED_RE: Final = re.compile(
     r"^ folded (?:before Flop|on the (?P<street>Flop|Turn|River))(?P<db> \(didn't bet\))?$"
 )
@@ -678,9 +691,9 @@ class _Builder:
         m = self._match(_FINISHED_RE, text, line)
         if m is None:
             return
-        prize = m["prize"]
+        prize, place = m["prize"], m["place"]
         self.events.append(
-            Finished(line, m["name"], int(m["place"]), self._amt(prize, line) if prize else None)
+            Finished(line, m["name"], int(place) if place else None, self._amt(prize, line) if prize else None)
         )
 
     def twon(self, c: list[Any]) -> None:
@@ -708,7 +721,7 @@ class _Builder:
                         break
                 self.events.append(TableEvent(line, name, kind, text[len(name) + 8 : -1]))
                 return
-            amt, fee, seat = groups.get("amt"), groups.get("fee"), groups.get("seat")
+            amt, fee, seat = groups.get("amt") or groups.get("chips"), groups.get("fee"), groups.get("seat")
             self.events.append(
                 TableEvent(
                     line,
@@ -763,7 +776,7 @@ class _Builder:
                 SummarySeat(
                     line, k.seat, k.player, k.button, k.small_blind, k.big_blind, k.outcome,
                     k.folded_street, k.didnt_bet, k.cards, k.won, k.descriptions, k.cashed_out,
-                    k.pot_not_awarded,
+                    k.pot_not_awarded, k.clauses,
                 )
             )  # fmt: skip
             return
@@ -838,9 +851,10 @@ class _Builder:
                 if len(_OUTCOMES) >= _OUTCOMES_MAX:
                     _OUTCOMES.clear()
                 _OUTCOMES[rest] = outcome
-        button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na = outcome
+        button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na, clauses = outcome
         ss = SummarySeat(
-            line, number, name, button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na
+            line, number, name, button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na,
+            clauses,
         )
         if clean:
             if len(_SSEATS) >= _OUTCOMES_MAX:
@@ -883,6 +897,9 @@ class _Builder:
                 outcome, cards = SeatOutcome.MUCKED, self._card_list(m["cards"], line)
             elif (m := _SHOWED_RE.match(rest)) is not None:
                 cards = self._card_list(m["cards"], line)
+                tail = m["rest"]
+                if ", and won (" in tail or ", and lost" in tail:  # one clause per board, run it twice
+                    return self._clauses(line, button, small, big, cards, m["res"], tail, cashed, pot_na)
                 if m["res"] == "lost":
                     tail = m["rest"]
                     if tail and not tail.startswith(" with "):
@@ -901,13 +918,33 @@ class _Builder:
             else:
                 self.problems.append((line, "unrecognised summary seat outcome"))
                 return None
-        return (button, small, big, outcome, folded, didnt_bet, cards, won, descs, cashed, pot_na)
+        return (button, small, big, outcome, folded, didnt_bet, cards, won, descs, cashed, pot_na, ())
+
+    def _clauses(
+        self, line: int, button: bool, small: bool, big: bool, cards: Cards, first: str, tail: str,
+        cashed: bool, pot_na: bool,
+    ) -> _Outcome | None:
+        """A showed line with one clause per board (run it twice): ``and won ($X) with D`` or
+        ``and lost with D``, in board order; a player may lose one board and win the other
+        (``... and lost with two pair, Aces and Sixes, and won ($8385.36) with a pair of Aces``,
+        *observed* 2015, and the mirror form)."""
+        text = "and " + first + tail
+        parts = list(_CLAUSE_RE.finditer(text))
+        if not parts or "".join(x.group(0) for x in parts) != text:
+            self.problems.append((line, "unrecognised summary seat outcome"))
+            return None
+        clauses = tuple(x["lost"] is None for x in parts)
+        won = tuple(self._amt(x["amt"], line) for x in parts if x["lost"] is None)
+        descs = tuple(x["desc"] or "" for x in parts)
+        outcome = SeatOutcome.SHOWED_WON if won else SeatOutcome.SHOWED_LOST
+        return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
 
 #: A summary seat line after the name -> its reading (the SummarySeat fields after the player).
 #: "(button) folded before Flop" and friends repeat endlessly; bounded like the amount memo.
 _Outcome = tuple[
-    bool, bool, bool, SeatOutcome, "Street | None", bool, Cards, tuple[int, ...], tuple[str, ...], bool, bool
+    bool, bool, bool, SeatOutcome, "Street | None", bool, Cards, tuple[int, ...], tuple[str, ...], bool, bool,
+    tuple[bool, ...],
 ]
 _OUTCOMES: Final[dict[str, _Outcome]] = {}
 _OUTCOMES_MAX: Final = 4096
@@ -1240,6 +1277,8 @@ def parse_block(block: Block) -> Hand | ParseError:
                     builder.header_memo = (first, m)
                     hand = parse(text)
         except UnexpectedInput as e:
+            if "\n*** SUMMARY ***\n" not in text:
+                return _truncated(block, text, hand_id)
             return _syntax_error(block, text, e, hand_id)
         problems = list(builder.problems)
     if problems or hand is None:
@@ -1247,6 +1286,15 @@ def parse_block(block: Block) -> Hand | ParseError:
         return _err(block, "syntax", message, line - block.line + 1, 1, hand_id)
     assert isinstance(hand, Hand)
     return hand
+
+
+def _truncated(block: Block, text: str, hand_id: str | None) -> ParseError:
+    """A hand whose text stops before its summary (a file cut short, a hand still being written):
+    one clear code, pointing at the last line there is, whatever that line looks like (it may be
+    cut in the middle: ``*** FLOP *** [Js 3d``, ``Player0``)."""
+    last = text.rstrip("\n").count("\n") + 1
+    return _err(block, "truncated-hand", "truncated hand: the text stops here, before *** SUMMARY ***", last, 1,
+                hand_id)
 
 
 def _syntax_error(block: Block, text: str, e: Any, hand_id: str | None) -> ParseError:

@@ -266,6 +266,8 @@ def _bounty(e: Bounty, sym: str, tsym: str) -> str:
 def _finished(e: Finished, sym: str, tsym: str) -> str:
     prize = f" and received {format_currency(e.prize, tsym)}." if e.prize is not None else ""
     n = e.place
+    if n is None:
+        return f"{e.player} finished the tournament{prize}"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{e.player} finished the tournament in {n}{suffix} place{prize}"
 
@@ -347,6 +349,10 @@ def _table_event(e: TableEvent, sym: str) -> str:
         return f"{p} cashed out the hand for {format_amount(e.amount or 0, sym)}{fee}"
     if k is TableEventKind.BETTING_CAPPED:
         return "Betting is capped"
+    if k is TableEventKind.REBUY:
+        return f"{p} re-buys and receives {e.amount or 0} chips for {e.text}"
+    if k is TableEventKind.ADD_ON:
+        return f"{p} takes the add-on and receives {e.amount or 0} chips for {e.text}"
     return p + _TABLE_WORDS[k]
 
 
@@ -363,6 +369,14 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
         out += f" folded {_FOLD_STREET[s.folded_street or Street.PREFLOP]}"
         if s.didnt_bet:
             out += " (didn't bet)"
+    elif s.clauses and outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST):
+        parts = []
+        won = iter(s.won)
+        for i, is_won in enumerate(s.clauses):
+            desc = s.descriptions[i] if i < len(s.descriptions) else ""
+            head = f"won ({_amt(next(won, 0), sym)})" if is_won else "lost"
+            parts.append(head + (f" with {desc}" if desc else ""))
+        out += f" showed [{' '.join(s.cards)}] and " + ", and ".join(parts)
     elif outcome == SeatOutcome.SHOWED_WON:
         clauses = []
         descriptions = s.descriptions

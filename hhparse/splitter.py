@@ -42,8 +42,10 @@ BLOCK_SUMMARY = "summary"  # a tournament summary file (no hands at all)
 BLOCK_BINARY = "binary"  # a file with NUL bytes
 
 #: A hand header: a site word, optional kind words, then ``Hand #123:`` / ``Game #123:``.
-#: Restricted to letters/spaces before the ``#`` so a chat line quoting a header never cuts.
-HEADER_RE = re.compile(r"^[A-Za-z][\w']*(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: ")
+#: Restricted to letters/spaces before the ``#`` so a chat line quoting a header never cuts; the
+#: one exception is the 2012 Zoom form ``PokerStars Game #PokerStars Zoom Hand #84414134468:``,
+#: whose first ``#`` still follows ``Game `` (the chunked path's test below holds).
+HEADER_RE = re.compile(r"^[A-Za-z][\w']*(?: Game #[A-Za-z]\w*)?(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: ")
 #: The chunked path only tries the pattern on a line whose first ``#`` follows one of these (the
 #: words before ``#`` in :data:`HEADER_RE` allow no ``#``): keep the two in step.
 _HEADER_TAGS = ("Hand #", "Game #")

@@ -44,7 +44,6 @@ def test_good_hand_with_colon_name() -> None:
 @pytest.mark.parametrize(
     ("middle", "rel_line", "message"),
     [
-        (GOOD.replace("#1:", "#2:").split("*** SUMMARY ***")[0], None, "truncated hand: no *** SUMMARY ***"),
         (GOOD.replace("#1:", "#2:").replace("Hero: folds\n", "Hero: fnords\n"), 11, "unrecognised line"),
         (GOOD.replace("#1:", "#2:") + "Hero: folds\n", 19, "unexpected line after the summary"),
         (
@@ -67,6 +66,30 @@ def test_bad_hand_between_good_ones(middle: str, rel_line: int | None, message: 
         assert err.line == start + rel_line - 1
         assert err.text == middle.split("\n")[rel_line - 1]
     assert isinstance(results[2], Hand) and results[2].hand_id == "3"
+
+
+@pytest.mark.parametrize(
+    ("cut_after", "last_line"),
+    [
+        ("Uncalled bet ($0.50) returned to wo_ooly :D\n", 12),  # stops between lines
+        ("*** PRE-FLOP *** [2s]\nwo_ooly :D: rai", 10),  # stops inside a line
+        ("Table 'Pollux", 2),  # stops inside the table line
+    ],
+)
+def test_truncated_hand_has_its_own_code(cut_after: str, last_line: int) -> None:
+    """A hand cut before its summary (a file cut short, a hand still being written) is
+    ``truncated-hand`` at its last line, whatever that line looks like; the hands around it parse."""
+    full = GOOD.replace("#1:", "#2:")
+    middle = full[: full.index(cut_after) + len(cut_after)]
+    results = list(parse_text(_three(middle), source="x.txt"))
+    assert [type(r) for r in results] == [Hand, ParseError, Hand]
+    err = results[1]
+    assert isinstance(err, ParseError)
+    assert (err.code, err.hand_id) == ("truncated-hand", "2")
+    assert err.message == "truncated hand: the text stops here, before *** SUMMARY ***"
+    start = GOOD.count("\n") + 3
+    assert err.line == start + last_line - 1
+    assert err.text == middle.rstrip("\n").split("\n")[-1]
 
 
 def test_glued_hands_without_blank_lines() -> None:

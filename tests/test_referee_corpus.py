@@ -1,5 +1,9 @@
 """Every real Omaha-family and Courchevel hand of the corpus replays as valid, with net results
-that match the amounts printed in the hand; damaged hands (pokerstars-format.md §14) are flagged.
+that match the amounts printed in the hand; damaged and truncated hands (pokerstars-format.md §14,
+corpus SOURCES.md "Added later") are flagged with the right code while the complete hands of the
+same files stay valid. Games not supported yet (6 Card Omaha) are ``unsupported``, or valid once
+a variant reads them. Converted and synthetic files are not PokerStars output: they never crash
+the referee, and are never ground truth.
 
 If a rule rejects a real, undamaged hand, the rule is wrong, not the hand.
 """
@@ -15,18 +19,35 @@ import pytest
 from hhparse.engine import referee
 from hhparse.errors import ParseError
 from hhparse.facts import RefereeResult
-from hhparse.model import Bet, Call, Collect, Hand, PostBlind, PostKind, Raise, UncalledBet
+from hhparse.model import (
+    Bet,
+    Call,
+    Collect,
+    Hand,
+    PostBlind,
+    PostKind,
+    Raise,
+    TableEvent,
+    TableEventKind,
+    UncalledBet,
+)
 from hhparse.parsing import parse_file
 
 pytestmark = pytest.mark.corpus
 
 SKIP_DIRS = ("converted", "synthetic", "summaries")
+NOT_YET = "6-card-omaha"  # a game no variant reads yet: unsupported, or valid once one does
 
-# §14 damaged hands: (hand id) -> the code that must flag them. Both are rejected by the parser
-# before the referee sees them (the anonymiser's broken seat line, the forum's hard line wrap).
-DAMAGED: dict[str, str] = {
-    "258753941248": "syntax",  # O8-25: "Seat 5: Player6 (didn't bet)" names the wrong player
-    "0000000000": "syntax",  # O8-PERL: a summary line wrapped in two
+# Damaged and truncated hands: (hand id) -> (the codes that may flag it: the first while its game
+# is unsupported, the damage's own code once supported). Never valid, never a crash.
+DAMAGED: dict[str, tuple[str, ...]] = {
+    "258753941248": ("syntax",),  # O8-25: "Seat 5: Player6 (didn't bet)" names the wrong player
+    "0000000000": ("syntax",),  # O8-PERL: a summary line wrapped in two
+    "246328968504": ("wrong-board-size",),  # 2023 Zoom: the FLOP line repeats the hero's 4 hole cards
+    "238296909420": ("unsupported-game", "syntax"),  # 6 Card Omaha 2022: "*** TURN *** [3c Jd 6d] []"
+    "112824228684": ("truncated-hand",),  # FPDB partial file: cut in the FLOP line
+    "112824184047": ("truncated-hand",),  # cut after "Player0"
+    "142624277978": ("truncated-hand",),  # cut in the table line
 }
 
 
@@ -75,13 +96,21 @@ def test_every_real_hand_is_valid(refereed: list[tuple[str, Hand | ParseError, R
     bad = []
     hands = 0
     for rel, item, result in refereed:
-        if result is None:
+        if item.hand_id in DAMAGED:
             continue
+        if isinstance(item, ParseError):
+            # what is left unparsed: summaries' kin and games not supported yet, nothing else
+            ok = item.code == "unsupported-game" and (item.game or "").startswith("6 Card Omaha")
+            ok = ok or (item.code == "unsupported-game" and "mixed/" in rel)
+            if not ok:
+                bad.append(f"{rel}: {item.format()}")
+            continue
+        assert result is not None
         hands += 1
         if not result.valid:
             bad.append(f"{rel} #{item.hand_id if isinstance(item, Hand) else '?'}: "
                        + "; ".join(f"{v.code}@{v.line}: {v.message}" for v in result.errors))
-    assert hands >= 250
+    assert hands >= 290
     assert not bad, "\n".join(bad)
 
 
@@ -114,6 +143,9 @@ def test_stacks_carry_over_between_tournament_hands(
             assert pr is not None
             assert pr.facts is not None
             after = {p.player: p.starting_stack + p.net for p in pr.facts.players}
+            for e in ph.events:  # a rebuy or add-on is for the next hand
+                if isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON):
+                    after[e.player] = after.get(e.player, 0) + (e.amount or 0)
             for s in item.seats:
                 if s.player in after:
                     assert s.stack == after[s.player], (ph.hand_id, item.hand_id, s.player)
@@ -122,16 +154,44 @@ def test_stacks_carry_over_between_tournament_hands(
 
 
 def test_damaged_hands_are_flagged(refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
-    seen: dict[str, str] = {}
-    for _, item, result in refereed:
+    seen: dict[str, set[str]] = {}
+    for rel, item, result in refereed:
         hid = item.hand_id
-        if hid in DAMAGED:
+        if hid is None or hid not in DAMAGED:
+            continue
+        if isinstance(item, ParseError):
+            found = {item.code}
+        else:
+            assert result is not None and not result.valid, f"{rel} #{hid} is damaged but valid"
+            found = {v.code for v in result.errors}
+        assert found & set(DAMAGED[hid]), (rel, hid, sorted(found))
+        seen[hid] = found
+    assert set(seen) == set(DAMAGED)
+
+
+def test_truncated_hands_leave_the_rest_of_their_file_valid(
+        refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+    files = {rel for rel, item, _ in refereed if isinstance(item, ParseError) and item.code == "truncated-hand"}
+    assert len(files) == 2
+    complete = [(rel, r) for rel, item, r in refereed if rel in files and isinstance(item, Hand)]
+    assert len(complete) == 4 and all(r is not None and r.valid for _, r in complete)
+
+
+def test_converted_and_synthetic_files_never_crash(corpus_dir: Path) -> None:
+    """Not PokerStars output: read and refereed where plausible, never ground truth, never a crash."""
+    n = 0
+    for path in sorted(corpus_dir.rglob("*.txt")):
+        parts = path.relative_to(corpus_dir).parts
+        if not {"converted", "synthetic"} & set(parts):
+            continue
+        for item in parse_file(path):
+            n += 1
             if isinstance(item, ParseError):
-                seen[hid] = item.code
-            else:
-                assert result is not None
-                seen[hid] = ",".join(sorted({v.code for v in result.errors}))
-    assert seen == DAMAGED
+                assert item.line >= 1 and item.code, item
+                continue
+            result = referee(item)  # valid or not: it must only return
+            assert isinstance(result, RefereeResult) and result.facts is not None
+    assert n >= 10
 
 
 def test_fpdb_copies_give_the_same_verdict(

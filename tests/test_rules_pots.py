@@ -7,14 +7,23 @@ from hypothesis import strategies as st
 
 from hhparse.model import Street
 from hhparse.rules.pots import (
+    RAKE_CUMULATIVE,
+    RAKE_MAIN_FIRST,
+    RAKE_PROPORTIONAL,
     Pot,
     apply_rake,
     clockwise_from_button,
+    cumulative_rake_fits,
+    cumulative_rake_rate,
     fixed_limit_size,
     hilo_halves,
     min_bet,
     min_raise_to,
     pot_limit_max_to,
+    rake_allocation,
+    rake_cumulative,
+    rake_main_first,
+    rake_proportional_bounds,
     run_twice_halves,
     side_pots,
     split_evenly,
@@ -124,3 +133,81 @@ def test_side_pots_and_rake_conserve_chips(contrib: dict[str, int], data: st.Dat
         assert set(p.eligible) <= live
     rake = data.draw(st.integers(0, sum(contrib.values())))
     assert sum(p.amount for p in apply_rake(pots, rake)) == sum(contrib.values()) - rake
+
+
+# --------------------------------------------------------------------------------------------
+# Rake with side pots (rules.md "Rake with side pots"; issue 12)
+# --------------------------------------------------------------------------------------------
+
+
+def test_rake_with_side_pots_is_cumulative_in_the_2010_hand() -> None:
+    # 22865231671: main $2.47, side-1 $0.93, side-2 $0.30, rake $0.18 -> $2.35, $0.88, $0.29
+    assert rake_cumulative([247, 93, 30], 5, 100, None) == (12, 5, 1)
+    assert rake_allocation([247, 93, 30], [12, 5, 1], 18) == RAKE_CUMULATIVE
+    # 60920749213: main $1.37 (folded players' $0.21 included), $0.45, $0.72, rake $0.12 -> 6 + 3 + 3
+    assert rake_cumulative([137, 45, 72], 5, 100, None) == (6, 3, 3)
+    assert rake_allocation([137, 45, 72], [6, 3, 3], 12) == RAKE_CUMULATIVE
+
+
+def test_rake_main_pot_first_is_a_capped_cumulative_rake() -> None:
+    # O8-FL: Main pot $5275. Side pot $4200. | Rake $5 -- the cap is reached in the main pot
+    assert rake_main_first([528000, 420000], 500) == (500, 0)
+    assert rake_allocation([528000, 420000], [500, 0], 500) == RAKE_MAIN_FIRST
+    assert rake_cumulative([528000, 420000], 5, 100, 500) == (500, 0)
+
+
+def test_rake_proportional_shares_may_round_either_way() -> None:
+    assert rake_proportional_bounds([300, 100], 10) == ((7, 8), (2, 3))
+    assert rake_allocation([300, 100, 100], [6, 2, 2], 10) in (RAKE_CUMULATIVE, RAKE_PROPORTIONAL)
+    # 2 over three equal pots as 1 + 0 + 1: neither main-first nor cumulative, proportional only
+    assert not cumulative_rake_fits([100, 100, 100], [1, 0, 1])
+    assert rake_allocation([100, 100, 100], [1, 0, 1], 2) == RAKE_PROPORTIONAL
+
+
+def test_rake_allocation_rejects_what_no_room_does() -> None:
+    assert rake_allocation([247, 93, 30], [0, 0, 18], 18) is None  # all off the last pot
+    assert rake_allocation([247, 93, 30], [19, 0, -1], 18) is None  # a negative share
+    assert rake_allocation([247, 93, 30], [12, 5, 2], 18) is None  # shares add up to 19, not 18
+    assert rake_allocation([10, 93, 30], [12, 5, 1], 18) is None  # a share above its pot
+    assert rake_allocation([247, 93], [12, 5, 1], 18) is None  # not one share per pot
+    assert rake_allocation([100, 100], [1, 4], 5) is None  # the side pot pays more than the main
+
+
+_pots = st.lists(st.integers(1, 10**6), min_size=1, max_size=6)
+
+
+@given(_pots, st.integers(1, 1000), st.data(), st.one_of(st.none(), st.integers(0, 10**4)))
+def test_every_cumulative_allocation_is_accepted(gross: list[int], den: int, data: st.DataObject,
+                                                 cap: int | None) -> None:
+    num = data.draw(st.integers(0, den))  # any rate from 0 to 100 %, any cap or none
+    shares = rake_cumulative(gross, num, den, cap)
+    assert all(0 <= s <= g for s, g in zip(shares, gross, strict=True))
+    assert rake_allocation(gross, shares, sum(shares)) is not None
+    witness = cumulative_rake_rate(gross, shares)
+    assert witness is not None
+    assert rake_cumulative(gross, *witness) == shares  # the rate it finds reproduces the shares
+
+
+@given(_pots, st.data())
+def test_main_first_and_proportional_allocations_are_accepted(gross: list[int], data: st.DataObject) -> None:
+    rake = data.draw(st.integers(0, sum(gross)))
+    assert rake_allocation(gross, rake_main_first(gross, rake), rake) == RAKE_MAIN_FIRST
+    # proportional, largest remainder: floors, then the units left to the largest remainders
+    total = sum(gross)
+    floors = [rake * g // total for g in gross]
+    order = sorted(range(len(gross)), key=lambda k: -(rake * gross[k] % total))
+    for k in order[: rake - sum(floors)]:
+        floors[k] += 1
+    assert rake_allocation(gross, floors, rake) is not None
+
+
+@given(_pots, st.data())
+def test_an_accepted_allocation_conserves_chips(gross: list[int], data: st.DataObject) -> None:
+    shares = data.draw(st.lists(st.integers(-2, 50), min_size=len(gross), max_size=len(gross)))
+    rake = data.draw(st.sampled_from([sum(shares), sum(shares) + 1, max(sum(shares) - 1, 0)]))
+    how = rake_allocation(gross, shares, rake)
+    if how is not None:
+        assert sum(shares) == rake and all(0 <= s <= g for s, g in zip(shares, gross, strict=True))
+    if how == RAKE_CUMULATIVE:
+        witness = cumulative_rake_rate(gross, shares)
+        assert witness is not None and rake_cumulative(gross, *witness) == tuple(shares)

@@ -243,8 +243,9 @@ def _simulate(seed: int) -> Any:
             ev.append(DealBoard(L(), street, tuple(board[: 2 + street])))
             for p in names:
                 street_bet[p] = 0
+        # pre-flop the bet to call is what the blinds really put in: a big blind all-in for less
+        # sets it (rules.md, *observed* 2021)
         cur = max(street_bet.values()) if street is Street.PREFLOP else 0
-        cur = max(cur, bbv) if street is Street.PREFLOP else cur
         last_raise = bbv
         size = R.fixed_limit_size(street, small_bet, big_bet)
         bets = 1 if street is Street.PREFLOP else 0

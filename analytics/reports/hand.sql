@@ -108,8 +108,8 @@ showdown_markers AS (
 shows AS (
     SELECT
         3, run, 1, row_number() OVER (PARTITION BY run ORDER BY player),
-        format('{}: shows [{}] (HI: {}{})', player, array_to_string(cards, ' '), high,
-               CASE WHEN low IS NOT NULL THEN '; LO: ' || low ELSE '' END),
+        format('{}: {} [{}] (HI: {}{})', player, CASE WHEN mucked THEN 'mucks hand' ELSE 'shows' END,
+               array_to_string(cards, ' '), high, CASE WHEN low IS NOT NULL THEN '; LO: ' || low ELSE '' END),
         player, NULL, NULL, NULL, NULL
     FROM stg_showdowns
     WHERE hand_id = $hand_id AND site IN (SELECT site FROM hand)

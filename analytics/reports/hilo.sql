@@ -17,6 +17,7 @@ WITH scope AS (
 lows AS (
     SELECT site, hand_id, player, bool_or(low IS NOT NULL) AS low_made
     FROM stg_showdowns
+    WHERE NOT mucked
     GROUP BY ALL
 ),
 

@@ -7,6 +7,8 @@ new one. ``docs`` renders this table; every ``Violation`` the engine emits uses 
 
 from __future__ import annotations
 
+from hhparse.errors import PARSE_CODES
+
 ERRORS: dict[str, str] = {
     # seats, blinds, antes
     "unknown-player": "an event names a player who has no seat in this hand (or was not dealt in)",
@@ -53,7 +55,8 @@ ERRORS: dict[str, str] = {
     "missing-uncalled-bet": "a bet was not fully called but no uncalled bet was returned",
     # pots
     "wrong-total-pot": "the summary's total pot is not the sum of all contributions",
-    "wrong-side-pot": "the summary's main/side pot amounts are not the computed pots (after rake)",
+    "wrong-side-pot": "the summary's main/side pots are not the pots the contributions make, or no rake "
+                      "allocation a room uses explains them (each pot net of its share of the rake)",
     "negative-rake": "the collected amounts exceed the total pot",
     "wrong-rake": "the printed rake is not total pot minus everything collected",
     "rake-in-tournament": "a tournament or play-money hand takes rake",
@@ -100,6 +103,13 @@ def render_docs() -> str:
     lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(ERRORS.items())]
     lines += ["", "## Warnings", "", "| code | meaning |", "|---|---|"]
     lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(WARNINGS.items())]
+    lines += ["", "## Parse errors", "",
+              "A hand the parser could not read never reaches the referee: it goes to the `rejects` table",
+              "with one of these codes, its file, line and whole text (`unparsed`, or `unsupported` for",
+              "another game or a summary file). The format conventions the parser and the referee accept",
+              "are listed, with the real hand that settled each, in `docs/format-conventions.md`.", "",
+              "| code | meaning |", "|---|---|"]
+    lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(PARSE_CODES.items())]
     return "\n".join(lines) + "\n"
 
 

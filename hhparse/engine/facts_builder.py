@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from hhparse.engine.replay import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE, Referee
 from hhparse.engine.settle import Settlement
 from hhparse.facts import ActionFact, HandFacts, PlayerFacts
-from hhparse.model import PostKind, Street
+from hhparse.model import Cards, PostKind, Street
 
 _MIDDLE = {
     0: (),
@@ -55,6 +55,17 @@ _KIND_NAME = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD
 _COUNT_SLOT = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
 _POST_ACTION = {PostKind.SMALL_BLIND: "small blind", PostKind.BIG_BLIND: "big blind",
                 PostKind.SMALL_AND_BIG: "big blind", PostKind.ANTE: "ante"}
+
+
+def _known_cards(hole: Cards, shown: Cards, mucked: Cards) -> Cards:
+    """The most complete of what is known of a player's hole cards: dealt (hero), shown, or
+    mucked and revealed by the summary."""
+    best = hole
+    if len(shown) > len(best):
+        best = shown
+    if len(mucked) > len(best):
+        best = mucked
+    return best
 
 
 def positions(ref: Referee) -> dict[str, str]:
@@ -223,7 +234,7 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
         ais = p.all_in_street
         players.append(PlayerFacts(
             p.seat, name, name == hero, pos.get(name, ""), p.start_stack,
-            p.shown if len(p.shown) > len(p.hole) else p.hole, dealt_in, contributed, p.returned, p.collected,
+            _known_cards(p.hole, p.shown, p.mucked_cards), dealt_in, contributed, p.returned, p.collected,
             p.collected + p.returned - (c0 + c1 + c2 + c3),
             fl[_VPIP], fl[_PFR], fl[_3B_OPP], fl[_3B], fl[_F3B_OPP], fl[_F3B], fl[_STEAL_OPP], fl[_STEAL],
             fl[_FSTEAL_OPP], fl[_FSTEAL], fl[_CBET_OPP], fl[_CBET], fl[_FCBET_OPP], fl[_FCBET],

@@ -374,6 +374,7 @@ class Referee:
                 self._move(p, amount - live_part, live=False)  # the small-blind part is dead
         else:  # ante: dead money, any amount (the header does not print it)
             self._move(p, amount, live=False)
+            p.antes += amount
         self.ledger.append((K_POST, e, Street.PREFLOP, p, amount, p.street_bet, pot_before, stack_before, 0))
 
     def _all_in_flag_error(self, p: PlayerState, flag: bool, amount: int, line: int) -> None:
@@ -418,7 +419,16 @@ class Referee:
                          f"{exp_bb.name} is in the big blind but did not post it",
                          expected=exp_bb.name, found=", ".join(p.name for p in bb_posters), player=exp_bb.name)
         self.bb_player = anchor if (anchor is not None and anchor.posted_bb) else self.bb_player
-        self.current_bet = max([self.bb if bb_posters else 0] + [p.street_bet for p in self.ring])
+        # The bet to call is what the blinds really put in: a big blind posted all-in for less than
+        # its size sets the amount to call and the base of the next raise (*observed*, 2021:
+        # "posts big blind 40 and is all-in" at 30/60, then the small blind "calls 10").
+        cur = 0
+        for p in self.ring:
+            if p.street_bet > cur:
+                cur = p.street_bet
+            if p.posted_bb and not p.all_in and cur < self.bb:
+                cur = self.bb  # a full big blind (a short one that is not all-in is already an error)
+        self.current_bet = cur
         self.last_raise = self.bb
         self.bets = 1 if bb_posters else 0
         self.last_actor = anchor.idx if anchor is not None else -1

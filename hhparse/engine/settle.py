@@ -50,6 +50,29 @@ class Settlement:
         self.contested_eligible: dict[str, list[tuple[int, int]]] = {}  # player -> [(pot amt, won)]
 
 
+def _pot_name(k: int) -> str:
+    """How the summary names pot ``k``: ``main pot``, ``side pot-1`` ..."""
+    return "main pot" if k == 0 else f"side pot-{k}"
+
+
+def _run_halves(amount: int, collects: list[Collect]) -> tuple[int, int]:
+    """A pot run twice, split between the boards: the odd unit to the first board
+    (:func:`hhparse.rules.pots.run_twice_halves`), or to the second when that is what the collect
+    lines of this pot say. No real hand shows a pot run twice with an odd unit, so both are
+    accepted (docs/format-conventions.md); each board's half is still checked to the unit."""
+    first, second = R.run_twice_halves(amount)
+    if first != second:
+        got1 = got2 = 0
+        for c in collects:
+            if c.run == 1:
+                got1 += c.amount
+            elif c.run == 2:
+                got2 += c.amount
+        if got1 == second and got2 == first:
+            return second, first
+    return first, second
+
+
 def _where(k: int, run: int) -> str:
     """``main pot`` / ``side pot 2, run 1``: how messages name a pot (built only for a message)."""
     return f"{'main pot' if k == 0 else f'side pot {k}'}" + (f", run {run}" if run else "")
@@ -108,21 +131,26 @@ class Settler:
         sh = self.evals.get(key)
         if sh is not None:
             return sh
-        p = self.ref.players[player]
+        sh = self._evaluated(player, self.ref.players[player].shown, run)
+        if sh is not None:
+            self.evals[key] = sh
+        return sh
+
+    def _evaluated(self, player: str, cards: tuple[str, ...], run: int) -> ShownHand | None:
+        """Evaluation of ``cards`` (a whole hand) on the board of ``run``; None if unevaluable."""
         board = self.board_for(run)
-        if len(p.shown) != self.ref.spec.hole_cards or len(board) < 3:
+        if len(cards) != self.ref.spec.hole_cards or len(board) < 3:
             return None
         try:
-            high, low = evaluate(p.shown, board, self.ref.spec.hilo)
+            high, low = evaluate(cards, board, self.ref.spec.hilo)
         except (KeyError, ValueError):
             # Impossible cards (a duplicate makes five of a kind; already a ``duplicate-card`` error):
             # the referee never raises on a bad hand, so this hand is simply not evaluable.
             return None
-        sh = ShownHand(player, p.shown)
+        sh = ShownHand(player, cards)
         sh.high_rank, sh.high_desc = high.rank, high.description
         if low is not None:
             sh.low_rank, sh.low_desc = low.rank, low.description
-        self.evals[key] = sh
         return sh
 
     # ------------------------------------------------------------------ main
@@ -194,17 +222,7 @@ class Settler:
         if rake and (ref.h.tournament is not None or ref.h.play_money):
             ref.err("rake-in-tournament", tline, f"rake {fmt(rake)} in a hand without rake", expected="0",
                     found=fmt(rake))
-        raked = R.apply_rake(pots, max(rake, 0))
-        for k, pot in enumerate(pots):
-            out.pots.append(PotFact(k, pot.amount, pot.eligible))
-        if summary is not None and summary.total_pot is not None:
-            printed = ([summary.main_pot] if summary.main_pot is not None else []) + list(summary.side_pots)
-            computed = [p.amount for p in raked]
-            if (printed or len(computed) > 1) and printed != computed:
-                ref.err("wrong-side-pot", tline,
-                        "main/side pots " + (" ".join(fmt(a) for a in printed) or "(none printed)")
-                        + " but the contributions make " + " ".join(fmt(a) for a in computed),
-                        expected=" ".join(fmt(a) for a in computed), found=" ".join(fmt(a) for a in printed))
+        raked = self._net_pots(pots, rake, total, tline)
 
         # Showdown awards, pot by pot, run by run, half by half.
         by_pot: dict[int, list[Collect]] = {}
@@ -216,29 +234,15 @@ class Settler:
                         found=c.pot_label, player=c.player)
         any_low = False
         no_low_pot = False
+        optional_no_low = False  # a one-player pot shown at showdown without a low
         for k, pot in enumerate(raked):
             actual = by_pot.get(k, [])
             if len(pot.eligible) <= 1:
-                winner = pot.eligible[0] if pot.eligible else None
-                exp = [(winner, pot.amount)] if winner and pot.amount else []
-                exp_lo: list[tuple[str, int]] = []
-                # At a showdown the room still splits a one-player side pot into halves when that
-                # player shows a low: two collect lines of 5 (O8-KO 68174239249). *observed*
-                if winner and ref.spec.hilo and ref.showdown_marker and ref.players[winner].showed:
-                    sh = self.shown(winner, runs[0])
-                    if sh is not None and sh.low_rank is not None:
-                        h_amt, l_amt = R.hilo_halves(pot.amount)
-                        exp, exp_lo = [(winner, h_amt)], [(winner, l_amt)]
-                self._compare(k, 0, exp, exp_lo, [winner] if winner else [], actual, pot.amount, None, None)
-                if winner:
-                    out.per_run.setdefault(winner, {})
-                    out.per_run[winner][runs[0] if rit else 0] = out.per_run[winner].get(runs[0] if rit else 0, 0) + pot.amount
-                    out.high_won[winner] = out.high_won.get(winner, 0) + pot.amount
-                    out.awards.append(AwardFact(k, 0, "whole", pot.amount, pot.eligible, (winner,), (pot.amount,),
-                                                ("",)))
+                if self._uncontested(k, pot, actual, rit, runs):
+                    optional_no_low = True
                 continue
             out.showdown = True
-            amounts = R.run_twice_halves(pot.amount) if rit else (pot.amount,)
+            amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
             for run, amount in zip(runs, amounts, strict=True):
                 contenders = [n for n in pot.eligible if ref.players[n].showed]
                 evals = [e for e in (self.shown(n, run) for n in contenders) if e is not None]
@@ -284,12 +288,14 @@ class Settler:
                     won = sum(a for m, a in exp_hi + exp_lo if m == n)
                     out.contested_eligible.setdefault(n, []).append((amount, won))
 
-        # "No low hand qualified": printed iff a hi/lo showdown pot had no qualifying low. *observed*
-        if ref.spec.hilo and out.showdown:
+        # "No low hand qualified": printed iff a hi/lo showdown pot had no qualifying low (*observed*).
+        # For a pot with a single eligible player who showed no low no real hand settles it: the
+        # line may be printed or not (docs/format-conventions.md).
+        if ref.spec.hilo and (out.showdown or optional_no_low):
             if no_low_pot and not ref.no_low_lines:
                 ref.err("no-low-line-mismatch", tline, "no low qualified but 'No low hand qualified' is missing",
                         expected="No low hand qualified", found="(missing)")
-            if ref.no_low_lines and not no_low_pot and any_low:
+            if ref.no_low_lines and not no_low_pot and not optional_no_low and any_low:
                 ref.err("no-low-line-mismatch", ref.no_low_lines[0].line,
                         "'No low hand qualified' printed although a low qualified",
                         expected="(no line)", found="No low hand qualified")
@@ -298,9 +304,11 @@ class Settler:
                     "'No low hand qualified' printed without a hi/lo showdown", expected="(no line)",
                     found="No low hand qualified")
 
+        if summary is not None:
+            self._summary_mucks()
         if out.showdown:
             for p in ref.ring:
-                if not p.folded and p.mucked and not p.shown and not p.hole:
+                if not p.folded and p.mucked and not p.shown and not p.hole and not p.mucked_cards:
                     ref.warn("mucked-unknown-cards", tline, f"{p.name} mucked at showdown; cards unknown", p.name)
         self._check_descriptions()
         self._showdown_facts(runs)
@@ -308,7 +316,102 @@ class Settler:
             self._check_summary(rit, runs)
         return out
 
+    # ------------------------------------------------------------------ rake per pot
+
+    def _net_pots(self, pots: tuple[R.Pot, ...], rake: int, total: int, tline: int) -> tuple[R.Pot, ...]:
+        """Each pot net of its share of the rake, as the history proves it; records the pot facts.
+
+        With one pot the share is the whole rake. With side pots the summary prints each pot net
+        of its share (``Main pot $2.35. Side pot-1 $0.88. Side pot-2 $0.29.``): the shares are
+        read off the print and accepted when an allocation a room really makes explains them
+        (:func:`hhparse.rules.pots.rake_allocation`: main pot first, cumulative at some rate and
+        cap, or proportional). A printed pot that none explains (above its gross amount, a
+        negative share, pots that do not add up to total − rake) is a ``wrong-side-pot``, and
+        the awards are then checked against the main-pot-first allocation.
+        """
+        ref = self.ref
+        fmt = ref.fmt
+        summary = ref.hand.summary
+        gross = [p.amount for p in pots]
+        shares = R.rake_main_first(gross, max(rake, 0))
+        printed: list[int] = []
+        if summary is not None and summary.total_pot is not None:
+            if summary.main_pot is not None:
+                printed.append(summary.main_pot)
+            printed.extend(summary.side_pots)
+        if printed:
+            problem = ""
+            if len(printed) != len(gross):
+                problem = f"{len(printed)} pots printed but the contributions make {len(gross)}"
+            else:
+                read = tuple(g - a for g, a in zip(gross, printed, strict=True))
+                if R.rake_allocation(gross, read, rake) is not None:
+                    shares = read
+                else:
+                    over = [k for k in range(len(gross)) if printed[k] > gross[k]]
+                    if over:
+                        k = over[0]
+                        problem = (f"{_pot_name(k)} {fmt(printed[k])} is more than the {fmt(gross[k])} "
+                                   "put in it")
+                    elif sum(printed) != total - rake:
+                        problem = (f"the pots add up to {fmt(sum(printed))} but total pot - rake is "
+                                   f"{fmt(total - rake)}")
+                    else:
+                        problem = ("no rake allocation explains the shares "
+                                   + " + ".join(fmt(r) for r in read) + f" of the {fmt(rake)} rake")
+            if problem:
+                computed = [g - r for g, r in zip(gross, shares, strict=True)]
+                ref.err("wrong-side-pot", tline, "main/side pots " + " ".join(fmt(a) for a in printed) + ": "
+                        + problem, expected=" ".join(fmt(a) for a in computed),
+                        found=" ".join(fmt(a) for a in printed))
+        elif len(gross) > 1 and summary is not None and summary.total_pot is not None:
+            computed = [g - r for g, r in zip(gross, shares, strict=True)]
+            ref.err("wrong-side-pot", tline,
+                    "main/side pots (none printed) but the contributions make " + " ".join(fmt(a) for a in computed),
+                    expected=" ".join(fmt(a) for a in computed), found="")
+        out = self.out
+        net: list[R.Pot] = []
+        for k, pot in enumerate(pots):
+            share = shares[k]
+            out.pots.append(PotFact(k, pot.amount, pot.eligible, share))
+            net.append(R.Pot(pot.amount - share, pot.eligible) if share else pot)
+        return tuple(net)
+
     # ------------------------------------------------------------------ awards
+
+    def _uncontested(self, k: int, pot: R.Pot, actual: list[Collect], rit: bool, runs: tuple[int, ...]) -> bool:
+        """Award a pot with at most one eligible player; True if it was shown down without a low.
+
+        Run it twice, such a pot is still run twice and collected once per run (*observed*,
+        124689908714: ``FLATC@T collected $10 from side pot`` in each SHOW DOWN block of a $20 side
+        pot). At a hi/lo showdown the room splits it into halves when its owner shows a low: two
+        collect lines (O8-KO 68174239249, *observed*).
+        """
+        ref = self.ref
+        out = self.out
+        winner = pot.eligible[0] if pot.eligible else None
+        shown_down = bool(winner is not None and ref.spec.hilo and ref.showdown_marker and ref.players[winner].showed)
+        no_low = False
+        amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
+        for run, amount in zip(runs, amounts, strict=True):
+            exp: list[tuple[str, int]] = [(winner, amount)] if winner is not None and amount else []
+            exp_lo: list[tuple[str, int]] = []
+            if winner is not None and shown_down:
+                sh = self.shown(winner, run)
+                if sh is not None and sh.low_rank is not None:
+                    h_amt, l_amt = R.hilo_halves(amount)
+                    exp, exp_lo = [(winner, h_amt)], [(winner, l_amt)]
+                elif sh is not None:
+                    no_low = True
+            run_actual = [c for c in actual if c.run == run] if rit else actual
+            self._compare(k, run, exp, exp_lo, [winner] if winner is not None else [], run_actual, amount, None,
+                          None)
+            if winner is not None:
+                won = out.per_run.setdefault(winner, {})
+                won[run] = won.get(run, 0) + amount
+                out.high_won[winner] = out.high_won.get(winner, 0) + amount
+                out.awards.append(AwardFact(k, run, "whole", amount, pot.eligible, (winner,), (amount,), ("",)))
+        return no_low
 
     def _compare(self, k: int, run: int, exp_hi: list[tuple[str, int]], exp_lo: list[tuple[str, int]],
                  hi_w: list[str], actual: list[Collect], amount: int, hi_amt: int | None,
@@ -381,6 +484,46 @@ class Settler:
 
     # ------------------------------------------------------------------ descriptions
 
+    def _suffix_ok(self, text: str, sh: ShownHand, run: int) -> bool:
+        """Whether ``text`` is the evaluator's description plus a true kicker suffix.
+
+        PokerStars tells apart two shown hands of the same description: the better one gets
+        ``- Ace+Queen kicker`` (the kickers it wins with, *observed* 2009 and 2020), the worse one
+        ``- lower kicker`` or ``- lower cards`` (no real hand in the corpus: accepted, and checked).
+        The suffix is accepted iff what it claims holds on this board: the named kickers are the
+        hand's own and another shown hand of the same description is worse; for ``lower``,
+        another shown hand of the same description is better.
+        """
+        base = sh.high_desc
+        if not text.startswith(base + " - "):
+            return False
+        tail = text[len(base) + 3:]
+        if tail in ("lower kicker", "lower cards"):
+            want_better = True
+        elif tail.endswith(" kicker") and _kickers_ok(text, sh.high_rank):
+            want_better = False
+        else:
+            return False
+        for p in self.ref.ring:
+            if p.name == sh.player or not p.showed:
+                continue
+            other = self.shown(p.name, run)
+            if other is None or other.high_desc != base:
+                continue
+            if (other.high_rank > sh.high_rank) if want_better else (other.high_rank < sh.high_rank):
+                return True
+        return False
+
+    def _summary_suffix_ok(self, desc: str, sh: ShownHand, run: int, hilo: bool) -> bool:
+        """A summary description with a true kicker suffix on its high part (real summaries drop
+        the suffix the show line carries; printing it is accepted, and checked)."""
+        if not hilo:
+            return self._suffix_ok(desc, sh, run)
+        if not desc.startswith("HI: "):
+            return False
+        hi, sep, lo = desc[4:].partition("; LO: ")
+        return (lo if sep else None) == sh.low_desc and self._suffix_ok(hi, sh, run)
+
     def _check_descriptions(self) -> None:
         ref = self.ref
         hilo = ref.spec.hilo
@@ -394,7 +537,7 @@ class Settler:
                              e.player)
                 continue
             hi = e.hi if e.hi is not None else e.description
-            if hi != sh.high_desc and hi.startswith(sh.high_desc + " - ") and _kickers_ok(hi, sh.high_rank):
+            if hi != sh.high_desc and self._suffix_ok(hi, sh, run):
                 hi = sh.high_desc
             if hi != sh.high_desc or (hilo and e.lo != sh.low_desc):
                 ref.err("wrong-hand-description", e.line,
@@ -402,16 +545,44 @@ class Settler:
                         expected=_hand_desc(sh.high_desc, sh.low_desc, hilo),
                         found=e.description, player=e.player)
 
+    def _summary_mucks(self) -> None:
+        """Cards of a mucked hand revealed by the summary (``Seat 2: X mucked [3s Ac 5h Jc Jh]``):
+        kept as the player's hole cards and evaluated for the showdown facts, as PokerTracker and
+        FPDB do, once checked: no card twice, and a whole hand, or exactly the cards the player
+        showed (a partial show is summarised ``mucked [Qs]``, HHSmithy muscida). Ownership against
+        the other players' cards and the board is checked with the other summary cards."""
+        ref = self.ref
+        summary = ref.hand.summary
+        assert summary is not None
+        n = ref.spec.hole_cards
+        for s in summary.seats:
+            if s.outcome is not SeatOutcome.MUCKED or not s.cards:
+                continue
+            p = ref.players.get(s.player)
+            if p is None or p.seat != s.seat:
+                continue  # reported by the summary checks
+            cards = s.cards
+            if len(set(cards)) != len(cards):
+                ref.err("duplicate-card", s.line, f"{p.name} mucks the same card twice", found=" ".join(cards),
+                        player=p.name)
+            elif len(cards) == n:
+                p.mucked_cards = cards
+            elif len(cards) > n or set(cards) != set(p.shown):
+                ref.err("wrong-hole-card-count", s.line,
+                        f"{p.name} mucks {len(cards)} cards; {ref.spec.name} deals {n}", expected=n,
+                        found=len(cards), player=p.name)
+
     def _showdown_facts(self, runs: tuple[int, ...]) -> None:
         ref = self.ref
         for p in ref.ring:
-            if not p.showed:
+            mucked = not p.showed and bool(p.mucked_cards) and not p.folded
+            if not p.showed and not mucked:
                 continue
             for run in runs:
-                sh = self.shown(p.name, run)
+                sh = self.shown(p.name, run) if not mucked else self._evaluated(p.name, p.mucked_cards, run)
                 if sh is not None:
                     self.out.showdowns.append(ShowdownFact(p.name, run, sh.cards, sh.high_desc, sh.high_rank,
-                                                           sh.low_desc, sh.low_rank))
+                                                           sh.low_desc, sh.low_rank, mucked))
 
     # ------------------------------------------------------------------ summary
 
@@ -428,6 +599,12 @@ class Settler:
         # Boards.
         exp_boards = [tuple(ref.run_boards[r]) for r in (1, 2) if r in ref.run_boards] if rit else (
             [tuple(ref.board)] if ref.board else [])
+        if not exp_boards and ref.spec.exposed_card and ref.exposed is not None and \
+                list(summary.boards) == [(ref.exposed,)]:
+            # A Courchevel hand that ends before the flop: no real hand settles whether the summary
+            # prints "Board [7d]" (the exposed card alone) or no Board line; both are accepted, the
+            # card must be the exposed one (docs/format-conventions.md).
+            exp_boards = [(ref.exposed,)]
         if list(summary.boards) != exp_boards:
             line = summary.board_lines[0] if summary.board_lines else summary.line
             ref.err("board-mismatch", line, "summary board differs from the dealt board",
@@ -476,7 +653,16 @@ class Settler:
                     for col in ref.collects:
                         if col.player == p.name:
                             actual_runs[col.run] = actual_runs.get(col.run, 0) + col.amount
-                    exp_won = tuple(actual_runs[r] for r in sorted(actual_runs) if actual_runs[r])
+                    if len(s.clauses) == len(runs):
+                        # one clause per board, in board order: "won (X)" exactly on a board that
+                        # paid the player, "lost" on the other (*observed* 2015, 134782498345)
+                        exp_won = tuple(actual_runs.get(r, 0) for r, w in zip(runs, s.clauses, strict=True) if w)
+                        for r, w in zip(runs, s.clauses, strict=True):
+                            if w != bool(actual_runs.get(r, 0)):
+                                bad(s.line, f"{p.name}'s summary says {'won' if w else 'lost'} on board {r}",
+                                    "won" if actual_runs.get(r, 0) else "lost", "won" if w else "lost", p.name)
+                    else:
+                        exp_won = tuple(actual_runs[r] for r in sorted(actual_runs) if actual_runs[r])
                 if s.won != exp_won:
                     bad(s.line, f"{p.name}'s summary says won {', '.join(fmt(a) for a in s.won)}",
                         ", ".join(fmt(a) for a in exp_won) or "nothing", ", ".join(fmt(a) for a in s.won), p.name)
@@ -490,8 +676,10 @@ class Settler:
                         "not folded")
                     found = f"folded {_STREET_NAME[s.folded_street]}" if s.folded_street is not None else "folded"
                     bad(s.line, f"{p.name}: summary fold disagrees with the body", exp, found, p.name)
-                elif s.didnt_bet != (p.total_contrib == 0 and p.fold_street is Street.PREFLOP):
-                    bad(s.line, f"{p.name}: '(didn't bet)' disagrees with the body", p.total_contrib == 0,
+                elif s.didnt_bet != (p.total_contrib - p.antes == 0 and p.fold_street is Street.PREFLOP):
+                    # Antes are not bets: a player who posted only an ante and folded "didn't bet"
+                    # (*observed*, cash 78784137150 "posts the ante $20"); blinds are bets.
+                    bad(s.line, f"{p.name}: '(didn't bet)' disagrees with the body", p.total_contrib - p.antes == 0,
                         s.didnt_bet, p.name)
             elif p.folded and s.outcome is not SeatOutcome.NOTHING:
                 bad(s.line, f"{p.name} folded {_STREET_NAME[p.fold_street or Street.PREFLOP]} but the summary says "
@@ -509,7 +697,9 @@ class Settler:
                     f"folded {_STREET_NAME[p.fold_street]}", "nothing", p.name)
             # Descriptions (the summary repeats the evaluator's words).
             if s.descriptions and p.showed and s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST):
-                if rit and s.outcome is SeatOutcome.SHOWED_WON:
+                if rit and len(s.clauses) == len(runs):
+                    pairs = list(zip(runs, s.descriptions, strict=False))
+                elif rit and s.outcome is SeatOutcome.SHOWED_WON:
                     won_runs = [r for r in runs if any(c.player == p.name and c.run == r and c.amount
                                                        for c in ref.collects)]
                     pairs = list(zip(won_runs, s.descriptions, strict=False))
@@ -522,6 +712,6 @@ class Settler:
                     if sh is None:
                         continue
                     exp_d = _hand_desc(sh.high_desc, sh.low_desc, hilo)
-                    if desc != exp_d:
+                    if desc != exp_d and not self._summary_suffix_ok(desc, sh, run, hilo):
                         ref.err("wrong-hand-description", s.line, f"summary: {p.name} with {desc}",
                                 expected=exp_d, found=desc, player=p.name)

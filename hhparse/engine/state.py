@@ -31,6 +31,7 @@ class PlayerState:
         "acted",
         "all_in",
         "all_in_street",
+        "antes",
         "collected",
         "contrib",
         "dealt_in",
@@ -40,6 +41,7 @@ class PlayerState:
         "hole",
         "idx",
         "mucked",
+        "mucked_cards",
         "name",
         "posted_bb",
         "posted_sb",
@@ -73,6 +75,8 @@ class PlayerState:
         self.shown: Cards = ()
         self.showed = False  # showed a full hand
         self.mucked = False
+        self.mucked_cards: Cards = ()  # revealed by the summary: ``Seat 2: X mucked [3s Ac 5h Jc]``
+        self.antes = 0  # posted as antes (dead money, not a bet: "(didn't bet)" ignores it)
         self.returned = 0
         self.collected = 0
         self.posted_sb = False

@@ -422,7 +422,9 @@ class _Sim:
         fixed = self.fixed
         cw = self.clockwise_players
         if street is Street.PREFLOP:
-            current = max(bb, max(p.street_bet for p in players))  # a short all-in BB still sets the bet
+            # the bet to call is what the blinds really put in: a big blind all-in for less sets
+            # it (rules.md, *observed* 2021); a full raise is still at least the big blind
+            current = max(p.street_bet for p in players)
             last_raise = bb
             bets = 1
             start = (self.pos[self.bb_name] + 1) % len(cw)
@@ -545,8 +547,8 @@ class _Sim:
     def decide(self, p: _P, street: Street, to_call: int, can_raise: bool, current: int) -> str:
         """Pick fold / check / call / raise from the style and a noisy hand strength.
 
-        ``current`` is the bet to match: the highest street bet, or the big blind when a short
-        all-in blind left every bet below it.
+        ``current`` is the bet to match: the highest street bet (pre-flop, below the big blind
+        when the big blind was posted all-in for less).
         """
         st = p.style
         if street is Street.PREFLOP:
@@ -994,6 +996,15 @@ class _Sim:
                 vals = shown[p.name]
                 won = self.won.get(p.name, [0, 0])
                 descs = [_desc(h, lo, hilo)[0] for h, lo in vals]
+                if runs == 2 and len(descs) == 2:
+                    # one clause per board, as the client writes it: "lost with X, and won ($x) with Y"
+                    paid = (won[0] > 0, won[1] > 0)
+                    seats.append(SummarySeat(
+                        ln, p.seat, p.name, btn, sbm, bbm,
+                        outcome=SeatOutcome.SHOWED_WON if any(paid) else SeatOutcome.SHOWED_LOST,
+                        cards=p.hole, won=tuple(won[i] for i in range(2) if paid[i]), descriptions=tuple(descs),
+                        clauses=paid))
+                    continue
                 clauses = [(won[i], descs[i]) for i in range(runs) if won[i] > 0]
                 if clauses:
                     seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.SHOWED_WON,

@@ -29,7 +29,7 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
 
 MANIFEST_NAME = "manifest.json"
@@ -188,7 +188,7 @@ HAND_PLAYERS = Table(
         _c("position", _STR, "BTN, SB, BB, UTG, UTG+1, MP, HJ, CO; empty when not dealt in."),
         _c("dealt_in", _BOOL, "False for players sitting out."),
         _c("starting_stack", _I64, "Stack at the start of the hand.", money=True),
-        _c("hole_cards", _CARDS, "Hole cards when known (hero or shown), else null.", null=True),
+        _c("hole_cards", _CARDS, "Hole cards when known (hero, shown, or mucked and revealed in the summary), else null.", null=True),
         _c("contributed_preflop", _I64, "Put in the pot pre-flop, blinds and antes included.", money=True),
         _c("contributed_flop", _I64, "Put in the pot on the flop.", money=True),
         _c("contributed_turn", _I64, "Put in the pot on the turn.", money=True),
@@ -277,6 +277,7 @@ POTS = Table(
         _c("pot", _I16, "0 main pot, 1.. side pots."),
         _c("amount", _I64, "Pot amount before rake.", money=True),
         _c("eligible", _NAMES, "Players eligible to win the pot."),
+        _c("rake", _I64, "This pot's share of the hand's rake: the pot awarded is `amount - rake`.", money=True),
         *_copies(*_UNIT_COPIES),
     ),
 )
@@ -301,17 +302,19 @@ AWARDS = Table(
 
 SHOWDOWNS = Table(
     "showdowns",
-    "One row per shown hand per run, with the evaluated high and low.",
+    "One row per hand at showdown per run (shown, or mucked and revealed in the summary), with the "
+    "evaluated high and low.",
     ("site", "hand_id", "player", "run"),
     (
         *_hand_key(),
-        _c("player", _STR, "Player who showed."),
+        _c("player", _STR, "Player who showed (or mucked)."),
         _c("run", _I8, "0 single board, 1/2 boards of a run-it-twice hand."),
-        _c("cards", _CARDS, "Cards shown."),
+        _c("cards", _CARDS, "Cards shown (or revealed)."),
         _c("high", _STR, "Evaluated high hand, e.g. `a full house, Sevens full of Fives`."),
         _c("high_rank", _I64, "High hand strength (larger is better)."),
         _c("low", _STR, "Qualifying low, e.g. `7,5,4,3,A`; null when none.", null=True),
         _c("low_rank", _I64, "Low strength (smaller is better); null when none.", null=True),
+        _c("mucked", _BOOL, "Mucked at showdown, cards revealed in the summary (could not win)."),
         *_copies(*_UNIT_COPIES),
     ),
 )
