@@ -4,7 +4,8 @@
 A thin adapter over :func:`hhparse.reports.report` and :mod:`hhparse.reports.output`. The format
 defaults to the ``--out`` file's extension, else ``table``; ``graph`` also writes PNG or SVG (to a
 file: images on a terminal help no one). Exit codes: 0 ok, 2 usage error (unknown report, bad
-date or format, no warehouse, ``hand`` without an id).
+date or format, no warehouse, ``hand`` without an id or with one the warehouse does not hold), 3
+warehouse damaged.
 """
 
 from __future__ import annotations
@@ -12,10 +13,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
+import duckdb
 import typer
 
-from hhparse.cli.common import OutOption, WarehouseOption, emit
-from hhparse.reports import REPORTS, WarehouseNotFoundError, report, warehouse
+from hhparse.cli.common import (
+    CsvRawOption,
+    OutOption,
+    WarehouseOption,
+    add_command,
+    emit,
+    fail,
+    query_failure,
+)
+from hhparse.reports import REPORTS, report, warehouse
 from hhparse.reports.output import (
     IMAGE_FORMATS,
     TEXT_FORMATS,
@@ -25,11 +35,7 @@ from hhparse.reports.output import (
     to_json,
     to_table,
 )
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"hhparse report: {message}", err=True)
-    return typer.Exit(2)
+from hhparse.tables.store import default_warehouse
 
 
 def _format(fmt: str | None, out: Path | None) -> str:
@@ -37,6 +43,23 @@ def _format(fmt: str | None, out: Path | None) -> str:
         return fmt
     suffix = out.suffix.lower().lstrip(".") if out is not None else ""
     return suffix if suffix in (*TEXT_FORMATS, *IMAGE_FORMATS) else "table"
+
+
+def _unknown_hand(con: duckdb.DuckDBPyConnection, hand_id: str, root: Path) -> str:
+    """Why ``report hand`` found nothing: the hand was rejected (say where and why), or the
+    warehouse does not hold that number at all."""
+    row = con.execute(
+        "SELECT code, message, source, error_line FROM rejects WHERE hand_id = ? ORDER BY code = 'conflict', source, line LIMIT 1",
+        [hand_id],
+    ).fetchone()
+    if row is not None and row[0] != "conflict":
+        code, message, source, line = row
+        return (
+            f"hand #{hand_id} is not in the warehouse at {root}: it was rejected ({code}: {message}) "
+            f"at {source}:{line}; see `hhparse report rejects`"
+        )
+    (hands,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
+    return f"no hand #{hand_id} in the warehouse at {root} ({hands:,} hands stored); check the number"
 
 
 def report_command(
@@ -71,27 +94,29 @@ def report_command(
         ),
     ] = None,
     out: OutOption = None,
+    csv_raw: CsvRawOption = False,
 ) -> None:
     """Run a report over the warehouse and print or save it."""
     if name not in REPORTS:
-        raise _fail(f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
+        fail("report", f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
     fmt = _format(fmt, out)
     if fmt in IMAGE_FORMATS:
         if name != "graph":
-            raise _fail(f"--format {fmt} is only for the graph report")
+            fail("report", f"--format {fmt} is only for the graph report")
         if out is None:
-            raise _fail(f"the graph as {fmt} needs --out FILE")
+            fail("report", f"the graph as {fmt} needs --out FILE")
     elif fmt not in TEXT_FORMATS:
-        raise _fail(f"--format must be one of {', '.join((*TEXT_FORMATS, *IMAGE_FORMATS))}")
+        fail("report", f"--format must be one of {', '.join((*TEXT_FORMATS, *IMAGE_FORMATS))}")
     filters = {"player": player, "since": since, "until": until, "game": game, "stakes": stakes}
+    root = warehouse_dir if warehouse_dir is not None else default_warehouse()
+    con = warehouse(root)
     try:
-        con = warehouse(warehouse_dir)
         df = report(name, con, hand_id=hand_id, **filters)
         graph = report("graph", con, **filters) if fmt == "html" and REPORTS[name].graph else None
-    except WarehouseNotFoundError as exc:
-        raise _fail(str(exc)) from exc
-    except ValueError as exc:
-        raise _fail(str(exc)) from exc
+        if name == "hand" and hand_id and df.empty:
+            fail("report", _unknown_hand(con, hand_id, root.absolute()))
+    except duckdb.Error as exc:
+        raise query_failure(exc, root, f"the {name} report") from None
     title = f"hhparse {name}" + (f" #{hand_id}" if name == "hand" and hand_id else "")
     if player:
         title += f" — {player}"
@@ -103,7 +128,7 @@ def report_command(
         shown: list[tuple[str, object]] = [(k, v) for k, v in filters.items()]
         text = to_html(df, name=name, title=title, filters=shown, graph=graph)
     elif fmt == "csv":
-        text = to_csv(df)
+        text = to_csv(df, raw=csv_raw)
     elif fmt == "json":
         text = to_json(df)
     else:
@@ -113,4 +138,4 @@ def report_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``report`` to the root app."""
-    app.command("report")(report_command)
+    add_command(app, "report", report_command)
