@@ -8,6 +8,7 @@ import builtins
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -383,3 +384,36 @@ def test_warehouse_of_another_schema_version_exits_2(tmp_path: Path) -> None:
         code, out = _cli(*command, "-w", wh)
         assert code == 2, (command, out)
         _one_sentence(out, "schema version 0", "import the hand histories again into a new warehouse")
+
+
+def _mount_tmpfs(path: Path, size: str) -> bool:
+    """A tiny real file system, where this process may mount one (root with CAP_SYS_ADMIN)."""
+    if os.geteuid() != 0 or not shutil.which("mount") or not sys.platform.startswith("linux"):
+        return False
+    path.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
+    return r.returncode == 0
+
+
+def test_disk_full_on_a_real_full_file_system(tmp_path: Path) -> None:
+    """ENOSPC from a real file system (a 512 KiB tmpfs), not a simulation: one sentence, nothing
+    half-written left, and once there is room the same command completes the import."""
+    disk = tmp_path / "disk"
+    if not _mount_tmpfs(disk, "512k"):
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        write_hands(tmp_path / "in" / "a.txt", [str(i) for i in range(1, 3001)])
+        clean = tmp_path / "clean"
+        import_paths([tmp_path / "in"], clean, jobs=1, batch_hands=500)
+        wh = disk / "wh"
+        code, out = _cli("import", tmp_path / "in", "-w", wh, "-j", "1", "--batch-hands", "500")
+        assert code == 2, out
+        _one_sentence(out, "the disk is full", "free some space")
+        assert json.loads((wh / "manifest.json").read_text())["tables"]  # still a valid manifest
+        assert not list((wh / ".hhparse" / "staging").iterdir())
+        subprocess.run(["mount", "-o", "remount,size=64m", str(disk)], check=True)
+        code, out = _cli("import", tmp_path / "in", "-w", wh, "-j", "1", "--batch-hands", "500")
+        assert code == 0, out
+        assert read_views(wh) == read_views(clean) and stray_files(wh) == set()
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)

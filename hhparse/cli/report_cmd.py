@@ -59,6 +59,8 @@ def _unknown_hand(con: duckdb.DuckDBPyConnection, hand_id: str, root: Path) -> s
             f"at {source}:{line}; see `hhparse report rejects`"
         )
     (hands,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
+    if not hands:
+        return f"no hand #{hand_id}: the warehouse at {root} holds no hands yet (hhparse import PATH first)"
     return f"no hand #{hand_id} in the warehouse at {root} ({hands:,} hands stored); check the number"
 
 
