@@ -853,10 +853,17 @@ def import_paths(
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, wh.notes)
 
 
-def compact(warehouse: Path | str, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
-    """Merge the warehouse's small batch files (rows and order unchanged); see ``Warehouse.compact``."""
+def compact(
+    warehouse: Path | str, target_rows: int = 2_000_000, notes: list[str] | None = None
+) -> dict[str, tuple[int, int]]:
+    """Merge the warehouse's small batch files (rows and order unchanged); see ``Warehouse.compact``.
+    What a user should know besides (an adopted warehouse...) is appended to ``notes``."""
     root = Path(warehouse)
     if classify(root) in ("missing", "empty"):
         raise WarehouseNotFoundError(f"no warehouse at {root.absolute()}: nothing to compact")
     with Warehouse(root) as wh:
-        return wh.compact(target_rows)
+        try:
+            return wh.compact(target_rows)
+        finally:
+            if notes is not None:
+                notes.extend(wh.notes)

@@ -313,3 +313,23 @@ def test_corrupt_parquet_page_in_report_is_damage_not_a_traceback(tmp_path: Path
     code, out = _cli("report", "summary", "-w", str(wh))
     assert code == 3, out
     assert "damaged" in out and "Traceback" not in out
+
+
+def test_a_table_folder_that_cannot_be_updated_is_a_note_not_a_failure(tmp_path: Path) -> None:
+    """The commit is what counts: if a table folder cannot show the new files (here a file sits
+    where the folder should be), the import still succeeds, says so, and a later writer repairs it."""
+    wh = tmp_path / "wh"
+    write_hands(tmp_path / "in" / "a.txt", ["1"])
+    import_paths([tmp_path / "in"], wh, jobs=1)
+    for f in (wh / "hands").iterdir():
+        f.unlink()
+    (wh / "hands").rmdir()
+    (wh / "hands").write_text("in the way")
+    write_hands(tmp_path / "in" / "b.txt", ["2"])
+    code, out = _cli("import", str(tmp_path / "in"), "-w", str(wh), "-j", "1")
+    assert code == 0, out
+    assert "could not update the table folder" in out and "the warehouse itself is fine" in out
+    assert read_views(wh)["hands"].num_rows == 2
+    (wh / "hands").unlink()
+    assert _cli("compact", "-w", str(wh))[0] == 0
+    assert _glob_count(wh) == 2

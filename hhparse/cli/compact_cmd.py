@@ -15,6 +15,7 @@ import typer
 
 from hhparse.cli.common import WarehouseOption, add_command
 from hhparse.importer import compact
+from hhparse.safetext import visible
 from hhparse.tables.store import default_warehouse
 
 
@@ -26,7 +27,10 @@ def compact_command(
 ) -> None:
     """Merge small Parquet batch files (rows unchanged, atomically)."""
     target = warehouse if warehouse is not None else default_warehouse()
-    report = compact(target, target_rows)
+    notes: list[str] = []
+    report = compact(target, target_rows, notes)
+    for note in notes:
+        typer.echo(visible(f"hhparse compact: {note}"), err=True)
     for name, (before, after) in report.items():
         typer.echo(f"{name}: {before} → {after} files")
 

@@ -660,8 +660,10 @@ class Warehouse:
             changed = True
         if changed:
             self._write_manifest()
+        live = {rel for rels in self.manifest.tables.values() for rel in rels}
         for rel in self.manifest.retired:
-            self._hide(rel)
+            if rel not in live:  # (a damaged manifest could list a file as both)
+                self._hide(rel)
         for rels in self.manifest.tables.values():
             for rel in rels:
                 self._keep(rel)
@@ -696,7 +698,23 @@ class Warehouse:
 
     def _expose(self, rel: str) -> None:
         """Make the live file ``rel`` visible in its table folder (hard link; a relative symbolic
-        link or a copy where the file system has no hard links)."""
+        link or a copy where the file system has no hard links). Never fatal: the data is
+        committed already; a failure is a note, and the next writer tries again."""
+        try:
+            self._link_into_table(rel)
+        except OSError as exc:
+            self._note_folder_problem(rel, exc)
+
+    def _note_folder_problem(self, rel: str, exc: OSError) -> None:
+        note = (
+            f"could not update the table folder {self.root / rel.split('/')[0]} "
+            f"({describe_os_error(exc)}); the warehouse itself is fine, but Parquet tools reading "
+            f"that folder directly may see an old state until the next import or compact"
+        )
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def _link_into_table(self, rel: str) -> None:
         src, dst = self.stored(rel), self.exposed(rel)
         if not src.exists() or os.path.lexists(dst):
             return
@@ -717,7 +735,8 @@ class Warehouse:
 
     def _hide(self, rel: str) -> None:
         """Remove the retired file ``rel`` from its table folder, if what is there is ours: the
-        same file as the kept one (hard or symbolic link), or an identical copy of it."""
+        same file as the kept one (hard or symbolic link), or an identical copy of it. Never
+        fatal, like :meth:`_expose`."""
         src, dst = self.stored(rel), self.exposed(rel)
         if not os.path.lexists(dst) or not src.exists():
             return
@@ -726,7 +745,10 @@ class Warehouse:
         except OSError:
             ours = False
         if ours:
-            dst.unlink()
+            try:
+                dst.unlink()
+            except OSError as exc:
+                self._note_folder_problem(rel, exc)
 
     # -- adopting a warehouse of an older hhparse -----------------------------------------
 
