@@ -333,3 +333,26 @@ def test_a_table_folder_that_cannot_be_updated_is_a_note_not_a_failure(tmp_path:
     (wh / "hands").unlink()
     assert _cli("compact", "-w", str(wh))[0] == 0
     assert _glob_count(wh) == 2
+
+
+@pytest.mark.parametrize("fallback", ["symlink", "copy"])
+def test_file_systems_without_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fallback: str) -> None:
+    """exFAT, some network shares: no hard links (symbolic links instead), or neither (copies).
+    Outside readers still see each row once, before and after compact and the expiry."""
+    def no_link(*args: object, **kwargs: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_link)
+    if fallback == "copy":
+        monkeypatch.setattr(os, "symlink", no_link)
+    write_hands(tmp_path / "in" / "a.txt", [str(i) for i in range(1, 13)])
+    wh = tmp_path / "wh"
+    import_paths([tmp_path / "in"], wh, jobs=1, batch_hands=3, task_hands=3)
+    kinds = {p.is_symlink() for p in (wh / "hands").iterdir()}
+    assert kinds == {fallback == "symlink"}
+    assert set(_glob_counts(wh).values()) == {12}
+    assert _cli("compact", "-w", str(wh))[0] == 0
+    assert set(_glob_counts(wh).values()) == {12}
+    with Warehouse(wh) as w:
+        w.clean_orphans(now=time.time() + RETIRED_GRACE_SECONDS + 1)
+    assert set(_glob_counts(wh).values()) == {12} and len(list((wh / "hands").iterdir())) == 1
