@@ -134,7 +134,13 @@ def run_sampled(cmd: list[str]) -> tuple[str, dict[str, float]]:
 
 
 def _du(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    """Bytes on disk under ``path``, each file once (a warehouse's live files have two names)."""
+    seen: dict[tuple[int, int], int] = {}
+    for p in path.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            st = p.stat()
+            seen[(st.st_dev, st.st_ino)] = st.st_size
+    return sum(seen.values())
 
 
 def main() -> None:

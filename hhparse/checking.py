@@ -9,12 +9,15 @@ from __future__ import annotations
 import linecache
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from hhparse.engine import referee
 from hhparse.errors import ParseError, Status, Violation
 from hhparse.facts import RefereeResult
+from hhparse.failures import os_reason
 from hhparse.model import Hand
-from hhparse.parsing import parse_path
+from hhparse.parsing import parse_file, parse_path
+from hhparse.splitter import NotRegularFileError, iter_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +106,44 @@ def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:
     )
 
 
+UNREADABLE = "unreadable-file"
+"""Code of a file or folder that could not be read (permissions, a symbolic link loop, I/O)."""
+NOT_A_FILE = "not-a-file"
+"""Code of a FIFO, socket or device given or found as an input: skipped, never opened."""
+
+
+def unreadable(path: Path | str, exc: OSError) -> Verdict:
+    """The verdict for an input that could not be read at all (it holds no hand we could see)."""
+    code = NOT_A_FILE if isinstance(exc, NotRegularFileError) else UNREADABLE
+    error = ParseError(code, os_reason(exc), str(path), 0, 0, None, "")
+    return Verdict(str(path), 0, None, None, error.status, parse_error=error)
+
+
 def check_paths(paths: Iterable[str], referee_hands: bool = True) -> Iterator[Verdict]:
-    """Verdicts for every hand under ``paths`` (files, folders, ``-`` for stdin), in file order."""
+    """Verdicts for every hand under ``paths`` (files, folders, ``-`` for stdin), in file order.
+
+    A file or folder that cannot be read (or a FIFO, which is never opened) gives one
+    :func:`unreadable` verdict in its place, and the check goes on.
+    """
     for path in paths:
-        for item in parse_path(path):
-            yield judge(item, referee_hands)
+        if str(path) == "-":
+            for item in parse_path(path):
+                yield judge(item, referee_hands)
+            continue
+        yield from _check_tree(path, referee_hands)
+
+
+def _check_tree(path: str, referee_hands: bool) -> Iterator[Verdict]:
+    problems: list[Verdict] = []
+    for file in iter_files(path, lambda p, exc: problems.append(unreadable(p, exc))):
+        yield from problems
+        problems.clear()
+        try:
+            for item in parse_file(file):
+                yield judge(item, referee_hands)
+        except OSError as exc:
+            yield unreadable(file, exc)
+    yield from problems
 
 
 def source_line(source: str, line: int) -> str:

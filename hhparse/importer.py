@@ -19,10 +19,14 @@ Design (issue #5), and why:
   ``(site, hand_id) → content hash`` index (:class:`~hhparse.known.KnownHands`, 16 bytes a hand,
   so memory stays bounded however large the warehouse), loaded once from the published ``hands``
   table a record batch at a time and kept up to date in memory. Rejects are deduplicated on their
-  content hash.
+  content hash. A conflict (a stored hand id, another text) keeps the stored hand and goes to
+  ``rejects`` with code ``conflict``, text and all: nothing read is lost, and the exit code says so.
+* **Workers die with the import** (:mod:`hhparse.workers`): kill -9 of the main process ends the
+  forkserver, the workers and the resource tracker, none of which holds the caller's stdout.
 
-Nothing about a single hand or file is fatal: unreadable files become ``imports`` rows with a
-status and error; unparsable or illegal hands become ``rejects`` rows.
+Nothing about a single hand or file is fatal: unreadable files and folders (and FIFOs or devices,
+never opened) become ``imports`` rows with a status and error; unparsable or illegal hands become
+``rejects`` rows.
 """
 
 from __future__ import annotations
@@ -37,29 +41,26 @@ import uuid
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from hhparse.errors import ParseError
+from hhparse.failures import ExitCode, UsageError, WarehouseNotFoundError, os_reason
 from hhparse.known import KnownHands, hash_value
-from hhparse.splitter import BLOCK_BINARY, Block, iter_files, split_stream
+from hhparse.splitter import BLOCK_BINARY, Block, NotRegularFileError, iter_files, split_stream
 from hhparse.tables.build import HAND_IDX, BatchBuilder, HandRef, records_from_pylist, strip_hand_idx
-from hhparse.tables.store import Warehouse
+from hhparse.tables.store import Warehouse, classify
+from hhparse.workers import die_with_parent, start_helpers, stop_pool, wait_result
 
 DEFAULT_TASK_HANDS = 500
 DEFAULT_BATCH_HANDS = 50_000
 MAX_LISTED_CONFLICTS = 1000
 _HASH_CHUNK = 1 << 20
-
-
-class UsageError(ValueError):
-    """A problem with the command line itself (missing path...): exit code 2."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -195,10 +196,12 @@ def _restore_gc(previous: tuple[int, int, int]) -> None:
     gc.unfreeze()
 
 
-def _worker_init() -> None:
-    """Load the parser and referee once per worker, then move everything that lives for the
-    whole run out of the garbage collector's sight (``gc.freeze``): the collector then only
-    scans the objects of the hands being processed."""
+def _worker_init(main_pid: int) -> None:
+    """Tie the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
+    parser and referee once, then move everything that lives for the whole run out of the
+    garbage collector's sight (``gc.freeze``): the collector then only scans the objects of the
+    hands being processed."""
+    die_with_parent(main_pid)
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
     from hhparse.parsing import _parser
 
@@ -264,7 +267,7 @@ class FileRun:
     hash: str = ""
     skip_blocks: int = 0  # blocks already committed (resume / grown file)
     resumed_from: int = 0  # bytes imported by earlier runs
-    status: str = "ok"  # ok | empty | binary | unreadable | error
+    status: str = "ok"  # ok | empty | binary | unreadable | skipped (not a regular file) | error
     error: str | None = None
     started_at: datetime = field(default_factory=_now)
     blocks: int = 0  # blocks committed (including skipped ones)
@@ -366,7 +369,7 @@ def plan_file(
                 run.restore_counters(rec)
                 run.skip_blocks = int(rec["blocks"])  # same import, even if it grew meanwhile
     except OSError as exc:
-        run.status, run.error, run.in_manifest = "unreadable", f"{type(exc).__name__}: {exc}", False
+        run.status, run.error, run.in_manifest = "unreadable", os_reason(exc), False
         run.complete = True
         return run
     run.blocks = run.skip_blocks
@@ -472,15 +475,22 @@ class ImportResult:
     files: list[FileRun]
     conflicts: list[tuple[str, str]]  # (path, hand_id)
 
+    notes: list[str] = field(default_factory=list)  # what opening the warehouse did (adoption...)
+
     @property
     def failed_files(self) -> list[FileRun]:
-        """Files that could not be read at all."""
-        return [f for f in self.files if f.status in ("unreadable", "error")]
+        """Inputs (files or folders) that could not be read, wholly or in part."""
+        return [f for f in self.files if f.status in ("unreadable", "error", "skipped")]
 
     @property
     def exit_code(self) -> int:
-        """0 when every hand was accepted (or skipped), 1 when some were rejected or unreadable."""
-        return 1 if self.stats.rejected or self.failed_files else 0
+        """:class:`~hhparse.failures.ExitCode`: 2 when an input could not be read (the rest was
+        imported), else 1 when hands were rejected or conflicting, else 0."""
+        if self.failed_files:
+            return ExitCode.USAGE
+        if self.stats.rejected or self.stats.conflicting:
+            return ExitCode.REJECTED
+        return ExitCode.OK
 
 
 class _NullReporter:
@@ -494,34 +504,86 @@ class _NullReporter:
         pass
 
 
-def expand_paths(paths: Sequence[Path | str], exclude: Path | None = None) -> list[Path]:
+CONFLICT_CODE = "conflict"
+"""``rejects.code`` of a hand whose id is already stored with another text (the stored one stays)."""
+
+
+def _conflict_row(
+    block: Block, site: str, hand_id: str, chash: str, result: TaskResult, idx: int
+) -> dict[str, Any]:
+    """The ``rejects`` row that keeps a conflicting hand's text (nothing read is lost)."""
+    hands = result.tables.get("hands")
+    game = None
+    if hands is not None and hands.num_rows:
+        positions = hands[HAND_IDX].to_pylist()
+        if idx in positions:
+            game = hands["game_label"][positions.index(idx)].as_py()
+    message = (
+        f"hand #{hand_id} is already stored with a different text; the stored hand is kept and "
+        "this text is kept here"
+    )
+    return {
+        "site": site,
+        "hand_id": hand_id,
+        "source": block.source,
+        "line": block.line,
+        "status": CONFLICT_CODE,
+        "code": CONFLICT_CODE,
+        "message": message,
+        "error_line": block.line,
+        "game": game,
+        "errors": [{"code": CONFLICT_CODE, "message": message, "line": block.line}],
+        "raw_text": block.text,
+        "content_hash": chash,
+    }
+
+
+def expand_paths(
+    paths: Sequence[Path | str],
+    exclude: Path | None = None,
+    problems: list[tuple[Path, OSError]] | None = None,
+) -> list[Path]:
     """Absolute file paths (folders expanded, recursive, sorted), each once, in argument order.
 
-    Files under ``exclude`` (the warehouse itself, when it sits inside an imported folder) are
-    left out. Raises :class:`UsageError` for a path that does not exist.
+    Files under ``exclude`` are left out. Raises :class:`UsageError` for a path that does not
+    exist. Inputs that cannot be read (an unreadable folder, a symbolic link loop, a FIFO or
+    device) are appended to ``problems`` (raised when it is ``None``) and the rest goes on.
     """
     out: dict[Path, None] = {}
     skip = exclude.resolve() if exclude is not None else None
+
+    def problem(path: Path, exc: OSError) -> None:
+        if problems is None:
+            raise exc
+        problems.append((path.absolute(), exc))
+
     for p in paths:
         path = Path(p)
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"no such file or folder: {p}")
-        for f in iter_files(path):
+        for f in iter_files(path, problem):
             if skip is not None and f.absolute().resolve().is_relative_to(skip):
                 continue
             out[f.absolute()] = None
     return list(out)
 
 
+def _unreadable_run(path: Path, exc: OSError) -> FileRun:
+    """An input that could not be read at all: reported, counted (an ``imports`` row), retried
+    next run (never recorded as done in the manifest)."""
+    skipped = isinstance(exc, NotRegularFileError)
+    run = FileRun(str(path), status="skipped" if skipped else "unreadable", in_manifest=False)
+    run.error = os_reason(exc)
+    run.complete = True
+    return run
+
+
 def _load_known(wh: Warehouse) -> tuple[KnownHands, set[str]]:
     """The stored hands' index, read a record batch at a time (memory stays flat)."""
     known = KnownHands()
-    for path in wh.files_of("hands"):
-        for batch in pq.ParquetFile(path).iter_batches(
-            batch_size=65_536, columns=["site", "hand_id", "content_hash"]
-        ):
-            cols = batch.to_pydict()
-            known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
+    for batch in wh.iter_batches("hands", ["site", "hand_id", "content_hash"]):
+        cols = batch.to_pydict()
+        known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
     rejects = wh.read_table("rejects", columns=["content_hash"])
     return known, set(rejects.to_pydict()["content_hash"])
 
@@ -565,7 +627,7 @@ class _Importer:
         tails: set[int] = set()
         nbytes = 0
         for i, run in enumerate(self.runs):
-            if run.status == "unreadable":
+            if run.status in ("unreadable", "skipped"):
                 ends.append(i)
                 continue
             try:
@@ -579,7 +641,7 @@ class _Importer:
                         yield Task(blocks, files, ends, nbytes, frozenset(tails))
                         blocks, files, ends, tails, nbytes = [], [], [], set(), 0
             except OSError as exc:
-                run.status, run.error = "error", f"{type(exc).__name__}: {exc}"
+                run.status, run.error = "error", os_reason(exc)
             ends.append(i)
         if blocks or ends:
             yield Task(blocks, files, ends, nbytes, frozenset(tails))
@@ -593,6 +655,7 @@ class _Importer:
         known = self.known
         reject_hashes = self.reject_hashes
         new = duplicate = conflicting = rejected = reopened = 0
+        conflict_rows: list[dict[str, Any]] = []
         n = len(result.hashes)
         for idx, (site, hand_id, chash, accepted, fi) in enumerate(
             zip(result.sites, result.hand_ids, result.hashes, result.accepted, task.files, strict=True)
@@ -615,7 +678,7 @@ class _Importer:
                     run.new += 1
                     new += 1
                     keep.append(idx)
-                elif old == value:
+                elif old == value or chash in reject_hashes:  # the same text, or the same conflict
                     run.duplicate += 1
                     duplicate += 1
                 else:
@@ -624,6 +687,8 @@ class _Importer:
                     if len(run.conflicts) < MAX_LISTED_CONFLICTS:
                         run.conflicts.append(hand_id)
                     self.conflicts.append((run.path, hand_id))
+                    reject_hashes.add(chash)
+                    conflict_rows.append(_conflict_row(task.blocks[idx], site, hand_id, chash, result, idx))
             elif chash in reject_hashes:
                 run.duplicate += 1
                 duplicate += 1
@@ -640,6 +705,8 @@ class _Importer:
         s.rejected += rejected
         s.reopened += reopened
         self._buffer(result.tables, keep, n)
+        if conflict_rows:
+            self.buffer.setdefault("rejects", []).append(records_from_pylist("rejects", conflict_rows))
         for fi in task.ends:
             run = self.runs[fi]
             # a read error mid-file leaves the record incomplete: the next run resumes it
@@ -704,20 +771,28 @@ class _Importer:
                 _restore_gc(previous)
         else:
             ctx = multiprocessing.get_context("forkserver")
+            start_helpers(ctx)
             # Enough tasks in flight that the workers keep going while this process writes a
             # batch to Parquet (results are still merged, and published, in submission order).
             depth = max(4, 4 * self.jobs)
-            with ProcessPoolExecutor(max_workers=self.jobs, mp_context=ctx, initializer=_worker_init) as pool:
+            pool = ProcessPoolExecutor(
+                max_workers=self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+            )
+            try:
                 window: deque[tuple[Task, Future[TaskResult]]] = deque()
                 for task in self.tasks():
                     fut = pool.submit(process_packed, pack_blocks(task.blocks))
-                    window.append((replace(task, blocks=[]), fut))  # the text now lives in the worker
+                    window.append((task, fut))  # the text stays until merged: a conflict keeps it
                     while len(window) > depth:
                         t, f = window.popleft()
-                        self.merge(t, f.result())
+                        self.merge(t, wait_result(f))
                 while window:
                     t, f = window.popleft()
-                    self.merge(t, f.result())
+                    self.merge(t, wait_result(f))
+            except BaseException:
+                stop_pool(pool)  # at once: do not wait for the queued tasks
+                raise
+            pool.shutdown(wait=True)
         self.publish()
 
 
@@ -742,7 +817,8 @@ def import_paths(
             granularity of crash recovery).
         reporter: progress sink.
     """
-    files = expand_paths(paths, exclude=Path(warehouse))
+    problems: list[tuple[Path, OSError]] = []
+    files = expand_paths(paths, problems=problems)
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs < 1 or task_hands < 1 or batch_hands < 1:
         raise UsageError("jobs, task size and batch size must be at least 1")
@@ -750,7 +826,7 @@ def import_paths(
     import_id = f"{_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
     stats = ImportStats()
     with Warehouse(warehouse) as wh:
-        runs: list[FileRun] = []
+        runs: list[FileRun] = [_unreadable_run(path, exc) for path, exc in problems]
         touched: dict[str, dict[str, Any]] = {}
         for f in files:
             run = plan_file(f, wh.manifest.files, touched)
@@ -760,7 +836,7 @@ def import_paths(
                 runs.append(run)
         if touched:  # new mtimes only: no rows, no batch
             wh.publish({}, touched)
-        stats.files_total = len(files)
+        stats.files_total = len(files) + len(problems)
         stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
         reporter.start(len(runs), stats.bytes_total)
         imp = _Importer(
@@ -774,13 +850,20 @@ def import_paths(
             stats=stats,
         )
         imp.run()
-        return ImportResult(import_id, wh.root, stats, runs, imp.conflicts)
+        return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, wh.notes)
 
 
-def compact(warehouse: Path | str, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
-    """Merge the warehouse's small batch files (rows and order unchanged); see ``Warehouse.compact``."""
+def compact(
+    warehouse: Path | str, target_rows: int = 2_000_000, notes: list[str] | None = None
+) -> dict[str, tuple[int, int]]:
+    """Merge the warehouse's small batch files (rows and order unchanged); see ``Warehouse.compact``.
+    What a user should know besides (an adopted warehouse...) is appended to ``notes``."""
     root = Path(warehouse)
-    if not (root / "manifest.json").exists():
-        raise UsageError(f"not a warehouse (no manifest.json): {root}")
+    if classify(root) in ("missing", "empty"):
+        raise WarehouseNotFoundError(f"no warehouse at {root.absolute()}: nothing to compact")
     with Warehouse(root) as wh:
-        return wh.compact(target_rows)
+        try:
+            return wh.compact(target_rows)
+        finally:
+            if notes is not None:
+                notes.extend(wh.notes)

@@ -29,9 +29,11 @@ not handle: UTF-16 files, streams whose first read returns under two bytes, and 
 from __future__ import annotations
 
 import io
+import os
 import re
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -518,21 +520,86 @@ HISTORY_SUFFIXES = frozenset({".txt"})
 """What the PokerStars client writes; in a folder, other files (READMEs, FPDB companions) are not hands."""
 
 
-def iter_files(path: str | Path) -> Iterator[Path]:
+class NotRegularFileError(OSError):
+    """A path that is neither a folder nor a regular file (a FIFO, socket or device): opening
+    it could block forever, so it is never read."""
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"))
+
+
+def _not_regular(path: Path, mode: int) -> NotRegularFileError:
+    kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+    return NotRegularFileError(None, f"not a regular file ({kind})", str(path))
+
+
+OnError = Callable[[Path, OSError], None]
+"""Called with each path that could not be read (the walk goes on)."""
+
+
+def iter_files(path: str | Path, on_error: OnError | None = None) -> Iterator[Path]:
     """A file itself (whatever its name), or every ``*.txt`` under a folder (recursive, sorted,
-    hidden files and folders skipped)."""
+    hidden files and folders skipped; symbolic links to folders not followed).
+
+    Only regular files come out: a FIFO, socket or device is never opened (it could block
+    forever). Each problem — an unreadable folder, a broken or looping symbolic link, a
+    non-regular file — goes to ``on_error`` with its :class:`OSError` (:class:`NotRegularFileError`
+    for a non-regular file) and the walk goes on; without ``on_error`` the first one is raised.
+    """
+
+    def report(p: Path, exc: OSError) -> None:
+        if on_error is None:
+            raise exc
+        on_error(p, exc)
+
     p = Path(path)
-    if p.is_dir():
-        for child in sorted(p.rglob("*")):
-            rel = child.relative_to(p).parts
-            if (
-                child.suffix.lower() in HISTORY_SUFFIXES
-                and not any(part.startswith(".") for part in rel)
-                and child.is_file()
-            ):
-                yield child
-    else:
+    try:
+        st = p.stat()
+    except OSError as exc:
+        report(p, exc)
+        return
+    if stat.S_ISDIR(st.st_mode):
+        yield from _walk(p, report)
+    elif stat.S_ISREG(st.st_mode):
         yield p
+    else:
+        report(p, _not_regular(p, st.st_mode))
+
+
+def _walk(folder: Path, report: OnError) -> Iterator[Path]:
+    """Depth-first with each folder's entries sorted by name: the order of sorting every path."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(folder)
+        report(folder, exc)
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        child = folder / entry.name
+        try:
+            is_dir = entry.is_dir(follow_symlinks=False)
+        except OSError as exc:
+            report(child, exc)
+            continue
+        if is_dir:
+            yield from _walk(child, report)
+            continue
+        if Path(entry.name).suffix.lower() not in HISTORY_SUFFIXES:
+            continue
+        try:
+            st = child.stat()
+        except OSError as exc:
+            report(child, exc)
+            continue
+        if stat.S_ISREG(st.st_mode):
+            yield child
+        elif not stat.S_ISDIR(st.st_mode):  # a link to a folder named *.txt is not followed
+            report(child, _not_regular(child, st.st_mode))
 
 
 def split_path(path: str | Path) -> Iterator[Block]:

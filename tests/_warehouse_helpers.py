@@ -169,3 +169,38 @@ def install_referee() -> bool:
         return True
     engine.referee = _fake_referee  # type: ignore[attr-defined]
     return False
+
+
+def stray_files(wh: Path) -> set[str]:
+    """Files in the warehouse its manifest does not account for (there must be none once a writer
+    has finished), and table-folder files that are not live (there must never be any)."""
+    import json
+
+    manifest = json.loads((wh / "manifest.json").read_text())
+    listed = {rel for rels in manifest["tables"].values() for rel in rels}
+    kept = listed | set(manifest.get("retired", {}))
+    out = set()
+    for p in wh.rglob("*"):
+        rel = p.relative_to(wh).as_posix()
+        if p.is_dir() or rel in {"manifest.json", "hhparse-warehouse.json", ".lock"}:
+            continue
+        if rel.startswith(".hhparse/files/") and rel.removeprefix(".hhparse/files/") in kept:
+            continue
+        if rel in listed:
+            continue
+        out.add(rel)
+    return out
+
+
+def table_folder_extras(wh: Path) -> set[str]:
+    """Parquet files in the table folders that the manifest does not list as live: what an
+    outside reader's glob would count twice, or count although no import committed it."""
+    import json
+
+    try:
+        manifest = json.loads((wh / "manifest.json").read_text())
+    except FileNotFoundError:
+        manifest = {"tables": {}}
+    listed = {rel for rels in manifest["tables"].values() for rel in rels}
+    on_disk = {p.relative_to(wh).as_posix() for name in TABLES for p in (wh / name).glob("*.parquet")}
+    return on_disk - listed

@@ -76,3 +76,9 @@ def corpus_hand_files(root: Path) -> list[Path]:
             continue
         out.append(p)
     return out
+
+
+@pytest.fixture(autouse=True)
+def _crash_logs_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Internal-error logs of CLI tests go to a temporary folder, never the user's state folder."""
+    monkeypatch.setenv("HHPARSE_LOG_DIR", str(tmp_path_factory.mktemp("crash-logs")))

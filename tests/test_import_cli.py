@@ -53,12 +53,24 @@ def test_import_with_rejects_exits_1(tmp_path: Path) -> None:
     assert read_views(tmp_path / "wh")["rejects"].num_rows == 1
 
 
-def test_conflicts_are_listed(tmp_path: Path) -> None:
+def test_conflicting_hand_exits_1_and_keeps_its_text(tmp_path: Path) -> None:
+    """Finding 15: a conflicting hand exited 0 and its text was kept nowhere."""
     write_hands(tmp_path / "a.txt", ["1"])
     (tmp_path / "b.txt").write_text(make_hand("1", variant="zz"))
-    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-w", str(tmp_path / "wh"), "-j", "1"])
-    assert r.exit_code == 0, r.output
-    assert "conflict: hand #1" in r.output
+    wh = tmp_path / "wh"
+    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 1, r.output
+    assert "conflict: hand #1" in r.output and "rejects" in r.output
+    views = read_views(wh)
+    assert views["hands"].num_rows == 1
+    (reject,) = views["rejects"].to_pylist()
+    assert (reject["code"], reject["hand_id"], reject["raw_text"]) == ("conflict", "1", make_hand("1", variant="zz"))
+    assert Path(reject["source"]).name == "b.txt"
+    # the stored hand is unchanged, and the same conflict read again is a duplicate: exit 0
+    r = runner.invoke(_app(), ["import", str(tmp_path / "b.txt"), str(tmp_path / "c.txt"), "-w", str(wh), "-j", "1"]
+                      ) if (tmp_path / "c.txt").write_text(make_hand("1", variant="zz")) else None
+    assert r is not None and r.exit_code == 0, r.output
+    assert read_views(wh) == views
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
@@ -100,16 +112,17 @@ def test_compact_merges_files_without_changing_rows(tmp_path: Path) -> None:
     with Warehouse(wh) as w:
         assert len(w.files_of("hands")) == 1
         assert w.read_table("hands").equals(hands_before)  # same rows, same order
-        on_disk = {p for name in ("hands", "actions") for p in (wh / name).iterdir()}
-        listed = set(w.files_of("hands")) | set(w.files_of("actions"))
-        retired = {wh / rel for rel in w.manifest.retired if rel.split("/")[0] in ("hands", "actions")}
+        exposed = {p.relative_to(wh).as_posix() for name in ("hands", "actions") for p in (wh / name).iterdir()}
+        listed = set(w.manifest.tables["hands"]) | set(w.manifest.tables["actions"])
+        retired = {rel for rel in w.manifest.retired if rel.split("/")[0] in ("hands", "actions")}
         assert len(retired) >= 16 and not retired & listed
-        assert on_disk == listed | retired  # replaced files wait out the grace period
+        assert exposed == listed  # the table folders show the live files only
+        assert all(w.stored(rel).exists() for rel in retired)  # kept for open connections
     assert read_views(wh) == before
     with Warehouse(wh) as w:  # the first write after the grace period deletes them
         removed = w.clean_orphans(now=time.time() + RETIRED_GRACE_SECONDS + 1)
-        assert retired <= set(removed) and not w.manifest.retired
-        assert {p for name in ("hands", "actions") for p in (wh / name).iterdir()} == listed
+        assert {w.stored(rel) for rel in retired} <= set(removed) and not w.manifest.retired
+        assert not any(w.stored(rel).exists() for rel in retired)
     with Warehouse(wh) as w:
         assert not w.manifest.retired
     assert read_views(wh) == before

@@ -40,6 +40,8 @@ def _con(wh: Path) -> duckdb.DuckDBPyConnection:
 def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Path, warehouse: Path) -> None:
     valid: set[tuple[str, str]] = set()
     rejected: set[str] = set()
+    first: dict[tuple[str, str], str] = {}  # the text stored for a hand id: the first one read
+    conflicts: set[str] = set()  # other texts of a stored hand id: kept in rejects as `conflict`
     for block in split_path(corpus_dir):
         parsed = parse_block(block)
         if isinstance(parsed, ParseError):
@@ -47,7 +49,10 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
             continue
         result = referee(parsed)
         if result.valid and result.facts is not None:
-            valid.add((parsed.header.site, parsed.hand_id))
+            key = (parsed.header.site, parsed.hand_id)
+            valid.add(key)
+            if first.setdefault(key, content_hash(block.text)) != content_hash(block.text):
+                conflicts.add(content_hash(block.text))
         else:
             rejected.add(content_hash(block.text))
     con = _con(warehouse)
@@ -56,7 +61,8 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
         len(valid),
     )
     assert {tuple(r) for r in con.execute("SELECT site, hand_id FROM hands").fetchall()} == valid
-    assert con.execute("SELECT count(*) FROM rejects").fetchone() == (len(rejected),)
+    assert con.execute("SELECT count(*) FROM rejects WHERE code <> 'conflict'").fetchone() == (len(rejected),)
+    assert {r[0] for r in con.execute("SELECT content_hash FROM rejects WHERE code = 'conflict'").fetchall()} == conflicts
     assert len(valid) > 100
     # every reject says why, and keeps the whole text
     assert con.execute(

@@ -63,8 +63,8 @@ def test_permission_denied_is_reported_and_retried(tmp_path: Path, monkeypatch: 
     monkeypatch.undo()
     install_referee()
     bad = next(f for f in r.files if f.path.endswith("locked.txt"))
-    assert bad.status == "unreadable" and "Permission denied" in (bad.error or "")
-    assert (r.stats.new, r.exit_code) == (1, 1)
+    assert bad.status == "unreadable" and "permission denied" in (bad.error or "")
+    assert (r.stats.new, r.exit_code) == (1, 2)  # an unreadable input: exit 2
     assert _imports(tmp_path / "wh")["locked.txt"]["status"] == "unreadable"
     # once readable, the next run imports it (it was not recorded as done)
     again = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
@@ -79,7 +79,7 @@ def test_chmod_000_file_is_unreadable(tmp_path: Path) -> None:
         r = import_paths([f], tmp_path / "wh", jobs=1)
     finally:
         f.chmod(0o644)
-    assert r.files[0].status == "unreadable" and r.exit_code == 1
+    assert r.files[0].status == "unreadable" and r.exit_code == 2
 
 
 def test_broken_symlink_is_not_fatal(tmp_path: Path) -> None:
@@ -104,7 +104,7 @@ def test_read_error_mid_file_is_resumed_next_run(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(importer, "_iter_file_blocks", failing)
     r = import_paths([f], tmp_path / "wh", jobs=1)
-    assert (r.files[0].status, r.stats.new, r.exit_code) == ("error", 4, 1)
+    assert (r.files[0].status, r.stats.new, r.exit_code) == ("error", 4, 2)
     monkeypatch.undo()
     install_referee()
     again = import_paths([f], tmp_path / "wh", jobs=1)

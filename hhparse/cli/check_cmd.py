@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from enum import StrEnum
@@ -11,8 +10,11 @@ from typing import Annotated
 
 import typer
 
-from hhparse.checking import Verdict, check_paths, source_line
+from hhparse.checking import NOT_A_FILE, UNREADABLE, Verdict, check_paths, source_line
+from hhparse.cli.common import add_command, fail
 from hhparse.errors import Status
+from hhparse.failures import os_reason
+from hhparse.safetext import json_line, visible
 
 
 class OutputFormat(StrEnum):
@@ -20,7 +22,8 @@ class OutputFormat(StrEnum):
     jsonl = "jsonl"
 
 
-USAGE_CODES = frozenset({"unreadable-file", "missing-path"})
+USAGE_CODES = frozenset({UNREADABLE, NOT_A_FILE, "missing-path"})
+"""Inputs that could not be read at all: listed apart from hands, exit code 2."""
 
 
 def _problems(v: Verdict, show_warnings: bool) -> list[str]:
@@ -66,19 +69,29 @@ def check(
 
     Hands of other games (Hold'em, Stud, ...) are not valid Courchevel hands: they are reported as
     unsupported and make the exit code 1 unless --allow-unsupported. Tournament summary files are
-    not hands: they are skipped with a message and never fail the run.
+    not hands: they are skipped with a message and never fail the run. A file or folder that
+    cannot be read (or a FIFO or device, never opened) is reported, the rest is checked, and the
+    exit code is 2.
     """
     for p in paths:
-        if p != "-" and not Path(p).exists():
-            typer.echo(f"hhparse check: no such file or folder: {p}", err=True)
-            raise typer.Exit(2)
+        if p != "-" and not Path(p).exists() and not Path(p).is_symlink():
+            try:
+                Path(p).stat()
+                reason = "no such file or folder"
+            except OSError as exc:
+                reason = os_reason(exc)
+            fail("check", f"{p}: {reason}")
     per_file: dict[str, Counter[str]] = {}
     summaries: list[str] = []
+    unread: list[Verdict] = []
     failed = False
-    usage_error = False
     out = sys.stdout
     for verdict in check_paths(paths, referee_hands=not no_referee):
-        if _is_summary(verdict):
+        if verdict.parse_error is not None and verdict.parse_error.code in USAGE_CODES:
+            unread.append(verdict)
+            if output_format is OutputFormat.text:
+                sys.stderr.write(visible(f"hhparse check: {_unread(verdict)}") + "\n")
+        elif _is_summary(verdict):
             summaries.append(verdict.source)
         else:
             counts = per_file.setdefault(verdict.source, Counter())
@@ -86,29 +99,38 @@ def check(
             counts["warnings"] += len(verdict.warnings)
         if _fails(verdict, allow_unsupported):
             failed = True
-        if verdict.parse_error is not None and verdict.parse_error.code in USAGE_CODES:
-            usage_error = True
         if output_format is OutputFormat.jsonl:
-            out.write(json.dumps(verdict.to_json(), ensure_ascii=False) + "\n")
+            out.write(json_line(verdict.to_json()) + "\n")
             continue
-        for problem in _problems(verdict, show_warnings):
-            out.write(problem + "\n")
+        if verdict not in unread:
+            for problem in _problems(verdict, show_warnings):
+                out.write(visible(problem, keep_newlines=True) + "\n")
     if output_format is OutputFormat.text:
         totals: Counter[str] = Counter()
         for source, counts in per_file.items():
             totals.update(counts)
-            out.write(f"{source}: {_counts(counts)}\n")
+            out.write(visible(f"{source}: {_counts(counts)}") + "\n")
         for source in summaries:
-            out.write(f"{source}: tournament summary file, skipped\n")
+            out.write(visible(f"{source}: tournament summary file, skipped") + "\n")
+        for verdict in unread:
+            out.write(visible(_unread(verdict)) + "\n")
         if len(per_file) > 1:
             out.write(f"total: {_counts(totals)} in {len(per_file)} files\n")
-        if not per_file and not summaries:
+        if unread:
+            out.write(f"{len(unread)} input(s) not read (listed above); everything else was checked\n")
+        if not per_file and not summaries and not unread:
             out.write("no hands found\n")
     out.flush()
-    if usage_error:
+    if unread:
         raise typer.Exit(2)
     if failed:
         raise typer.Exit(1)
+
+
+def _unread(v: Verdict) -> str:
+    assert v.parse_error is not None
+    what = "skipped, never opened" if v.parse_error.code == NOT_A_FILE else "could not be read"
+    return f"{v.source}: {what}: {v.parse_error.message} [{v.parse_error.code}]"
 
 
 def _fails(v: Verdict, allow_unsupported: bool) -> bool:
@@ -131,4 +153,4 @@ def _counts(counts: Counter[str]) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("check")(check)
+    add_command(app, "check", check)

@@ -1,11 +1,30 @@
-"""Options and output helpers shared by the commands, declared once so help texts never drift."""
+"""Options, output helpers and the CLI's one error boundary, declared once so they never drift.
+
+The boundary (:func:`guarded`, applied to every command by :func:`add_command`): an expected
+failure — an :class:`~hhparse.failures.HhparseError` (usage, not a warehouse, locked, damaged) or
+an :class:`OSError` (permissions, full disk, read-only, a symbolic link loop) — is one sentence on
+stderr naming the path and what to do, with the exit code of :class:`~hhparse.failures.ExitCode`.
+Anything else is a bug: the traceback goes to a log file, the sentence says where, exit code 4.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import os
+import platform
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+
+from hhparse.failures import ExitCode, HhparseError, UsageError, describe_os_error
+from hhparse.safetext import visible
 
 WarehouseOption = Annotated[
     Path | None,
@@ -16,6 +35,27 @@ WarehouseOption = Annotated[
 
 OutOption = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
 
+CsvRawOption = Annotated[
+    bool,
+    typer.Option(
+        "--csv-raw",
+        help="CSV: write text cells exactly as stored. By default a cell starting with = + - @, tab "
+        "or CR gets a leading ' so a spreadsheet shows it as text instead of running it as a formula.",
+    ),
+]
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 all accepted; 1 hands rejected, invalid or conflicting; 2 usage or "
+    "environment error (bad option, missing or unreadable input, not a warehouse, locked, "
+    "permission denied, disk full); 3 warehouse damaged; 4 internal error (traceback in the "
+    "log file named); 130 interrupted."
+)
+"""The epilog of every command's ``--help`` (the README has the same table)."""
+
+ENV_LOG_DIR = "HHPARSE_LOG_DIR"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
 
 def emit(text: str, out: Path | None) -> None:
     """Write a rendered result to ``out`` (UTF-8) or to stdout."""
@@ -23,3 +63,109 @@ def emit(text: str, out: Path | None) -> None:
         out.write_text(text, encoding="utf-8")
     else:
         typer.echo(text, nl=False)
+
+
+def fail(command: str, message: str, code: int = ExitCode.USAGE) -> NoReturn:
+    """Print ``hhparse COMMAND: message`` (control characters made visible) and exit ``code``."""
+    typer.echo(f"hhparse {command}: {visible(message)}", err=True)
+    raise typer.Exit(int(code))
+
+
+def log_dir() -> Path:
+    """Where tracebacks of internal errors go: ``$HHPARSE_LOG_DIR``, else the XDG state folder
+    (``~/.local/state/hhparse``), else the system's temporary folder."""
+    env = os.environ.get(ENV_LOG_DIR)
+    if env:
+        return Path(env)
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "hhparse"
+
+
+def write_crash_log(command: str, exc: BaseException) -> Path | None:
+    """Write the traceback of ``exc`` (with the command line and versions) to a new log file;
+    its path, or ``None`` if no folder was writable."""
+    from hhparse import __version__
+
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    text = "".join(
+        [
+            f"hhparse {__version__} {command}: internal error at {stamp}\n",
+            f"command line: {sys.argv!r}\n",
+            f"python {platform.python_version()} on {platform.platform()}\n\n",
+            *traceback.format_exception(exc),
+        ]
+    )
+    for folder in (log_dir(), Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"hhparse-crash-{stamp}-{os.getpid()}.log"
+            path.write_text(text, encoding="utf-8")
+            return path
+        except OSError:
+            continue
+    return None
+
+
+def guarded(command: str, func: F) -> F:
+    """``func`` inside the CLI's error boundary (see the module docstring)."""
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            fail(
+                command,
+                "interrupted; everything published before is kept: run the same command again to go on",
+                ExitCode.INTERRUPTED,
+            )
+        except HhparseError as exc:
+            fail(command, str(exc), exc.exit_code)
+        except BrokenPipeError:
+            # the reader of our output went away (`| head`): stop quietly, like a C tool would
+            with contextlib.suppress(OSError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(128 + 13) from None
+        except OSError as exc:
+            fail(command, describe_os_error(exc), ExitCode.USAGE)
+        except Exception as exc:
+            if _is_click_exception(exc):
+                raise
+            log = write_crash_log(command, exc)
+            where = f"the details are in {log}" if log else "no log folder was writable"
+            fail(
+                command,
+                f"internal error ({type(exc).__name__}: {str(exc)[:200]}); this is a bug in hhparse — "
+                f"{where}; please report it with that file",
+                ExitCode.INTERNAL,
+            )
+
+    return run  # type: ignore[return-value]
+
+
+def _is_click_exception(exc: BaseException) -> bool:
+    """Typer's own usage errors (bad option values raised from inside a command)."""
+    return type(exc).__module__.startswith(("typer", "click"))
+
+
+def query_failure(exc: Exception, warehouse: Path, what: str) -> HhparseError:
+    """A DuckDB error as a sentence: one that names a file of the warehouse means a damaged
+    warehouse (exit 3: a listed file vanished or is corrupt since it was checked); any other is
+    a problem with what was asked (exit 2: an SQL error, a value DuckDB refused)."""
+    from hhparse.tables.store import damage_in  # pyarrow: not for commands that never need it
+
+    damage = damage_in(exc, warehouse)
+    if damage is not None:
+        return damage
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return UsageError(f"{what} failed: {message}")
+
+
+def add_command(app: typer.Typer, name: str, func: Callable[..., Any]) -> None:
+    """Register ``func`` as ``hhparse NAME`` inside the error boundary, with the exit codes in
+    its ``--help``."""
+    app.command(name, epilog=EXIT_CODES_HELP)(guarded(name, func))
+

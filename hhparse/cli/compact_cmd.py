@@ -2,8 +2,9 @@
 
 Imports publish one file per table per batch; many small files slow DuckDB down. Compaction
 rewrites them into few large files without changing any row or their order, and publishes the
-result with one atomic manifest swap. Exit 0 on success, 2 when the folder is not a warehouse or
-another process is writing to it.
+result with one atomic manifest swap; the replaced files leave the table folders at once (outside
+readers never see a row twice) and are deleted a day later. Exit 0 on success, 2 when the folder
+is not a warehouse or another process is writing to it, 3 when the warehouse is damaged.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from typing import Annotated
 
 import typer
 
-from hhparse.cli.common import WarehouseOption
-from hhparse.importer import UsageError, compact
-from hhparse.tables.store import SchemaMismatchError, WarehouseLockedError, default_warehouse
+from hhparse.cli.common import WarehouseOption, add_command
+from hhparse.importer import compact
+from hhparse.safetext import visible
+from hhparse.tables.store import default_warehouse
 
 
 def compact_command(
@@ -25,15 +27,14 @@ def compact_command(
 ) -> None:
     """Merge small Parquet batch files (rows unchanged, atomically)."""
     target = warehouse if warehouse is not None else default_warehouse()
-    try:
-        report = compact(target, target_rows)
-    except (UsageError, WarehouseLockedError, SchemaMismatchError) as exc:
-        typer.echo(f"hhparse compact: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    notes: list[str] = []
+    report = compact(target, target_rows, notes)
+    for note in notes:
+        typer.echo(visible(f"hhparse compact: {note}"), err=True)
     for name, (before, after) in report.items():
         typer.echo(f"{name}: {before} → {after} files")
 
 
 def register(app: typer.Typer) -> None:
     """Add ``compact`` to the root app."""
-    app.command("compact")(compact_command)
+    add_command(app, "compact", compact_command)

@@ -1,9 +1,11 @@
 """``hhparse import PATH... [--warehouse DIR] [--jobs N]``: bulk import into the Parquet warehouse.
 
 A thin adapter: it parses options, calls :func:`hhparse.importer.import_paths` and maps the
-outcome to an exit code — 0 every hand accepted, 1 some hands rejected (they are in ``rejects``)
-or some file unreadable, 2 usage error (missing path, warehouse locked or of another version).
-Progress is a ``rich`` bar on a terminal and plain log lines otherwise (CI logs, pipes).
+outcome to an exit code (:class:`hhparse.failures.ExitCode`) — 0 every hand accepted, 1 some hands
+rejected or conflicting (they are in ``rejects``), 2 usage or environment error (missing or
+unreadable input, not a warehouse, locked...), 3 warehouse damaged. Progress is a ``rich`` bar on a
+terminal and plain log lines otherwise (CI logs, pipes). Paths and names are printed as text,
+never as markup, with control characters made visible.
 """
 
 from __future__ import annotations
@@ -26,9 +28,12 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
-from hhparse.importer import FileRun, ImportResult, ImportStats, UsageError, import_paths
-from hhparse.tables.store import SchemaMismatchError, WarehouseLockedError, default_warehouse
+from hhparse.cli.common import add_command
+from hhparse.importer import FileRun, ImportResult, ImportStats, import_paths
+from hhparse.safetext import visible
+from hhparse.tables.store import default_warehouse
 
 _LOG_EVERY_S = 5.0
 
@@ -73,7 +78,7 @@ class RichReporter:
     def file_done(self, run: FileRun) -> None:
         """Print files that could not be read above the bar."""
         if run.error:
-            self.progress.console.print(f"[red]{run.path}: {run.status}: {run.error}")
+            self.progress.console.print(Text(visible(f"{run.path}: {run.status}: {run.error}"), style="red"))
 
     def stop(self) -> None:
         """Remove the live display."""
@@ -107,7 +112,7 @@ class LogReporter:
     def file_done(self, run: FileRun) -> None:
         """Log files that could not be read."""
         if run.error:
-            print(f"hhparse import: {run.path}: {run.status}: {run.error}", file=sys.stderr, flush=True)
+            print(visible(f"hhparse import: {run.path}: {run.status}: {run.error}"), file=sys.stderr, flush=True)
 
     def stop(self) -> None:
         """Nothing to tear down."""
@@ -116,7 +121,7 @@ class LogReporter:
 def summary_table(result: ImportResult) -> Table:
     """The final summary: one row per file read in this run plus a total row."""
     s = result.stats
-    table = Table(title=f"import {result.import_id} → {result.warehouse}")
+    table = Table(title=Text(visible(f"import {result.import_id} → {result.warehouse}")))
     for col in ("file", "status", "read", "new", "duplicate", "conflicting", "rejected"):
         if col in ("file", "status"):
             table.add_column(col, overflow="fold")
@@ -124,8 +129,8 @@ def summary_table(result: ImportResult) -> Table:
             table.add_column(col, justify="right", no_wrap=True)
     for f in result.files:
         table.add_row(
-            f.path,
-            f.status if not f.error else f"{f.status}: {f.error}",
+            Text(visible(f.path)),
+            Text(visible(f.status if not f.error else f"{f.status}: {f.error}")),
             f"{f.read:,}",
             f"{f.new:,}",
             f"{f.duplicate:,}",
@@ -178,8 +183,8 @@ def import_command(
 ) -> None:
     """Import hand histories into the Parquet warehouse; unchanged files are skipped.
 
-    Exit 0 when every hand was accepted, 1 when some were rejected (see the ``rejects`` table) or
-    a file could not be read, 2 on usage errors.
+    The warehouse folder is created if missing; an existing folder must be an hhparse warehouse
+    (or empty). Rejected and conflicting hands are kept in the rejects table.
     """
     target = warehouse if warehouse is not None else default_warehouse()
     console = Console(stderr=True)
@@ -189,19 +194,29 @@ def import_command(
         result = import_paths(
             paths, target, jobs=jobs, task_hands=task_hands, batch_hands=batch_hands, reporter=reporter
         )
-    except (UsageError, WarehouseLockedError, SchemaMismatchError) as exc:
-        typer.echo(f"hhparse import: {exc}", err=True)
-        raise typer.Exit(2) from exc
     finally:
         reporter.stop()
+    for note in result.notes:
+        typer.echo(visible(f"hhparse import: {note}"), err=True)
     Console(width=max(console.width, 160)).print(summary_table(result))
     for path, hand_id in result.conflicts[:50]:
-        typer.echo(f"conflict: hand #{hand_id} in {path} differs from the stored hand (kept the original)")
+        typer.echo(
+            visible(
+                f"conflict: hand #{hand_id} in {path} differs from the stored hand (the stored one is "
+                "kept; this text is in rejects, code conflict)"
+            )
+        )
     if len(result.conflicts) > 50:
-        typer.echo(f"... and {len(result.conflicts) - 50} more conflicts (see imports.conflicts)")
-    raise typer.Exit(result.exit_code)
+        typer.echo(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)")
+    if result.failed_files:
+        typer.echo(
+            f"hhparse import: {len(result.failed_files)} input file(s) or folder(s) could not be read "
+            "(listed above); everything else was imported",
+            err=True,
+        )
+    raise typer.Exit(int(result.exit_code))
 
 
 def register(app: typer.Typer) -> None:
     """Add ``import`` to the root app."""
-    app.command("import")(import_command)
+    add_command(app, "import", import_command)

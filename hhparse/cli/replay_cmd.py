@@ -17,7 +17,7 @@ import duckdb
 import pandas as pd
 import typer
 
-from hhparse.cli.common import OutOption, WarehouseOption
+from hhparse.cli.common import OutOption, WarehouseOption, add_command, fail
 from hhparse.reports import REPORTS, WarehouseNotFoundError, warehouse
 from hhparse.reports.html import (
     MAX_ROWS,
@@ -39,11 +39,6 @@ AllCardsOption = Annotated[
     bool,
     typer.Option("--all-cards", help="Show every known hand from the first step (default: the hero's view)."),
 ]
-
-
-def _fail(command: str, message: str) -> typer.Exit:
-    typer.echo(f"hhparse {command}: {message}", err=True)
-    return typer.Exit(2)
 
 
 def is_folder(out: Path | None) -> bool:
@@ -107,16 +102,16 @@ def replay_command(
         con = warehouse(warehouse_dir)
         doc = replay_document(con, hand_id, site=site)
     except (WarehouseNotFoundError, HandNotFoundError) as exc:
-        raise _fail("replay", str(exc)) from exc
+        fail("replay", str(exc))
     page = replay_page([doc], title=f"Hand #{hand_id}", deck=4 if four_colour else 2, all_cards=all_cards)
     if out is None and target.exists():
         head = target.read_text(encoding="utf-8", errors="replace")[:600]
         if '<meta name="generator" content="hhparse ' not in head:
-            raise _fail("replay", f"{target} exists and was not written by hhparse; use --out")
+            fail("replay", f"{target} exists and was not written by hhparse; use --out")
     target.write_text(page, encoding="utf-8")
     typer.echo(f"wrote {target}", err=True)
 
 
 def register(app: typer.Typer) -> None:
     """Add ``replay`` to the root app."""
-    app.command("replay")(replay_command)
+    add_command(app, "replay", replay_command)

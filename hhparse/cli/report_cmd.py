@@ -4,7 +4,8 @@
 A thin adapter over :func:`hhparse.reports.report` and :mod:`hhparse.reports.output`. The format
 defaults to the ``--out`` file's extension, else ``table``; ``graph`` also writes PNG or SVG (to a
 file: images on a terminal help no one). Exit codes: 0 ok, 2 usage error (unknown report, bad
-date or format, no warehouse, ``hand`` without an id).
+date or format, no warehouse, ``hand`` without an id or with one the warehouse does not hold), 3
+warehouse damaged.
 """
 
 from __future__ import annotations
@@ -12,11 +13,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
+import duckdb
 import typer
 
-from hhparse.cli.common import OutOption, WarehouseOption, emit
+from hhparse.cli.common import (
+    CsvRawOption,
+    OutOption,
+    WarehouseOption,
+    add_command,
+    emit,
+    fail,
+    query_failure,
+)
 from hhparse.cli.replay_cmd import AllCardsOption, DeckOption, html_report, is_folder
-from hhparse.reports import REPORTS, WarehouseNotFoundError, report, warehouse
+from hhparse.reports import REPORTS, report, warehouse
 from hhparse.reports.hands import DOOR_CARD_HELP
 from hhparse.reports.output import (
     IMAGE_FORMATS,
@@ -27,6 +37,7 @@ from hhparse.reports.output import (
     to_table,
 )
 from hhparse.reports.replay import HandNotFoundError
+from hhparse.tables.store import default_warehouse
 
 _HANDS = "Hand list (report hands)"
 _PAGE = "HTML pages"
@@ -36,16 +47,30 @@ def _flag(name: str, doc: str) -> object:
     return typer.Option(f"--{name}/--no-{name}", help=doc, rich_help_panel=_HANDS, show_default=False)
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"hhparse report: {message}", err=True)
-    return typer.Exit(2)
-
-
 def _format(fmt: str | None, out: Path | None) -> str:
     if fmt is not None:
         return fmt
     suffix = out.suffix.lower().lstrip(".") if out is not None else ""
     return suffix if suffix in (*TEXT_FORMATS, *IMAGE_FORMATS) else "table"
+
+
+def _unknown_hand(con: duckdb.DuckDBPyConnection, hand_id: str, root: Path) -> str:
+    """Why ``report hand`` found nothing: the hand was rejected (say where and why), or the
+    warehouse does not hold that number at all."""
+    row = con.execute(
+        "SELECT code, message, source, error_line FROM rejects WHERE hand_id = ? ORDER BY code = 'conflict', source, line LIMIT 1",
+        [hand_id],
+    ).fetchone()
+    if row is not None and row[0] != "conflict":
+        code, message, source, line = row
+        return (
+            f"hand #{hand_id} is not in the warehouse at {root}: it was rejected ({code}: {message}) "
+            f"at {source}:{line}; see `hhparse report rejects`"
+        )
+    (hands,) = con.execute("SELECT count(*) FROM hands").fetchone() or (0,)
+    if not hands:
+        return f"no hand #{hand_id}: the warehouse at {root} holds no hands yet (hhparse import PATH first)"
+    return f"no hand #{hand_id} in the warehouse at {root} ({hands:,} hands stored); check the number"
 
 
 def report_command(
@@ -103,6 +128,7 @@ def report_command(
     y_axis: Annotated[
         str, typer.Option("--y-axis", help="Graph's y axis: money or bb.", rich_help_panel=_PAGE)
     ] = "money",
+    csv_raw: CsvRawOption = False,
 ) -> None:
     """Run a report over the warehouse and print or save it.
 
@@ -110,27 +136,28 @@ def report_command(
     `hands` the hand list with every replay embedded (or, with --out FOLDER/, one page each).
     """
     if name not in REPORTS:
-        raise _fail(f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
+        fail("report", f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
     fmt = "html" if name == "hands" and fmt is None and is_folder(out) else _format(fmt, out)
     if fmt in IMAGE_FORMATS:
         if name != "graph":
-            raise _fail(f"--format {fmt} is only for the graph report")
+            fail("report", f"--format {fmt} is only for the graph report")
         if out is None:
-            raise _fail(f"the graph as {fmt} needs --out FILE")
+            fail("report", f"the graph as {fmt} needs --out FILE")
     elif fmt not in TEXT_FORMATS:
-        raise _fail(f"--format must be one of {', '.join((*TEXT_FORMATS, *IMAGE_FORMATS))}")
+        fail("report", f"--format must be one of {', '.join((*TEXT_FORMATS, *IMAGE_FORMATS))}")
     filters = {"player": player, "since": since, "until": until, "game": game, "stakes": stakes}
     hand_filters: dict[str, Any] = {"min_pot": min_pot, "showdown": showdown, "all_in": all_in, "scooped": scooped,
                     "quartered": quartered, "door_card": door_card, "limit": limit}
     if x_axis not in ("hands", "date") or y_axis not in ("money", "bb"):
-        raise _fail("--x-axis is hands or date, --y-axis money or bb")
+        fail("report", "--x-axis is hands or date, --y-axis money or bb")
+    root = warehouse_dir if warehouse_dir is not None else default_warehouse()
+    con = warehouse(root)
     try:
-        con = warehouse(warehouse_dir)
         df = report(name, con, hand_id=hand_id, **filters, **hand_filters)
-    except WarehouseNotFoundError as exc:
-        raise _fail(str(exc)) from exc
-    except ValueError as exc:
-        raise _fail(str(exc)) from exc
+        if name == "hand" and hand_id and df.empty:
+            fail("report", _unknown_hand(con, hand_id, root.absolute()))
+    except duckdb.Error as exc:
+        raise query_failure(exc, root, f"the {name} report") from None
     title = f"hhparse {name}" + (f" #{hand_id}" if name == "hand" and hand_id else "")
     if player:
         title += f" — {player}"
@@ -143,12 +170,12 @@ def report_command(
             page = html_report(con, name, df, title=title, filters={**filters, **hand_filters}, hand_id=hand_id,
                                out=out, four_colour=four_colour, all_cards=all_cards, x_axis=x_axis, y_axis=y_axis)
         except (HandNotFoundError, FileExistsError, ValueError) as exc:
-            raise _fail(str(exc)) from exc
+            fail("report", str(exc))
         if page is None:  # a folder of pages
             return
         text = page
     elif fmt == "csv":
-        text = to_csv(df)
+        text = to_csv(df, raw=csv_raw)
     elif fmt == "json":
         text = to_json(df)
     else:
@@ -158,4 +185,4 @@ def report_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``report`` to the root app."""
-    app.command("report")(report_command)
+    add_command(app, "report", report_command)

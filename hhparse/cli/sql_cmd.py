@@ -3,7 +3,8 @@
 Any SQL over the warehouse views (raw tables, ``stg_*`` staging views, ``player_hands`` and the
 stat macros of ``analytics/stats.sql``), for questions no report answers. A thin adapter over
 :func:`hhparse.reports.warehouse`. Exit codes: 0 ok, 2 usage error (no warehouse, bad SQL, bad
-format).
+format), 3 warehouse damaged. CSV cells that a spreadsheet would run as a formula are
+neutralised unless ``--csv-raw`` (see :func:`hhparse.safetext.csv_cell`).
 """
 
 from __future__ import annotations
@@ -13,10 +14,18 @@ from typing import Annotated
 import duckdb
 import typer
 
-from hhparse.cli.common import OutOption, WarehouseOption, emit
-from hhparse.reports import WarehouseNotFoundError, warehouse
+from hhparse.cli.common import (
+    CsvRawOption,
+    OutOption,
+    WarehouseOption,
+    add_command,
+    emit,
+    fail,
+    query_failure,
+)
+from hhparse.reports import warehouse
 from hhparse.reports.output import to_csv, to_json, to_parquet, to_table
-from hhparse.tables.schema import WarehouseVersionError
+from hhparse.tables.store import default_warehouse
 
 _FORMATS = ("table", "csv", "json", "parquet")
 
@@ -31,34 +40,32 @@ def sql_command(
         ),
     ] = "table",
     out: OutOption = None,
+    csv_raw: CsvRawOption = False,
 ) -> None:
     """Run SQL over the warehouse and print or save the result."""
     if fmt not in _FORMATS:
-        typer.echo(f"hhparse sql: --format must be one of {', '.join(_FORMATS)}", err=True)
-        raise typer.Exit(2)
+        fail("sql", f"--format must be one of {', '.join(_FORMATS)}")
     if fmt == "parquet" and out is None:
-        typer.echo("hhparse sql: --format parquet needs --out FILE", err=True)
-        raise typer.Exit(2)
+        fail("sql", "--format parquet needs --out FILE")
+    if not query.strip():
+        fail("sql", "the query is empty")
+    root = warehouse_dir if warehouse_dir is not None else default_warehouse()
+    con = warehouse(root)
     try:
-        con = warehouse(warehouse_dir)
-        df = con.sql(query).to_arrow_table().to_pandas() if query.strip() else None
-    except (WarehouseNotFoundError, WarehouseVersionError) as exc:
-        typer.echo(f"hhparse sql: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        rel = con.sql(query)
+        df = rel.to_arrow_table().to_pandas() if rel is not None else None
     except duckdb.Error as exc:
-        typer.echo(f"hhparse sql: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        raise query_failure(exc, root, "the query") from None
     if df is None:
-        typer.echo("hhparse sql: the query is empty or returns no result", err=True)
-        raise typer.Exit(2)
+        fail("sql", "the query returns no result (only a SELECT, or a statement that returns rows, can be shown)")
     if fmt == "parquet":
         assert out is not None
         out.write_bytes(to_parquet(df))
         return
-    text = {"table": to_table, "csv": to_csv, "json": to_json}[fmt](df)
+    text = to_csv(df, raw=csv_raw) if fmt == "csv" else {"table": to_table, "json": to_json}[fmt](df)
     emit(text, out)
 
 
 def register(app: typer.Typer) -> None:
     """Add ``sql`` to the root app."""
-    app.command("sql")(sql_command)
+    add_command(app, "sql", sql_command)

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from hhparse.cli.common import add_command
 from hhparse.synth import GAMES, SynthConfig, write
 from hhparse.synth.output import FileStyle
 
@@ -98,4 +99,4 @@ def synth(
 
 def register(app: typer.Typer) -> None:
     """Add ``synth`` to the ``hhparse`` application."""
-    app.command("synth")(synth)
+    add_command(app, "synth", synth)

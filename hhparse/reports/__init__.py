@@ -24,9 +24,10 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from hhparse.failures import UsageError, WarehouseNotFoundError
 from hhparse.resources import data_dir, read_text
-from hhparse.tables.schema import MANIFEST_NAME, create_views
-from hhparse.tables.store import default_warehouse
+from hhparse.tables.schema import create_views
+from hhparse.tables.store import damage_in, default_warehouse
 
 __all__ = [
     "REPORTS",
@@ -37,10 +38,6 @@ __all__ = [
     "report_sql",
     "warehouse",
 ]
-
-
-class WarehouseNotFoundError(FileNotFoundError):
-    """The folder given as a warehouse has no ``manifest.json`` (nothing was ever imported)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,20 +80,25 @@ def warehouse(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
     Parquet files the manifest lists at call time; open a new connection after an import.
 
     Raises:
-        WarehouseNotFoundError: ``path`` holds no warehouse manifest.
+        WarehouseNotFoundError: ``path`` holds no warehouse.
+        WarehouseDamagedError: its manifest or a listed file is missing or corrupt.
+        WarehouseVersionError: written by another schema version.
     """
     root = Path(path) if path is not None else default_warehouse()
-    if not (root / MANIFEST_NAME).is_file():
-        raise WarehouseNotFoundError(
-            f"no warehouse at {root} (no {MANIFEST_NAME}); run `hhparse import` first"
-        )
     con = duckdb.connect()
-    create_views(con, root)
-    staging = data_dir("analytics").joinpath("staging")
-    for node in sorted(staging.iterdir(), key=lambda n: n.name):
-        if node.name.endswith(".sql"):
-            con.execute(node.read_text(encoding="utf-8"))
-    con.execute(read_text("analytics", "stats.sql"))
+    try:
+        create_views(con, root, missing_ok=False)
+        staging = data_dir("analytics").joinpath("staging")
+        for node in sorted(staging.iterdir(), key=lambda n: n.name):
+            if node.name.endswith(".sql"):
+                con.execute(node.read_text(encoding="utf-8"))
+        con.execute(read_text("analytics", "stats.sql"))
+    except BaseException as exc:
+        con.close()
+        damage = damage_in(exc, root) if isinstance(exc, duckdb.Error) else None
+        if damage is not None:
+            raise damage from None
+        raise
     return con
 
 
@@ -118,7 +120,7 @@ def _as_date(value: date | str | None, option: str) -> date | None:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise ValueError(f"{option} must be a date like 2024-01-31, not {value!r}") from None
+        raise UsageError(f"{option} must be a date like 2024-01-31, not {value!r}") from None
 
 
 def _connection(source: str | Path | duckdb.DuckDBPyConnection | None) -> duckdb.DuckDBPyConnection:
@@ -151,12 +153,12 @@ def report(
 
     Raises:
         KeyError: unknown report.
-        ValueError: a bad date or hands filter, or ``hand`` without ``hand_id``.
+        UsageError: a bad date or hands filter, or ``hand`` without ``hand_id`` (a :class:`ValueError`).
         WarehouseNotFoundError: ``warehouse`` is a path without a warehouse.
     """
     sql = report_sql(name)
     if name == "hand" and not hand_id:
-        raise ValueError("the hand report needs a hand id: hhparse report hand HAND_ID")
+        raise UsageError("the hand report needs a hand id: hhparse report hand HAND_ID")
     values: dict[str, object] = {
         "player": player,
         "since": _as_date(since, "--since"),
@@ -170,7 +172,7 @@ def report(
 
         extra = hands_params(**hands)  # type: ignore[arg-type]
         if name != "hands" and any(v is not None for v in extra.values()):
-            raise ValueError(f"{', '.join(k for k, v in hands.items() if v is not None)}: only for the hands report")
+            raise UsageError(f"{', '.join(k for k, v in hands.items() if v is not None)}: only for the hands report")
         values.update(extra)
     params = {key: values.get(key) for key in sorted(set(_PARAM.findall(sql)))}
     con = _connection(warehouse)

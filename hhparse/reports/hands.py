@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from hhparse.failures import UsageError
+
 __all__ = ["DOOR_CARD_HELP", "hands_params", "parse_door_card", "parse_min_pot"]
 
 DOOR_CARD_HELP = "a card (Ah), a rank (A, T or 10) or low (A-8) / high (9-K)"
@@ -30,9 +32,9 @@ def parse_min_pot(text: str | int | Decimal | None) -> tuple[Decimal | None, Dec
     try:
         value = Decimal(number)
     except InvalidOperation:
-        raise ValueError(f"--min-pot must be an amount like 20 or 0.50, or big blinds like 40bb, not {text!r}") from None
+        raise UsageError(f"--min-pot must be an amount like 20 or 0.50, or big blinds like 40bb, not {text!r}") from None
     if not value.is_finite() or value < 0:
-        raise ValueError(f"--min-pot must be a positive amount, not {text!r}")
+        raise UsageError(f"--min-pot must be a positive amount, not {text!r}")
     return (None, value) if in_bb else (value, None)
 
 
@@ -45,7 +47,7 @@ def parse_door_card(text: str | None) -> str | None:
         return raw.lower()
     m = _CARD.match(raw)
     if not m:
-        raise ValueError(f"--door-card must be {DOOR_CARD_HELP}, not {text!r}")
+        raise UsageError(f"--door-card must be {DOOR_CARD_HELP}, not {text!r}")
     rank = "T" if m.group(1) == "10" else m.group(1).upper()
     assert rank in _RANKS
     return rank + (m.group(2).lower() if m.group(2) else "")
@@ -68,7 +70,7 @@ def hands_params(
     """
     pot, pot_bb = parse_min_pot(min_pot)
     if limit is not None and limit < 1:
-        raise ValueError(f"--limit must be at least 1, not {limit}")
+        raise UsageError(f"--limit must be at least 1, not {limit}")
     return {
         "min_pot": pot,
         "min_pot_bb": pot_bb,

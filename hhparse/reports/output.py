@@ -4,12 +4,16 @@ Kept apart from the SQL runner because formatting is the only part that changes 
 output a user asks for; the figures themselves always come from :func:`hhparse.reports.report`.
 Money arrives as :class:`decimal.Decimal` (exact); text formats print the decimal, JSON prints
 the shortest float text, which for cents and chips is the same number.
+
+Names are text, never markup (:mod:`hhparse.safetext`): the table format shows control and bidi
+characters as visible escapes, CSV neutralises cells a spreadsheet would run as formulas (unless
+``raw``), JSON escapes U+2028/U+2029, HTML escapes everything, and the graph draws its title as
+plain text (no matplotlib mathtext, so ``$...$`` in a name is just dollars).
 """
 
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
@@ -18,6 +22,8 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from hhparse.safetext import csv_cell, json_line, visible
 
 TEXT_FORMATS = ("table", "csv", "json", "html")
 """Formats every report and query can be written in (as text)."""
@@ -56,22 +62,42 @@ def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def to_json(df: pd.DataFrame) -> str:
-    """A JSON array of row objects."""
-    return json.dumps(to_records(df), indent=1, ensure_ascii=False, default=str) + "\n"
+    """A JSON array of row objects (U+2028/U+2029 escaped, see :func:`hhparse.safetext.json_line`)."""
+    return json_line(to_records(df), indent=1, default=str) + "\n"
+
+
+def _visible_cell(value: Any) -> Any:
+    return visible(value) if isinstance(value, str) else value
 
 
 def to_table(df: pd.DataFrame, *, name: str = "") -> str:
-    """Aligned plain text; the ``hand`` report is printed as its replay lines only."""
+    """Aligned plain text; the ``hand`` report is printed as its replay lines only. Control and
+    bidi characters in names are shown as escapes, never sent to the terminal."""
     if name == "hand" and "text" in df.columns:
-        return "\n".join(str(t) for t in df["text"]) + "\n"
+        return "\n".join(visible(str(t)) for t in df["text"]) + "\n"
     if df.empty:
         return "(no rows)\n"
-    return str(df.to_string(index=False, na_rep="")) + "\n"
+    return str(_map_text(df, _visible_cell, visible).to_string(index=False, na_rep="")) + "\n"
 
 
-def to_csv(df: pd.DataFrame) -> str:
-    """CSV with a header row."""
+def to_csv(df: pd.DataFrame, *, raw: bool = False) -> str:
+    """CSV with a header row. Text cells starting like a formula (``= + - @``, tab, CR) get a
+    leading ``'`` (OWASP), unless ``raw``; numbers, decimals and dates are never changed."""
+    if not raw:
+        df = _map_text(df, csv_cell, csv_cell)
     return str(df.to_csv(index=False))
+
+
+def _map_text(df: pd.DataFrame, cell: Any, header: Any) -> pd.DataFrame:
+    """A copy with ``cell`` applied to every value of the object (text) columns and ``header``
+    to the column names; by position, so duplicate column names (``SELECT 1, 1``) are fine."""
+    out = df.copy()
+    out.columns = [header(str(c)) for c in df.columns]
+    for i in range(out.shape[1]):
+        dtype = out.dtypes.iloc[i]
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            out.isetitem(i, list(out.iloc[:, i].map(cell)))
+    return out
 
 
 def to_parquet(df: pd.DataFrame) -> bytes:
@@ -96,7 +122,7 @@ def graph_image(points: pd.DataFrame, fmt: str, *, title: str = "") -> bytes:
     fig = Figure(figsize=(width / 100, height / 100), dpi=100)
     axes = fig.subplots(max(len(units), 1), 1, squeeze=False)[:, 0]
     if not units:
-        axes[0].text(0.5, 0.5, "no hands", ha="center", va="center")
+        axes[0].text(0.5, 0.5, "no hands", ha="center", va="center", parse_math=False)
     for ax, unit in zip(axes, units, strict=False):
         part = points[points["unit"] == unit]
         for column, label, color in _LINES:
@@ -104,12 +130,12 @@ def graph_image(points: pd.DataFrame, fmt: str, *, title: str = "") -> bytes:
                 part["hand_no"], [float(v) for v in part[column]], label=label, color=color, linewidth=1.2
             )
         ax.axhline(0, color="#888888", linewidth=0.6)
-        ax.set_ylabel(f"won ({unit})")
+        ax.set_ylabel(f"won ({unit})", parse_math=False)
         ax.legend(loc="upper left", fontsize="small")
         ax.grid(True, alpha=0.3)
     axes[-1].set_xlabel("hands")
     if title:
-        fig.suptitle(title)
+        fig.suptitle(title, parse_math=False)  # a name like `$\foo$` is text, not mathtext
     buf = io.BytesIO()
     if fmt == "png":
         fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})

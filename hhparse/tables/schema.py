@@ -21,13 +21,14 @@ every Parquet file's metadata so a reader can tell which declaration wrote it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+
+from hhparse.failures import WarehouseVersionError as WarehouseVersionError  # re-exported
 
 SCHEMA_VERSION = "3"
 """Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
@@ -336,7 +337,12 @@ REJECTS = Table(
         _c("hand_id", _STR, "Hand number when readable.", null=True),
         _c("source", _STR, "File the text was read from."),
         _c("line", _I64, "First line of the hand in `source` (1-based; 0 for a whole-file error)."),
-        _c("status", _STR, "`invalid` (referee), `unparsed` (syntax) or `unsupported` (other game)."),
+        _c(
+            "status",
+            _STR,
+            "`invalid` (referee), `unparsed` (syntax), `unsupported` (other game) or `conflict` (the "
+            "hand number is stored with another text; the stored hand is kept, this text is kept here).",
+        ),
         _c("code", _STR, "Stable code of the first error."),
         _c("message", _STR, "Message of the first error."),
         _c("error_line", _I64, "File line of the first error."),
@@ -354,7 +360,12 @@ IMPORTS = Table(
     (
         _c("import_id", _STR, "Id of the `hhparse import` run."),
         _c("path", _STR, "File path as imported (absolute)."),
-        _c("status", _STR, "`ok`, `empty`, `binary`, `unreadable` or `error`."),
+        _c(
+            "status",
+            _STR,
+            "`ok`, `empty`, `binary`, `unreadable` (a file or folder), `skipped` (not a regular file: a "
+            "FIFO or device, never opened) or `error` (a read failed part-way).",
+        ),
         _c("error", _STR, "Why the file could not be read, null when it was.", null=True),
         _c("size", _I64, "Bytes of the file covered by this import."),
         _c("mtime", _TS_UTC, "File modification time.", null=True),
@@ -363,7 +374,11 @@ IMPORTS = Table(
         _c("hands_read", _I64, "Hands read by this import."),
         _c("hands_new", _I64, "Hands stored in `hands`."),
         _c("hands_duplicate", _I64, "Hands already stored with identical text (skipped)."),
-        _c("hands_conflicting", _I64, "Hands already stored with a different text (kept the original)."),
+        _c(
+            "hands_conflicting",
+            _I64,
+            "Hands already stored with a different text (the original is kept; this text is in `rejects`, code `conflict`).",
+        ),
         _c("hands_rejected", _I64, "Hands stored in `rejects`."),
         _c("conflicts", _NAMES, "Hand ids of the conflicting hands."),
         _c("started_at", _TS_UTC, "When the import of this file started."),
@@ -446,42 +461,27 @@ def view_sql(table: str | Table, files: Iterable[str]) -> str:
     return f"SELECT {', '.join(select)} FROM {src} AS t"
 
 
-class WarehouseVersionError(ValueError):
-    """The warehouse was written by another schema version (re-import it with this hhparse)."""
+def published_files(warehouse_dir: Path, *, missing_ok: bool = True) -> dict[str, list[str]]:
+    """Absolute paths of the published Parquet files per table, as listed by the manifest
+    (:func:`hhparse.tables.store.published_files`, which knows the layout on disk)."""
+    from hhparse.tables.store import published_files as listed
+
+    return listed(warehouse_dir, missing_ok=missing_ok)
 
 
-def published_files(warehouse_dir: Path) -> dict[str, list[str]]:
-    """Absolute paths of the published Parquet files per table, as listed by the manifest.
-
-    Files on disk but not in the manifest (an interrupted batch) are deliberately ignored.
-
-    Raises:
-        WarehouseVersionError: the manifest lists files written by another schema version.
-    """
-    manifest = warehouse_dir / MANIFEST_NAME
-    listed: dict[str, Any] = {}
-    if manifest.exists():
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        version = str(data.get("schema_version", SCHEMA_VERSION))
-        if version != SCHEMA_VERSION and any(data.get("tables", {}).values()):
-            raise WarehouseVersionError(
-                f"warehouse {warehouse_dir} was written with schema version {version}, this hhparse "
-                f"reads {SCHEMA_VERSION}: import the hand histories again into a new warehouse"
-            )
-        listed = data.get("tables", {})
-    return {name: [str((warehouse_dir / rel).resolve()) for rel in listed.get(name, [])] for name in TABLES}
-
-
-def create_views(con: Any, warehouse_dir: Path | str) -> None:
+def create_views(con: Any, warehouse_dir: Path | str, *, missing_ok: bool = True) -> None:
     """Create (or replace) one DuckDB view per table over the warehouse's published files.
 
     ``con`` is a ``duckdb.DuckDBPyConnection``. Views are a snapshot of the manifest at call time;
-    call again after an import to see the new batches.
+    call again after an import to see the new batches. A folder where nothing was published yet
+    gives empty views, unless ``missing_ok`` is false.
 
     Raises:
+        WarehouseNotFoundError: no warehouse there.
+        WarehouseDamagedError: its manifest or a listed file is missing or corrupt.
         WarehouseVersionError: the warehouse was written by another schema version.
     """
-    files = published_files(Path(warehouse_dir))
+    files = published_files(Path(warehouse_dir), missing_ok=missing_ok)
     for name, t in TABLES.items():
         sql = view_sql(t, files[name])
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")

@@ -1,0 +1,144 @@
+"""Worker processes that never outlive the import that started them.
+
+Why: an import with ``--jobs N`` runs a forkserver, N workers (children of the forkserver) and
+multiprocessing's resource tracker. When the main process is killed (``kill -9``, the OOM killer,
+a closed terminal), none of them is told: workers blocked on their task queue lived on for
+minutes, each holding its memory and the parent's stdout, so ``hhparse import ... | tee log``
+never ended. Three defences, each cheap:
+
+* **Helpers hold no terminal or pipe.** The forkserver and the resource tracker are started with
+  stdout and stderr on ``/dev/null`` (:func:`start_helpers`); workers are forked from the
+  forkserver and inherit that. A reader of our output sees end-of-file as soon as the main
+  process is gone, whatever the helpers do.
+* **Death follows the parent.** The forkserver exits when the main process's end of its pipe
+  closes (multiprocessing does that itself). Each worker asks Linux to SIGKILL it when its parent
+  dies (``prctl(PR_SET_PDEATHSIG)``, :func:`die_with_parent`), and everywhere a watchdog thread
+  checks every :data:`WATCH_SECONDS` that its parent and the main process are still there.
+  The resource tracker exits once every process holding its pipe is gone.
+* **Ctrl-C is the main process's.** Workers ignore SIGINT; the main process waits for results in
+  short steps so the interrupt reaches it at once (:func:`wait_result`), stops the workers itself
+  (:func:`stop_pool`) and publishes nothing half done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Final, TypeVar
+
+T = TypeVar("T")
+
+WATCH_SECONDS: Final = 0.5
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _set_pdeathsig(sig: int) -> bool:
+    """Linux: have the kernel send ``sig`` to this process when its parent thread exits."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def die_with_parent(main_pid: int) -> None:
+    """Called first in each worker: end this process as soon as its parent (the forkserver) or
+    the main process ``main_pid`` is gone, and leave SIGINT to the main process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    _set_pdeathsig(signal.SIGKILL)
+    if os.getppid() != parent or not _alive(main_pid):  # died before the request took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            if os.getppid() != parent or not _alive(main_pid):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="hhparse-parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _std_streams_to_devnull() -> Iterator[None]:
+    """File descriptors 1 and 2 point at ``/dev/null`` inside the block (restored after)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    saved: list[tuple[int, int]] = []
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            try:
+                saved.append((fd, os.dup(fd)))
+            except OSError:  # not open: nothing to hide
+                continue
+            os.dup2(devnull, fd)
+        yield
+    finally:
+        for fd, copy in saved:
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.close(devnull)
+
+
+def start_helpers(ctx: multiprocessing.context.BaseContext) -> None:
+    """Start the forkserver and the resource tracker (if not yet running) with stdout and stderr
+    on ``/dev/null``, so that neither they nor the workers forked later hold ours."""
+    from multiprocessing import forkserver, resource_tracker
+
+    with _std_streams_to_devnull():
+        resource_tracker.ensure_running()
+        if ctx.get_start_method() == "forkserver":
+            forkserver.ensure_running()
+
+
+def wait_result(future: Future[T]) -> T:
+    """``future.result()``, in short waits: Ctrl-C reaches the main thread at once. (A signal the
+    kernel hands to one of the pool's threads does not wake a main thread blocked in an untimed
+    wait: the KeyboardInterrupt would only come with the next result.)"""
+    while True:
+        try:
+            return future.result(timeout=WATCH_SECONDS)
+        except TimeoutError:
+            continue
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once (an error or Ctrl-C in the main process): queued tasks are cancelled
+    and running workers terminated, instead of waiting for every submitted task to finish."""
+    procs = dict(getattr(pool, "_processes", None) or {})
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        # Its feeder thread may be blocked writing tasks no worker will read: never wait for it
+        # (at exit, or in the pool's own clean-up), or the process could not end.
+        with contextlib.suppress(Exception):
+            call_queue.cancel_join_thread()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs.values():
+        with contextlib.suppress(Exception):
+            proc.terminate()
+    for proc in procs.values():
+        with contextlib.suppress(Exception):
+            proc.join(timeout=5)
