@@ -264,6 +264,7 @@ class Header(Record):
         "regulator_id",
         "stealth",
         "button_won_previous",
+        "club",
     )
 
     def __init__(
@@ -294,6 +295,7 @@ class Header(Record):
         regulator_id: str | None = None,
         stealth: bool = False,
         button_won_previous: bool = False,
+        club: str | None = None,
     ) -> None:
         self.site: Final = site  # "PokerStars"
         self.hand_kind: Final = (
@@ -324,6 +326,9 @@ class Header(Record):
         self.regulator_id: Final = regulator_id
         self.stealth: Final = stealth  # "Table 'X' (Stealth) 6-max ...": players appear under aliases
         self.button_won_previous: Final = button_won_previous  # "Seat #3 is the button (won the previous hand)"
+        # a Home Game cash hand's club, "{Club #4837790} Omaha Pot Limit (...)" (a tournament's is
+        # ``tournament.home_game_club``)
+        self.club: Final = club
 
     @property
     def unit(self) -> str:

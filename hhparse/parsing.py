@@ -117,6 +117,8 @@ _MIXED_CASH_RE: Final = re.compile(
 )
 #: Italian tables print the regulator's id after the game and stakes: ``... USD) [AAMS ID: 1A2B3C] - 2013/...``.
 _REGULATOR_RE: Final = re.compile(r" \[(?P<reg>(?:AAMS|ADM) ID: [^\]]+)\]$")
+#: A Home Game cash hand names its club before the game: ``{Club #4837790} Omaha Pot Limit (...)``.
+_CLUB_RE: Final = re.compile(r"^\{(?P<club>[^}]*)\} +")
 _MIXED_RE: Final = re.compile(r"^(?P<mixed>[^()]+?) \((?P<inner>[^()]+)\)$")
 _GAME_RE: Final = re.compile(r"^(?P<name>.+?) (?P<struct>Pot Limit|No Limit|Limit)$")
 _GAMES: Final[dict[str, tuple[Game, bool]]] = {
@@ -1089,7 +1091,8 @@ def _zone(name: str) -> ZoneInfo:
 #: the same few bodies, so each is read once; bounded like the amount memo. Only bodies that read
 #: without error are kept, so errors always come from the code below with the hand's own details.
 _Stakes = tuple[
-    Game, bool, str, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None", "str | None"
+    Game, bool, str, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None", "str | None",
+    "str | None",
 ]
 _BODIES: Final[dict[str, _Stakes]] = {}
 _BODIES_MAX: Final = 1024
@@ -1112,6 +1115,9 @@ def _label(body: str) -> str | None:
     tm = _TOUR_RE.match(body)
     if tm is not None:
         return tm["game"]
+    club = _CLUB_RE.match(body)
+    if club is not None:
+        body = body[club.end():]
     cm = _CASH_RE.match(body)
     if cm is not None:
         return cm["game"]
@@ -1132,6 +1138,7 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
     tournament: Tournament | None = None
     currency: str | None
     cap: int | None = None
+    club: str | None = None
     if tm is not None:
         game, hilo, struct, label, mixed = _game(tm["game"], line, hand_id)
         buyin = tm["buyin"]
@@ -1158,6 +1165,9 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
         sb, bb = int(tm["sb"].replace(",", "")), int(tm["bb"].replace(",", ""))
         currency, symbol = None, ""
     else:
+        clm = _CLUB_RE.match(body)
+        if clm is not None:
+            club, body = clm["club"], body[clm.end():]
         cm = _CASH_RE.match(body)
         game_words: str
         if cm is not None:
@@ -1179,7 +1189,7 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
         except ValueError:
             raise _Problem(line, "bad stakes in hand header") from None
         currency = cm["cur"]
-    stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator)
+    stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club)
     if len(_BODIES) >= _BODIES_MAX:
         _BODIES.clear()
     _BODIES[full] = stakes
@@ -1193,7 +1203,7 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
         if m is None:
             raise _Problem(line, "unrecognised hand header")
     site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.groups()
-    game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator = _body(
+    game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id)
     tz = tz or tz_paren
     local = _stamp(date, time)
@@ -1235,6 +1245,7 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
         regulator or reg_end,
         stealth is not None or stealth2 is not None,
         won is not None,
+        club,
     )
 
 

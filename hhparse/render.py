@@ -112,6 +112,9 @@ def render_header(h: Header) -> tuple[str, str]:
         # a mixed game's cash header holds the stakes inside the wrapper: "HORSE (Omaha Hi/Lo Limit, $2/$4)"
         body = f"{h.mixed} ({h.game_label}, {stakes})" if h.mixed else f"{game} ({stakes})"
         colon = ":  "
+        if h.club is not None:  # a Home Game cash hand
+            body = f"{{{h.club}}} {body}"
+            colon = ": "
     header = f"{h.site} {h.hand_kind} #{h.hand_id}{colon}{body}{reg} - {_time(h)}"
     stealth = "(Stealth) " if h.stealth else ""
     max_seats = f"{h.max_seats}-max " if h.max_seats is not None else ""

@@ -715,7 +715,8 @@ def test_mixed_game_headers_hold_the_stakes_inside_the_wrapper() -> None:
     got = {h.hand_id: h.header for h in hands("mixed-and-regional-headers.txt")}
     for h in hands("mixed-and-regional-headers.txt"):
         valid(h)
-    mix, cap, brand, aams, adm, horse, eight, hose = got.values()
+    mix, cap, brand, aams, adm, horse, eight, hose, club = got.values()
+    assert (club.club, club.hand_kind, club.tournament, club.unit) == ("Club #4837790", "Home Game Hand", None, "USD")
     assert (mix.mixed, mix.game_label, mix.small_blind, mix.big_blind, mix.unit) == (
         "Mixed NLH/PLO", "Omaha Pot Limit", 5, 10, "USD")
     assert (cap.mixed, cap.cap) == ("Mixed PLH/PLO", 1000)
@@ -774,6 +775,38 @@ def test_capped_table_reaching_the_cap_is_all_in() -> None:
 def test_capped_table_rules_are_enforced(old: str, new: str, code: str) -> None:
     (h,) = hands("capped-table.txt", lambda t: t.replace(old, new))
     assert code in codes(h)
+
+
+# ------------------------------------------------------------------------------------------
+# Round 2, item 7: every table-event line of pokerstars-format.md §5, §8 and §10 reads, and
+# changes no chip (the cash-out line is left to the cash-out redesign)
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ('Pa said, "nh: gl"', TableEventKind.CHAT),
+        ("Newbie joins the table at seat #5", TableEventKind.JOINS),
+        ("Newbie leaves the table", TableEventKind.LEAVES),
+        ("Newbie: sits out", TableEventKind.SITS_OUT),
+        ("Newbie: is sitting out", TableEventKind.IS_SITTING_OUT_COLON),
+        ("Pb is sitting out", TableEventKind.IS_SITTING_OUT),
+        ("Pb has timed out", TableEventKind.TIMED_OUT),
+        ("Pb has timed out while disconnected", TableEventKind.TIMED_OUT_DISCONNECTED),
+        ("Pb has timed out while being disconnected", TableEventKind.TIMED_OUT_BEING_DISCONNECTED),
+        ("Pb is disconnected", TableEventKind.DISCONNECTED),
+        ("Pb is connected", TableEventKind.CONNECTED),
+        ("Pb has returned", TableEventKind.RETURNED),
+        ("Newbie will be allowed to play after the button", TableEventKind.ALLOWED_AFTER_BUTTON),
+        ("Newbie was removed from the table for failing to post", TableEventKind.REMOVED),
+    ],
+)
+def test_every_table_event_line_form_reads_and_moves_no_chip(line: str, kind: TableEventKind) -> None:
+    (h, *_) = hands("kicker-suffixes.txt", lambda t: t.replace("Pa: calls $0.05\n", f"Pa: calls $0.05\n{line}\n", 1))
+    valid(h)
+    (e,) = [e for e in h.events if isinstance(e, TableEvent)]
+    assert e.kind is kind and e.line == 9
 
 
 # ------------------------------------------------------------------------------------------
