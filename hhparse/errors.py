@@ -61,7 +61,9 @@ UNSUPPORTED_CODES = frozenset({"unsupported-game", "summary-file"})
 
 PARSE_CODES: dict[str, str] = {
     "syntax": "a line the grammar does not read, or reads but cannot make sense of (named in the message)",
-    "truncated-hand": "the hand's text stops before *** SUMMARY *** (a file cut short, a hand still being written)",
+    "truncated-hand": "the hand's text stops before its end (a file cut short, a hand still being written): "
+                      "before *** SUMMARY ***, or inside the summary (no Total pot line, no Board line for a "
+                      "board that was dealt, or no summary line for a seated player)",
     "no-header": "text before the first hand header of a file is not a hand",
     "unsupported-game": "a hand of a game hhparse does not read (Hold'em, Stud, 6 Card Omaha, ...)",
     "summary-file": "a tournament summary file, not hand histories",

@@ -170,9 +170,19 @@ class TableEventKind(StrEnum):
     CASHED_OUT = "cashed out"  # Player cashed out the hand for $X | Cash Out Fee $Y (amount, fee)
     # Tournament rebuys and add-ons: amount = chips received, text = the price as printed ("€0.10",
     # "250 StarsCoin"). They change the player's stack for the *next* hand, not this one.
+    # Printed among the hand's lines, a rebuy is for the next hand; printed between the table line
+    # and the seat lines (made before the hand), it is already in this hand's seat stacks.
+    # ``text`` is "" when the line names no price ("... receives 10000 chips").
     REBUY = "re-buys"  # Player re-buys and receives 10000 chips for €0.10
     ADD_ON = "add-on"  # Player takes the add-on and receives 10000 chips for $1.00
     BETTING_CAPPED = "betting capped"  # Betting is capped  (player = "")
+    # Tournament prizes other than money: text = the words after "wins " ("a 'Sunday Million' ticket",
+    # "an entry to tournament #1234567").
+    WINS = "wins"
+    # Disconnect protection (old histories): the player stays in the hand, puts no more chips in
+    # and acts no more, as if all-in. With and without the colon.
+    TREATED_ALL_IN = "treated as all-in"  # Player is being treated as all-in
+    TREATED_ALL_IN_COLON = "treated as all-in:"  # Player: is being treated as all-in
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,6 +261,10 @@ class Header(Record):
         "play_money",
         "button_seat",
         "line",
+        "regulator_id",
+        "stealth",
+        "button_won_previous",
+        "club",
     )
 
     def __init__(
@@ -278,6 +292,10 @@ class Header(Record):
         play_money: bool,
         button_seat: int,
         line: int,
+        regulator_id: str | None = None,
+        stealth: bool = False,
+        button_won_previous: bool = False,
+        club: str | None = None,
     ) -> None:
         self.site: Final = site  # "PokerStars"
         self.hand_kind: Final = (
@@ -304,6 +322,13 @@ class Header(Record):
         self.play_money: Final = play_money
         self.button_seat: Final = button_seat
         self.line: Final = line  # file line of the header
+        # Italian tables: the regulator's id as printed in the header, e.g. "AAMS ID: 1A2B3C" (or "ADM ID: ...")
+        self.regulator_id: Final = regulator_id
+        self.stealth: Final = stealth  # "Table 'X' (Stealth) 6-max ...": players appear under aliases
+        self.button_won_previous: Final = button_won_previous  # "Seat #3 is the button (won the previous hand)"
+        # a Home Game cash hand's club, "{Club #4837790} Omaha Pot Limit (...)" (a tournament's is
+        # ``tournament.home_game_club``)
+        self.club: Final = club
 
     @property
     def unit(self) -> str:
@@ -619,11 +644,12 @@ class Finished(Record):
 
 
 class TournamentWon(Record):
-    """``NAME wins the tournament and receives $230.36 - congratulations!``."""
+    """``NAME wins the tournament and receives $230.36 - congratulations!``; ``prize`` is None and
+    ``prize_text`` "" for ``NAME wins the tournament - congratulations!`` (no prize printed)."""
 
     __match_args__ = ("line", "player", "prize", "prize_text")
 
-    def __init__(self, line: int, player: str, prize: int, prize_text: str) -> None:
+    def __init__(self, line: int, player: str, prize: int | None, prize_text: str) -> None:
         self.line: Final = line
         self.player: Final = player
         self.prize: Final = prize

@@ -97,7 +97,8 @@ _HEADER_RE: Final = re.compile(
     r"^(?P<site>[A-Za-z]\w*) (?P<kind>(?:Game #[A-Za-z]\w* )?(?:[A-Za-z][A-Za-z' ]*? )?(?:Hand|Game)) #(?P<id>\d+): +"
     r"(?P<body>.*?) - (?P<date>\d{4}/\d{1,2}/\d{1,2})(?: -)? (?P<time>\d{1,2}:\d\d:\d\d)"
     r"(?: \((?P<tz_paren>[A-Z]+)\)| (?P<tz>[A-Z]+))"
-    r"(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d\d:\d\d) ET\])?$"
+    r"(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d\d:\d\d) ET\])?"
+    r"(?: \[(?P<reg_end>(?:AAMS|ADM) ID: [^\]]+)\])?$"
 )
 _CASH_RE: Final = re.compile(
     rf"^(?P<game>.+?) \((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?(?: +(?P<cur>[A-Z]{{3}}))?\)$"
@@ -108,6 +109,16 @@ _TOUR_RE: Final = re.compile(
     r"(?:Match Round (?P<round>[IVXLCDM]+), )?Level (?P<level>[IVXLCDM]+) "
     r"\((?P<sb>[\d,]+)/(?P<bb>[\d,]+)\)$"
 )
+#: A mixed game's cash header holds the stakes inside the wrapper's parentheses:
+#: ``Mixed NLH/PLO (Omaha Pot Limit, $0.10/$0.25 USD)``, ``HORSE (Omaha Hi/Lo Limit, $2/$4)``.
+_MIXED_CASH_RE: Final = re.compile(
+    rf"^(?P<mixed>[^()]+?) \((?P<game>[^()]+?), (?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?"
+    rf"(?: +(?P<cur>[A-Z]{{3}}))?\)$"
+)
+#: Italian tables print the regulator's id after the game and stakes: ``... USD) [AAMS ID: 1A2B3C] - 2013/...``.
+_REGULATOR_RE: Final = re.compile(r" \[(?P<reg>(?:AAMS|ADM) ID: [^\]]+)\]$")
+#: A Home Game cash hand names its club before the game: ``{Club #4837790} Omaha Pot Limit (...)``.
+_CLUB_RE: Final = re.compile(r"^\{(?P<club>[^}]*)\} +")
 _MIXED_RE: Final = re.compile(r"^(?P<mixed>[^()]+?) \((?P<inner>[^()]+)\)$")
 _GAME_RE: Final = re.compile(r"^(?P<name>.+?) (?P<struct>Pot Limit|No Limit|Limit)$")
 _GAMES: Final[dict[str, tuple[Game, bool]]] = {
@@ -152,8 +163,11 @@ TIME_ZONES: dict[str, str] = {
     "UTC": "UTC",
 }
 
+#: ``Table 'Name' [(Stealth) ][6-max ][(Play Money) ]Seat #4 is the button[ (won the previous hand)]``;
+#: ``(Stealth)`` is also read after the seat count.
 _TABLE_RE: Final = re.compile(
-    r"^Table '(?P<name>.*)' (?:(?P<max>\d+)-max )?(?P<play>\(Play Money\) )?Seat #(?P<button>\d+) is the button$"
+    r"^Table '(?P<name>.*)' (?P<stealth>\(Stealth\) )?(?:(?P<max>\d+)-max )?(?P<stealth2>\(Stealth\) )?"
+    r"(?P<play>\(Play Money\) )?Seat #(?P<button>\d+) is the button(?P<won> \(won the previous hand\))?$"
 )
 _SEAT_RE: Final = re.compile(
     rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMT}) in chips(?:, (?P<bounty>{_AMT}) bounty)?\)"
@@ -194,7 +208,12 @@ _FINISHED_RE: Final = re.compile(
     rf"(?: and received (?P<prize>{_AMT})\.)?$"
 )
 _TWON_RE: Final = re.compile(
-    rf"^(?P<name>.+) wins the tournament and receives (?P<prize>{_AMT}) - congratulations!$"
+    rf"^(?P<name>.+) wins the tournament(?: and receives (?P<prize>{_AMT}))? - congratulations!$"
+)
+#: A carry-over pot (``Starting Pot: 120 chips.``) holds chips no player of the hand put in: the
+#: referee cannot prove such a pot, so the hand is refused with this reason (no real hand shows one).
+_STARTING_POT = (
+    "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
 )
 _EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
     (re.compile(r'^(?P<name>.+?) said, "(?P<text>.*)"$'), TableEventKind.CHAT),
@@ -225,13 +244,19 @@ _EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
     ),
     (re.compile(r"^Betting is capped$"), TableEventKind.BETTING_CAPPED),
     (
-        re.compile(r"^(?P<name>.+) re-buys and receives (?P<chips>\d[\d,]*) chips for (?P<text>.+)$"),
+        re.compile(r"^(?P<name>.+) re-buys and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"),
         TableEventKind.REBUY,
     ),
     (
-        re.compile(r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips for (?P<text>.+)$"),
+        re.compile(r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"),
         TableEventKind.ADD_ON,
     ),
+    (
+        re.compile(r"^(?P<name>.+) wins (?P<text>(?:an? '.*' ticket|an entry to tournament #\d+)\.?)$"),
+        TableEventKind.WINS,
+    ),
+    (re.compile(r"^(?P<name>.+): is being treated as all-in$"), TableEventKind.TREATED_ALL_IN_COLON),
+    (re.compile(r"^(?P<name>.+) is being treated as all-in$"), TableEventKind.TREATED_ALL_IN),
 )
 _TOTAL_RE: Final = re.compile(
     rf"^Total pot (?P<total>{_AMT})(?: Main pot (?P<main>{_AMT})\.(?P<sides>.*?))? \| Rake (?P<rake>{_AMT})$"
@@ -250,7 +275,7 @@ _FOLDED_RE: Final = re.compile(
     r"^ folded (?:before Flop|on the (?P<street>Flop|Turn|River))(?P<db> \(didn't bet\))?$"
 )
 _SHOWED_RE: Final = re.compile(r"^ showed \[(?P<cards>[^\]]*)\] and (?P<res>won|lost)(?P<rest>.*)$")
-_MUCKED_RE: Final = re.compile(r"^ mucked(?: \[(?P<cards>[^\]]*)\])?$")
+_MUCKED_RE: Final = re.compile(r"^ mucked(?: \[(?P<cards>[^\]]*)\])?(?: - (?P<desc>.+))?$")
 _COLLECTED_RE: Final = re.compile(rf"^ collected \((?P<amt>{_AMT})\)$")
 _STREETS: Final = {"Flop": Street.FLOP, "Turn": Street.TURN, "River": Street.RIVER}
 _RUNS: Final = {None: 0, "FIRST": 1, "SECOND": 2}
@@ -339,6 +364,8 @@ class _Builder:
         self.seated: set[str] = set()
         self.names: list[str] | None = None  # seated names, longest first (chat lines only)
         self.events: list[Event] = []
+        self.boards_dealt = 0  # 1 once a street is dealt, 2 once a board is run twice
+        self.cancelled_seen = False
         # summary section
         self.by_number: dict[int, str] | None = None
         self.pot_total: int | None = None
@@ -397,6 +424,10 @@ class _Builder:
     def first_seat(self, c: list[Any]) -> None:
         self.head = (c[0], c[1])
         self._seat(c[2])
+
+    def first_seat_after(self, c: list[Any]) -> None:
+        self.head = (c[0], c[1])
+        self._seat(c[3])
 
     def seat(self, c: list[Any]) -> None:
         self._seat(c[1])
@@ -521,6 +552,7 @@ class _Builder:
             self.problems.append((line, f"bad board {rest}"))
             cards = ()
         self.events.append(DealBoard(line, street, cards, _RUNS[run], form))
+        self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
         tok = c[1]
@@ -665,6 +697,7 @@ class _Builder:
 
     def cancelled(self, c: list[Any]) -> None:
         self.events.append(HandCancelled(self.offset + c[1].line))
+        self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
         text, line = self._line(c[1])
@@ -701,10 +734,32 @@ class _Builder:
         m = self._match(_TWON_RE, text, line)
         if m is None:
             return
-        self.events.append(TournamentWon(line, m["name"], self._amt(m["prize"], line), m["prize"]))
+        prize = m["prize"]
+        self.events.append(
+            TournamentWon(line, m["name"], self._amt(prize, line) if prize else None, prize or "")
+        )
 
     def event(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
+        self._event(c[1])
+
+    def pre_event(self, c: list[Any]) -> None:
+        self._pre_event(c[0])
+
+    def pre_event_next(self, c: list[Any]) -> None:
+        self._pre_event(c[1])
+
+    def _pre_event(self, tok: Any) -> None:
+        """A line between the table line and the seat lines: a re-buy or an add-on made before the
+        hand (already in the seat stacks), nothing else."""
+        kind = self._event(tok)
+        if kind is not None and kind is not TableEventKind.REBUY and kind is not TableEventKind.ADD_ON:
+            self.problems.append((self.offset + tok.line, "only re-buys and add-ons stand before the seat lines"))
+
+    def _event(self, tok: Any) -> TableEventKind | None:
+        text, line = self._line(tok)
+        if text.startswith("Starting Pot: "):
+            self.problems.append((line, _STARTING_POT))
+            return None
         for rx, kind in _EVENT_RES:
             m = rx.match(text)
             if m is None:
@@ -720,7 +775,7 @@ class _Builder:
                         name = seated
                         break
                 self.events.append(TableEvent(line, name, kind, text[len(name) + 8 : -1]))
-                return
+                return kind
             amt, fee, seat = groups.get("amt") or groups.get("chips"), groups.get("fee"), groups.get("seat")
             self.events.append(
                 TableEvent(
@@ -733,8 +788,9 @@ class _Builder:
                     self._amt(fee, line) if fee else None,
                 )
             )
-            return
+            return kind
         self.problems.append((line, "unrecognised table event"))
+        return None
 
     # -- summary --------------------------------------------------------------------------
     def no_sitems(self, c: list[Any]) -> None:
@@ -783,6 +839,29 @@ class _Builder:
         ss = self._summary_seat(line, text, self.by_number)
         if ss is not None:
             self.sseats.append(ss)
+
+    def summary_gap(self) -> str | None:
+        """What the summary read so far lacks, or None when it is whole.
+
+        The room prints, for a hand that was not cancelled, ``Total pot``, one ``Board`` line per
+        board dealt (none when the hand ended before the flop), and one ``Seat N:`` line for every
+        player with a seat line, sitting out or not (every real hand: 14 of 14 sitting-out players
+        have theirs), except one marked ``out of hand`` (moved in from another table), who may have
+        one or not. A summary without one of these was cut short (a file cut in the summary, a hand
+        still being written): it is never refereed as if whole."""
+        if self.cancelled_seen:
+            return None  # "Hand cancelled": no Total pot, the poster's line alone
+        dealt = self.boards_dealt
+        if self.total_line is None:
+            return "no 'Total pot' line"
+        if len(self.boards) < dealt:
+            return "no Board line" if not self.boards else "no SECOND Board line"
+        present = {ss.seat for ss in self.sseats}
+        missing = [s for s in self.seats if s.out_of_hand is None and s.seat not in present]
+        if missing:
+            seats = ", ".join(f"{s.seat} ({s.player})" for s in missing)
+            return f"no summary line for seat{'s' if len(missing) > 1 else ''} {seats}"
+        return None
 
     # -- the hand -------------------------------------------------------------------------
     def start(self, c: list[Any]) -> Hand | None:
@@ -895,6 +974,8 @@ class _Builder:
                 outcome, won = SeatOutcome.COLLECTED, (self._amt(m["amt"], line),)
             elif (m := _MUCKED_RE.match(rest)) is not None:
                 outcome, cards = SeatOutcome.MUCKED, self._card_list(m["cards"], line)
+                if m["desc"] is not None:  # "mucked [As Qd Kc 2h] - a pair of Kings" (run twice: ", <hand>")
+                    descs = (m["desc"],)
             elif (m := _SHOWED_RE.match(rest)) is not None:
                 cards = self._card_list(m["cards"], line)
                 tail = m["rest"]
@@ -1010,20 +1091,54 @@ def _zone(name: str) -> ZoneInfo:
 #: the same few bodies, so each is read once; bounded like the amount memo. Only bodies that read
 #: without error are kept, so errors always come from the code below with the hand's own details.
 _Stakes = tuple[
-    Game, bool, str, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None"
+    Game, bool, str, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None", "str | None",
+    "str | None",
 ]
 _BODIES: Final[dict[str, _Stakes]] = {}
 _BODIES_MAX: Final = 1024
+
+
+def _split_regulator(body: str) -> tuple[str, str | None]:
+    """``"Omaha Pot Limit (€0.05/€0.10 EUR) [AAMS ID: 1A2B]"`` -> the body without it, ``"AAMS ID: 1A2B"``."""
+    if body[-1:] != "]":
+        return body, None
+    rm = _REGULATOR_RE.search(body)
+    if rm is None:
+        return body, None
+    return body[: rm.start()], rm["reg"]
+
+
+def _label(body: str) -> str | None:
+    """The game words of a header body, for telling another game before the hand is parsed:
+    ``Omaha Pot Limit``, ``8-Game (Omaha Hi/Lo Limit)``, ``Mixed NLH/PLO (Hold'em No Limit)``."""
+    body = _split_regulator(body)[0]
+    tm = _TOUR_RE.match(body)
+    if tm is not None:
+        return tm["game"]
+    club = _CLUB_RE.match(body)
+    if club is not None:
+        body = body[club.end():]
+    cm = _CASH_RE.match(body)
+    if cm is not None:
+        return cm["game"]
+    mm = _MIXED_CASH_RE.match(body)
+    if mm is not None:
+        return f"{mm['mixed']} ({mm['game']})"
+    gm = re.match(r"^(.+?) \(", body)
+    return gm[1] if gm is not None else None
 
 
 def _body(body: str, line: int, hand_id: str) -> _Stakes:
     known = _BODIES.get(body)
     if known is not None:
         return known
+    full = body
+    body, regulator = _split_regulator(body)
     tm = _TOUR_RE.match(body)
     tournament: Tournament | None = None
     currency: str | None
     cap: int | None = None
+    club: str | None = None
     if tm is not None:
         game, hilo, struct, label, mixed = _game(tm["game"], line, hand_id)
         buyin = tm["buyin"]
@@ -1050,13 +1165,22 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
         sb, bb = int(tm["sb"].replace(",", "")), int(tm["bb"].replace(",", ""))
         currency, symbol = None, ""
     else:
+        clm = _CLUB_RE.match(body)
+        if clm is not None:
+            club, body = clm["club"], body[clm.end():]
         cm = _CASH_RE.match(body)
-        if cm is None:
-            gm = re.match(r"^(.+?) \(", body)
-            if gm is not None and _GAME_RE.match(gm[1]):
-                _game(gm[1], line, hand_id)  # raises UnsupportedGame for other games
-            raise _Problem(line, "unrecognised game/stakes in hand header")
-        game, hilo, struct, label, mixed = _game(cm["game"], line, hand_id)
+        game_words: str
+        if cm is not None:
+            game_words = cm["game"]
+        else:
+            cm = _MIXED_CASH_RE.match(body)
+            if cm is None:
+                gm = re.match(r"^(.+?) \(", body)
+                if gm is not None and _GAME_RE.match(gm[1]):
+                    _game(gm[1], line, hand_id)  # raises UnsupportedGame for other games
+                raise _Problem(line, "unrecognised game/stakes in hand header")
+            game_words = f"{cm['mixed']} ({cm['game']})"
+        game, hilo, struct, label, mixed = _game(game_words, line, hand_id)
         sb_text = cm["sb"]
         symbol = sb_text[0] if sb_text[0] in SYMBOLS else ""
         try:
@@ -1065,10 +1189,10 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
         except ValueError:
             raise _Problem(line, "bad stakes in hand header") from None
         currency = cm["cur"]
-    stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap)
+    stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club)
     if len(_BODIES) >= _BODIES_MAX:
         _BODIES.clear()
-    _BODIES[body] = stakes
+    _BODIES[full] = stakes
     return stakes
 
 
@@ -1078,8 +1202,9 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
         m = _HEADER_RE.match(text)
         if m is None:
             raise _Problem(line, "unrecognised hand header")
-    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time = m.groups()
-    game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap = _body(body, line, hand_id)
+    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.groups()
+    game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
+        body, line, hand_id)
     tz = tz or tz_paren
     local = _stamp(date, time)
     et = _stamp(et_date, et_time) if et_date else None
@@ -1092,7 +1217,7 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
     t = _TABLE_RE.match(table_text)
     if t is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, max_seats, play, button = t.groups()
+    name, stealth, max_seats, stealth2, play, button, won = t.groups()
     return Header(
         site,
         kind,
@@ -1117,6 +1242,10 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
         play is not None,
         int(button),
         line,
+        regulator or reg_end,
+        stealth is not None or stealth2 is not None,
+        won is not None,
+        club,
     )
 
 
@@ -1247,13 +1376,7 @@ def parse_block(block: Block) -> Hand | ParseError:
     m = _HEADER_RE.match(first)
     try:
         if m is not None and m["body"] not in _BODIES:
-            body = m["body"]
-            tm = _TOUR_RE.match(body)
-            label = (
-                tm["game"]
-                if tm
-                else (_CASH_RE.match(body) or re.match(r"^(.+?) \(", body) or [None, None])[1]
-            )
+            label = _label(m["body"])
             if label:
                 _game(label, 1, hand_id or "")
     except UnsupportedGame as u:
@@ -1279,8 +1402,28 @@ def parse_block(block: Block) -> Hand | ParseError:
         except UnexpectedInput as e:
             if "\n*** SUMMARY ***\n" not in text:
                 return _truncated(block, text, hand_id)
+            # a summary cut in its last line ("Total pot $24", "Board [4h Jc"): the text before that
+            # line reads, and its summary is not whole
+            if getattr(e, "line", None) == _last_line(text):
+                head = text[: text.rstrip("\n").rfind("\n") + 1]
+                builder.begin(block.source, block.line - 1)
+                builder.header_memo = (first, m)
+                try:
+                    parse(head)
+                except UnexpectedInput:
+                    gap = None
+                else:
+                    gap = None if builder.problems else builder.summary_gap()
+                if gap is not None:
+                    return _truncated(block, text, hand_id, gap)
             return _syntax_error(block, text, e, hand_id)
         problems = list(builder.problems)
+        gap = builder.summary_gap()
+    # a summary that stops early, whole lines (or a last line cut short) missing: truncated, not
+    # refereed (its seats or board would look wrong) and not a syntax error
+    if gap is not None and (
+            not problems or _cut_seat_line(builder, text, block.line + _last_line(text) - 1, problems)):
+        return _truncated(block, text, hand_id, gap)
     if problems or hand is None:
         line, message = min(problems) if problems else (block.line, "unreadable hand")
         return _err(block, "syntax", message, line - block.line + 1, 1, hand_id)
@@ -1288,13 +1431,37 @@ def parse_block(block: Block) -> Hand | ParseError:
     return hand
 
 
-def _truncated(block: Block, text: str, hand_id: str | None) -> ParseError:
-    """A hand whose text stops before its summary (a file cut short, a hand still being written):
-    one clear code, pointing at the last line there is, whatever that line looks like (it may be
-    cut in the middle: ``*** FLOP *** [Js 3d``, ``Player0``)."""
-    last = text.rstrip("\n").count("\n") + 1
-    return _err(block, "truncated-hand", "truncated hand: the text stops here, before *** SUMMARY ***", last, 1,
-                hand_id)
+def _cut_seat_line(builder: _Builder, text: str, last: int, problems: list[tuple[int, str]]) -> bool:
+    """Whether the problems are those of a last summary line cut short: ``Seat 3: Pla`` (the start
+    of seat 3's player's name) or ``Seat 3: Player0 (button) (sm`` (the name, then an outcome that
+    does not read). A whole line naming another player (``Seat 5: Player6 (didn't bet)``, a damaged
+    hand) is not a cut one."""
+    if any(line != last for line, _ in problems):
+        return False
+    line_text = text.rstrip("\n").rpartition("\n")[2]
+    head = _SSEAT_HEAD_RE.match(line_text)
+    if head is None:
+        return False
+    name = next((s.player for s in builder.seats if s.seat == int(head["seat"])), None)
+    rest = line_text[head.end():]
+    return name is not None and (name.startswith(rest) or rest.startswith(name))
+
+
+def _last_line(text: str) -> int:
+    """The line number (1-based, in the block) of the last line of ``text``."""
+    return text.rstrip("\n").count("\n") + 1
+
+
+def _truncated(block: Block, text: str, hand_id: str | None, gap: str | None = None) -> ParseError:
+    """A hand whose text stops before its end (a file cut short, a hand still being written):
+    before its summary, or inside it (``gap`` says what the summary lacks). One clear code,
+    pointing at the last line there is, whatever that line looks like (it may be cut in the
+    middle: ``*** FLOP *** [Js 3d``, ``Player0``, ``Total pot $24``)."""
+    if gap is None:
+        message = "truncated hand: the text stops here, before *** SUMMARY ***"
+    else:
+        message = f"truncated hand: the summary is incomplete ({gap})"
+    return _err(block, "truncated-hand", message, _last_line(text), 1, hand_id)
 
 
 def _syntax_error(block: Block, text: str, e: Any, hand_id: str | None) -> ParseError:

@@ -88,6 +88,7 @@ def render_header(h: Header) -> tuple[str, str]:
     """The header line and the table line."""
     game = f"{h.mixed} ({h.game_label})" if h.mixed else h.game_label
     t = h.tournament
+    reg = f" [{h.regulator_id}]" if h.regulator_id is not None else ""
     if t is not None:
         club = f"{{{t.home_game_club}}} " if t.home_game_club is not None else ""
         zoom = "Zoom " if t.zoom else ""
@@ -108,12 +109,18 @@ def render_header(h: Header) -> tuple[str, str]:
             stakes += f" - {format_amount(h.cap, sym)} Cap - "
         if h.currency:
             stakes += f" {h.currency}"
-        body = f"{game} ({stakes})"
+        # a mixed game's cash header holds the stakes inside the wrapper: "HORSE (Omaha Hi/Lo Limit, $2/$4)"
+        body = f"{h.mixed} ({h.game_label}, {stakes})" if h.mixed else f"{game} ({stakes})"
         colon = ":  "
-    header = f"{h.site} {h.hand_kind} #{h.hand_id}{colon}{body} - {_time(h)}"
+        if h.club is not None:  # a Home Game cash hand
+            body = f"{{{h.club}}} {body}"
+            colon = ": "
+    header = f"{h.site} {h.hand_kind} #{h.hand_id}{colon}{body}{reg} - {_time(h)}"
+    stealth = "(Stealth) " if h.stealth else ""
     max_seats = f"{h.max_seats}-max " if h.max_seats is not None else ""
     play = "(Play Money) " if h.play_money else ""
-    table = f"Table '{h.table}' {max_seats}{play}Seat #{h.button_seat} is the button"
+    won = " (won the previous hand)" if h.button_won_previous else ""
+    table = f"Table '{h.table}' {stealth}{max_seats}{play}Seat #{h.button_seat} is the button{won}"
     return header, table
 
 
@@ -273,6 +280,8 @@ def _finished(e: Finished, sym: str, tsym: str) -> str:
 
 
 def _won(e: TournamentWon, sym: str, tsym: str) -> str:
+    if e.prize is None:
+        return f"{e.player} wins the tournament - congratulations!"
     return f"{e.player} wins the tournament and receives {e.prize_text} - congratulations!"
 
 
@@ -333,6 +342,8 @@ _TABLE_WORDS = {
     TableEventKind.CONNECTED: " is connected",
     TableEventKind.RETURNED: " has returned",
     TableEventKind.ALLOWED_AFTER_BUTTON: " will be allowed to play after the button",
+    TableEventKind.TREATED_ALL_IN: " is being treated as all-in",
+    TableEventKind.TREATED_ALL_IN_COLON: ": is being treated as all-in",
 }
 
 
@@ -349,10 +360,12 @@ def _table_event(e: TableEvent, sym: str) -> str:
         return f"{p} cashed out the hand for {format_amount(e.amount or 0, sym)}{fee}"
     if k is TableEventKind.BETTING_CAPPED:
         return "Betting is capped"
-    if k is TableEventKind.REBUY:
-        return f"{p} re-buys and receives {e.amount or 0} chips for {e.text}"
-    if k is TableEventKind.ADD_ON:
-        return f"{p} takes the add-on and receives {e.amount or 0} chips for {e.text}"
+    if k is TableEventKind.REBUY or k is TableEventKind.ADD_ON:
+        verb = "re-buys" if k is TableEventKind.REBUY else "takes the add-on"
+        price = f" for {e.text}" if e.text else ""
+        return f"{p} {verb} and receives {e.amount or 0} chips{price}"
+    if k is TableEventKind.WINS:
+        return f"{p} wins {e.text}"
     return p + _TABLE_WORDS[k]
 
 
@@ -388,6 +401,8 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
         out += f" showed [{' '.join(s.cards)}] and lost" + (f" with {s.descriptions[0]}" if s.descriptions else "")
     elif outcome == SeatOutcome.MUCKED:
         out += " mucked" + (f" [{' '.join(s.cards)}]" if s.cards else "")
+        if s.descriptions:
+            out += f" - {s.descriptions[0]}"
     elif outcome == SeatOutcome.COLLECTED:
         out += f" collected ({_amt(s.won[0] if s.won else 0, sym)})"
     if s.cashed_out:
@@ -419,6 +434,17 @@ def render(hand: Hand) -> str:
     out: list[str] = [header, table]  # at hand.line and hand.line + 1
     append = out.append
     expected = hand.line + 2
+    events = hand.events
+    first_seat = hand.seats[0].line if hand.seats else 0
+    n_pre = 0  # re-buys and add-ons printed between the table line and the seat lines
+    while n_pre < len(events) and events[n_pre].line < first_seat:
+        e = events[n_pre]
+        if e.line > expected:
+            out.extend([""] * (e.line - expected))
+            expected = e.line
+        append(_line_of(e)(e, sym, tsym))
+        expected += 1
+        n_pre += 1
     for seat_line in hand.seats:
         line = seat_line.line
         if line > expected:  # a gap: blank lines
@@ -427,7 +453,7 @@ def render(hand: Hand) -> str:
         append(_seat(seat_line, sym, tsym))
         expected += 1
     event_line = _EVENT_LINE
-    for e in hand.events:
+    for e in events[n_pre:] if n_pre else events:
         line = e.line
         if line > expected:  # a gap: blank lines
             out.extend([""] * (line - expected))

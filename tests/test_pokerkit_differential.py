@@ -53,9 +53,9 @@ How pokerkit is set up (pokerkit 0.7.x; see the module ``pokerkit.state``):
   second highest; collected = net + put in - returned), which leaves the net untouched.
 
 What pokerkit cannot play is skipped with the reason (cancelled hands, hands hhparse cannot read,
-hands outside the Omaha family); real hands the referee or the parser still rejects (the issue-12
-items, and one more: ``KNOWN_REJECTS``) are ``xfail(strict=False)``; damaged hands must be refused
-by both engines. ``python
+hands outside the Omaha family); real hands the referee or the parser still rejects would be listed in ``KNOWN_REJECTS`` as
+``xfail(strict=True)`` (none is: a hand that passes again must be removed from it, and any other
+disagreement fails); damaged hands must be refused by both engines. ``python
 tests/test_pokerkit_differential.py`` prints the per-hand table (``--markdown`` for the notes).
 """
 
@@ -118,28 +118,12 @@ FOLDERS = ("omaha", "omaha-hilo", "mixed", "5-card-omaha", "5-card-omaha-hilo", 
 
 HOLE_CARDS = {Game.OMAHA: 4, Game.FIVE_CARD_OMAHA: 5, Game.COURCHEVEL: 5}
 
-KNOWN_REJECTS: dict[tuple[str, str], str] = {
-    ("omaha/hhsmithy-cash-raise-adjusting-78784137150.txt", "78784137150"):
-        "issue 12 item 5: 'folded before Flop (didn't bet)' after a cash-game ante",
-    ("omaha/hhsmithy-cash-run-it-twice-1-124680000000.txt", "124680000000"):
-        "issue 12 item 3: run it twice with a side pot collected once per run",
-    ("omaha/hhsmithy-cash-run-it-twice-124680000000.txt", "124680000000"):
-        "issue 12 item 3: run it twice with a side pot collected once per run",
-    ("omaha/hhsmithy-cash-run-it-twice-124689908714.txt", "124689908714"):
-        "issue 12 item 3: run it twice with a side pot collected once per run",
-    ("omaha/stars-cash-pl-0.01-0.02-2010-sidepots.txt", "22865231671"):
-        "issue 12 item 1: rake allocated cumulatively over side pots",
-    ("omaha/stars-cash-pl-0.01-0.02-2010-sidepots.txt", "60920749213"):
-        "issue 12 item 1: rake allocated cumulatively over side pots",
-    ("omaha/stars-cash-pl-200-400-2015-run-it-twice-leaves-table.txt", "134782498345"):
-        "issue 12 item 2: run-it-twice summary 'lost with ..., and won (...) with ...'",
-    ("omaha/hhsmithy-cash-yuan-cny-113367101128.txt", "113367101128"):
-        "issue 12 item 8: hhparse cannot read '¥' amounts yet",
-    ("omaha/hhsmithy-cash-zoom-general-84414134468.txt", "?"):
-        "not in issue 12 yet: the 2012 Zoom header 'PokerStars Game #PokerStars Zoom Hand #84414134468:' "
-        "(HHSmithy's parser reads it as a real form) is no-header to hhparse",
-}
-"""Real, undamaged hands the referee (or the parser) still rejects: xfail(strict=False) until fixed."""
+KNOWN_REJECTS: dict[tuple[str, str], str] = {}
+"""Real, undamaged hands the referee (or the parser) still rejects, with the reason: each is
+``xfail(strict=True)``, so a hand listed here that starts to pass fails the run until its entry is
+removed. Empty: issue 12 made every real hand of these folders valid (the hands listed in round 1:
+the ante and ``(didn't bet)``, run it twice with side pots and its summary clauses, the rake over
+side pots, ``¥`` amounts and the 2012 Zoom ``Game #`` header)."""
 
 UNREADABLE: dict[tuple[str, str], str] = {
     ("omaha/stars-cash-pl-2-4-2014-partial.txt", "112824228684"): "partial: truncated inside the flop line",
@@ -636,7 +620,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     params = []
     for rel, index, hand_id in cases(root):
         reason = KNOWN_REJECTS.get((rel, hand_id))
-        marks = [pytest.mark.xfail(strict=False, reason=reason)] if reason else []
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
         params.append(pytest.param((rel, index), id=f"{rel}#{hand_id}", marks=marks))
     metafunc.parametrize("case", params)
 
@@ -659,7 +643,8 @@ def test_every_real_hand_has_a_verdict(corpus_dir: Path) -> None:
     counts = defaultdict(int)
     for v in verdicts:
         counts[v.kind] += 1
-    assert counts["compared"] >= 150, dict(counts)
+    assert counts["compared"] >= 166, dict(counts)
+    assert not counts["xfail"] and not counts["disagree"], dict(counts)
     listed = set(KNOWN_REJECTS) | set(UNREADABLE) | set(DAMAGED)
     assert listed <= {(v.rel, v.hand_id) for v in verdicts}, "a listed hand is gone from the corpus"
     skipped = [v for v in verdicts if v.kind == "skipped"]

@@ -143,8 +143,13 @@ def test_stacks_carry_over_between_tournament_hands(
             assert pr is not None
             assert pr.facts is not None
             after = {p.player: p.starting_stack + p.net for p in pr.facts.players}
-            for e in ph.events:  # a rebuy or add-on is for the next hand
-                if isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON):
+            for e in ph.events:  # a rebuy or add-on among the hand's lines is for the next hand
+                if isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON) \
+                        and e.line > ph.seats[-1].line:
+                    after[e.player] = after.get(e.player, 0) + (e.amount or 0)
+            for e in item.events:  # one printed before the seat lines is already in this hand's stacks
+                if isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON) \
+                        and e.line < item.seats[0].line:
                     after[e.player] = after.get(e.player, 0) + (e.amount or 0)
             for s in item.seats:
                 if s.player in after:

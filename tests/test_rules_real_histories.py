@@ -17,7 +17,7 @@ import pytest
 from hhparse.engine import referee
 from hhparse.errors import ParseError
 from hhparse.facts import RefereeResult
-from hhparse.model import Finished, Hand, SeatOutcome, TableEvent, TableEventKind
+from hhparse.model import Bounty, Finished, Hand, SeatOutcome, TableEvent, TableEventKind, TournamentWon
 from hhparse.parsing import parse_file, parse_text
 from hhparse.render import render
 
@@ -279,8 +279,20 @@ def test_kicker_suffix_is_accepted_when_true(corpus_dir: Path) -> None:
 
 
 def test_kicker_suffix_is_accepted_when_true_crafted() -> None:
-    for h in hands("kicker-suffixes.txt"):  # "- Ace kicker", "- lower kicker", "- lower cards"
+    for h in hands("kicker-suffixes.txt"):  # "- Ace kicker", "- lower kicker", "- lower cards", "- Queen higher"
         valid(h)
+
+
+def test_flush_higher_suffix_is_accepted_when_true() -> None:
+    """``(a flush, Ace high - Queen higher)``: the winner's first card that differs from the other
+    flush of that description (Queen against Ten)."""
+    (h,) = [h for h in hands("kicker-suffixes.txt") if h.hand_id == "150000000004"]
+    valid(h)
+    summary = [h for h in hands("kicker-suffixes.txt", lambda t: t.replace(
+        "won ($0.19) with a flush, Ace high\nSeat 2: Pb (big blind) showed [Th",
+        "won ($0.19) with a flush, Ace high - Queen higher\nSeat 2: Pb (big blind) showed [Th"))
+        if h.hand_id == "150000000004"]
+    valid(summary[0])  # repeated in the summary: accepted when true
 
 
 @pytest.mark.parametrize(
@@ -292,6 +304,11 @@ def test_kicker_suffix_is_accepted_when_true_crafted() -> None:
         ("(a flush, Ace high - lower cards)", "(a flush, Ace high - Ten kicker)", "a flush has no kicker to win with"),
         ("Pb: shows [Qh Jh 8c 8d] (a flush, Ace high)", "Pb: shows [Qh Jh 8c 8d] (a flush, Ace high - lower cards)",
          "the better flush calls itself lower"),
+        ("(a flush, Ace high - Queen higher)", "(a flush, Ace high - Jack higher)",
+         "the first card that differs is the Queen"),
+        ("Pb: shows [Th 7h 6c 6d] (a flush, Ace high)\nPa", "Pb: shows [Th 7h 6c 6d] (a flush, Ace high - Ten higher)\nPa",
+         "the worse flush is not higher"),
+        ("(three of a kind, Jacks - Ace kicker)", "(three of a kind, Jacks - Ace higher)", "only a flush is higher"),
     ],
 )
 def test_kicker_suffix_is_rejected_when_false(old: str, new: str, why: str) -> None:
@@ -479,6 +496,317 @@ def test_truncated_hand_has_its_own_code_crafted() -> None:
         ("truncated-hand", 12), "hand", ("truncated-hand", 42)]
     assert isinstance(items[1], Hand)
     valid(items[1])
+
+
+# ------------------------------------------------------------------------------------------
+# Round 2, item 1: a summary cut short is a truncated hand
+# ------------------------------------------------------------------------------------------
+
+SHOWDOWN = "omaha/hhsmithy-cash-showdown-78447360452.txt"
+
+
+def _cut_after(text: str, last: str) -> str:
+    """``text`` up to and including its line ``last`` (whole lines, the rest of the file gone)."""
+    lines = text.split("\n")
+    return "\n".join(lines[: lines.index(last) + 1]) + "\n"
+
+
+def _verdict(text: str, source: str = "x.txt") -> tuple[str, int] | str:
+    (item,) = parse_text(text, source=source)
+    if isinstance(item, ParseError):
+        return item.code, item.line
+    return "valid" if referee(item).valid else "invalid"
+
+
+@pytest.mark.corpus
+def test_truncated_summary_real_hand_cut_in_its_summary(corpus_dir: Path) -> None:
+    """The real hand 78447360452 cut after its Board line, after Total pot, before its last seat
+    line, in the middle of a line, or without its Board line: never valid, never board-mismatch."""
+    text = (corpus_dir / SHOWDOWN).read_text(encoding="utf-8-sig").replace(" \n", "\n").rstrip("\n") + "\n"
+    assert _verdict(text) == "valid"
+    lines = text.rstrip("\n").split("\n")
+    total = next(x for x in lines if x.startswith("Total pot"))
+    board = next(x for x in lines if x.startswith("Board ["))
+    at = lines.index("*** SUMMARY ***") + 1  # file line of the summary marker
+    n = len(lines)
+    for cut, line in ((_cut_after(text, "*** SUMMARY ***"), at), (_cut_after(text, total), at + 1),
+                      (_cut_after(text, board), at + 2), (_cut_after(text, lines[-2]), n - 1),
+                      (text[: text.rindex("(didn't bet)") - 8] + "\n", n), (text.replace(board + "\n", ""), n - 1),
+                      (_cut_after(text, total)[:-4] + "\n", at + 1)):
+        assert _verdict(cut) == ("truncated-hand", line), cut.rstrip("\n").rsplit("\n", 1)[1]
+
+
+def test_truncated_summary_crafted() -> None:
+    """Ended after the Board line, after Total pot, one seat line short, without a Board line: the
+    truncated-hand code at the last line there is. A seated player sitting out has a summary line
+    (``Seat 4: Zed``); one moved in ``out of hand`` may have none."""
+    items = crafted("truncated-summaries.txt")
+    got = [(i.code, i.line) if isinstance(i, ParseError) else i.hand_id for i in items]
+    assert got == [("truncated-hand", 25), ("truncated-hand", 52), ("truncated-hand", 81), "150000000204",
+                   ("truncated-hand", 140), "150000000206", ("truncated-hand", 177), "230000000201"]
+    assert "(no Board line)" in items[1].message and "seat 2 (Pb)" in items[2].message  # type: ignore[union-attr]
+    for item in items:
+        if isinstance(item, Hand):
+            valid(item)
+
+
+def test_truncated_summary_a_whole_last_line_naming_another_player_is_damage_not_a_cut() -> None:
+    (h,) = [h for h in crafted("truncated-summaries.txt") if isinstance(h, Hand) and h.hand_id == "150000000204"]
+    text = render(h)
+    lines = text.rstrip("\n").split("\n")
+    damaged = "\n".join([*lines[:-1], "Seat 2: Pa (didn't bet)"]) + "\n"  # the O8-25 anonymiser's damage
+    cut = "\n".join([*lines[:-1], "Seat 2: P"]) + "\n"
+    assert _verdict(damaged)[0] == "syntax"
+    assert _verdict(cut) == ("truncated-hand", len(lines))
+
+
+@pytest.mark.corpus
+def test_truncated_summary_every_seated_player_has_a_summary_line_in_the_corpus(corpus_dir: Path) -> None:
+    """The evidence for the rule: in every complete real hand each seated player, sitting out or not,
+    has a ``Seat N:`` summary line (the cancelled hands print the poster's alone: no rule there)."""
+    sitting_out = 0
+    hands_seen = 0
+    for path in sorted(corpus_dir.rglob("*.txt")):
+        if {"converted", "synthetic", "summaries"} & set(path.relative_to(corpus_dir).parts):
+            continue
+        for h in parse_file(path):
+            if not isinstance(h, Hand) or h.cancelled:
+                continue
+            assert h.summary is not None
+            hands_seen += 1
+            printed = {s.seat for s in h.summary.seats}
+            assert {s.seat for s in h.seats} == printed, (path.name, h.hand_id)
+            sitting_out += sum(1 for s in h.seats if s.sitting_out)
+    assert hands_seen > 280 and sitting_out >= 14
+
+
+# ------------------------------------------------------------------------------------------
+# Round 2, item 2: the summary's mucked hand description
+# ------------------------------------------------------------------------------------------
+
+
+def test_mucked_hand_description_in_the_summary_is_checked() -> None:
+    """``mucked [Ks Kh Qc Jc] - two pair, Kings and Nines``; run twice, one hand per board after ``, ``."""
+    one, twice = hands("mucked-hand-description.txt")
+    for h in (one, twice):
+        r = valid(h)
+        assert not r.warnings
+    assert one.summary is not None and twice.summary is not None
+    assert one.summary.seats[0].descriptions == ("two pair, Kings and Nines",)
+    assert twice.summary.seats[1].descriptions == ("a pair of Sixes, two pair, Kings and Sixes",)
+    r = valid(twice)
+    assert r.facts is not None
+    assert [(s.player, s.run, s.high, s.mucked) for s in r.facts.showdowns if s.player == "Vic"] == [
+        ("Vic", 1, "a pair of Sixes", True), ("Vic", 2, "two pair, Kings and Sixes", True)]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "ok"),
+    [
+        ("- two pair, Kings and Nines", "- two pair, Kings and Queens", False),  # not the hand the cards make
+        ("- two pair, Kings and Nines", "- a pair of Kings", False),
+        ("- a pair of Sixes, two pair, Kings and Sixes", "- pair of Sixes, two pair, Kings and Sixes", True),
+        ("- a pair of Sixes, two pair, Kings and Sixes", "- a pair of Sixes", True),  # the first board's alone
+        ("- a pair of Sixes, two pair, Kings and Sixes", "- two pair, Kings and Sixes, a pair of Sixes", False),
+    ],
+)
+def test_mucked_hand_description_in_the_summary_forms(old: str, new: str, ok: bool) -> None:
+    (h,) = [h for h in hands("mucked-hand-description.txt", lambda t: t.replace(old, new))
+            if h.hand_id == ("184000000011" if "Nines" in old else "140000000012")]
+    if ok:
+        valid(h)
+    else:
+        assert codes(h) == {"wrong-hand-description"}
+
+
+# ------------------------------------------------------------------------------------------
+# Round 2, item 3: more tournament and table lines
+# ------------------------------------------------------------------------------------------
+
+REBUYS = "tournament-rebuys-and-add-ons.txt"
+
+
+def test_tournament_rebuys_and_add_ons_before_the_seat_lines_are_already_in_the_stacks() -> None:
+    """A rebuy among the hand's lines is for the next hand; one printed between the table line and
+    the seat lines was made before this hand: its chips are in the seat stacks already."""
+    first, second, third = hands(REBUYS)
+    results = [valid(h) for h in (first, second, third)]
+    pre = [e for e in second.events if e.line < second.seats[0].line]
+    assert [(e.kind, e.player, e.amount, e.text) for e in pre if isinstance(e, TableEvent)] == [
+        (TableEventKind.ADD_ON, "Cid", 3000, "$1"), (TableEventKind.ADD_ON, "Ann", 3000, "")]
+    for prev, res, nxt in ((first, results[0], second), (second, results[1], third)):
+        assert res.facts is not None
+        after = {p.player: p.starting_stack + p.net for p in res.facts.players}
+        for e in prev.events:  # in-hand rebuys: for the next hand
+            if isinstance(e, TableEvent) and e.kind is TableEventKind.REBUY and e.line > prev.seats[-1].line:
+                after[e.player] += e.amount or 0
+        for e in nxt.events:  # before the seat lines: this hand's
+            if isinstance(e, TableEvent) and e.kind is TableEventKind.ADD_ON and e.line < nxt.seats[0].line:
+                after[e.player] += e.amount or 0
+        assert {s.player: s.stack for s in nxt.seats} == after
+    (rebuy,) = [e for e in first.events if isinstance(e, TableEvent) and e.kind is TableEventKind.REBUY]
+    assert (rebuy.player, rebuy.amount, rebuy.text) == ("Bob", 1000, "")
+    (entry,) = [e for e in third.events if isinstance(e, TableEvent) and e.kind is TableEventKind.WINS]
+    assert (entry.player, entry.text) == ("Bob", "an entry to tournament #3100000099")
+
+
+def test_tournament_lines_only_rebuys_and_add_ons_stand_before_the_seat_lines() -> None:
+    items = crafted(REBUYS, lambda t: t.replace("Ann takes the add-on and receives 3000 chips\n",
+                                                "Ann has timed out\n"))
+    assert [i.code for i in items if isinstance(i, ParseError)] == ["syntax"]
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "text"),
+    [
+        ("Ann wins the tournament - congratulations!", TournamentWon, None),
+        ("Ann wins a 'Sunday Million' ticket", TableEventKind.WINS, "a 'Sunday Million' ticket"),
+        ("Ann wins an entry to tournament #3100000077", TableEventKind.WINS, "an entry to tournament #3100000077"),
+        ("Ann, Bob split the €0.05 bounty for eliminating Cid", Bounty, ("Ann", "Bob")),
+        ("Bob takes the add-on and receives 1500 chips", TableEventKind.ADD_ON, ""),
+    ],
+)
+def test_tournament_finishing_lines(line: str, kind: object, text: object) -> None:
+    """``wins the tournament`` without a prize, tickets, entries, a fixed knockout bounty split."""
+    (h, _) = hands("tournament-lines.txt", lambda t: t.replace("Cid finished the tournament\n",
+                                                               f"Cid finished the tournament\n{line}\n"))
+    valid(h)
+    (e,) = [e for e in h.events if getattr(e, "line", 0) == 25]
+    if kind is TournamentWon:
+        assert isinstance(e, TournamentWon) and (e.player, e.prize, e.prize_text) == ("Ann", None, "")
+    elif kind is Bounty:
+        assert isinstance(e, Bounty) and (e.winners, e.amount, e.eliminated, e.progressive) == (text, 5, "Cid", False)
+    else:
+        assert isinstance(e, TableEvent) and (e.kind, e.text) == (kind, text)
+
+
+def test_treated_as_all_in_puts_in_no_more_chips_and_acts_no_more() -> None:
+    """``Max is being treated as all-in`` (disconnect protection): Max keeps his claim on the main
+    pot (he wins it) and the betting goes on around him."""
+    (h,) = hands("treated-as-all-in.txt")
+    r = valid(h)
+    assert r.facts is not None
+    assert {p.player: p.net for p in r.facts.players} == {"Lea": -675, "Max": 325, "Ned": 325}
+    (colon,) = hands("treated-as-all-in.txt", lambda t: t.replace("Max is being", "Max: is being"))
+    valid(colon)
+    (acts,) = hands("treated-as-all-in.txt", lambda t: t.replace("Ned: bets $10\n", "Max: checks\nNed: bets $10\n"))
+    assert "acted-while-all-in" in codes(acts)
+    (without,) = hands("treated-as-all-in.txt", lambda t: t.replace("Max is being treated as all-in\n", ""))
+    assert "betting-not-closed" in codes(without)
+
+
+def test_starting_pot_is_refused_clearly() -> None:
+    """A carry-over pot holds chips no player of the hand put in: refused, with that reason."""
+    items = crafted("treated-as-all-in.txt", lambda t: t.replace("*** HOLE CARDS ***\n",
+                                                                 "Starting Pot: 120 chips.\n*** HOLE CARDS ***\n"))
+    (err,) = items
+    assert isinstance(err, ParseError) and err.code == "syntax" and "carry-over pot" in err.message
+    assert err.text == "Starting Pot: 120 chips."
+
+
+# ------------------------------------------------------------------------------------------
+# Round 2, item 4: headers and tables
+# ------------------------------------------------------------------------------------------
+
+
+def test_mixed_game_headers_hold_the_stakes_inside_the_wrapper() -> None:
+    """``Mixed NLH/PLO (Omaha Pot Limit, $0.05/$0.10 USD)``, ``HORSE (Omaha Hi/Lo Limit, $2/$4)``, the
+    brand ``PokerStarsCollection``, ``[AAMS ID: ...]`` and ``(Stealth)`` / ``(won the previous hand)``."""
+    got = {h.hand_id: h.header for h in hands("mixed-and-regional-headers.txt")}
+    for h in hands("mixed-and-regional-headers.txt"):
+        valid(h)
+    mix, cap, brand, aams, adm, horse, eight, hose, club = got.values()
+    assert (club.club, club.hand_kind, club.tournament, club.unit) == ("Club #4837790", "Home Game Hand", None, "USD")
+    assert (mix.mixed, mix.game_label, mix.small_blind, mix.big_blind, mix.unit) == (
+        "Mixed NLH/PLO", "Omaha Pot Limit", 5, 10, "USD")
+    assert (cap.mixed, cap.cap) == ("Mixed PLH/PLO", 1000)
+    assert (brand.site, brand.stealth, brand.button_won_previous) == ("PokerStarsCollection", True, True)
+    assert (aams.regulator_id, aams.unit, adm.regulator_id) == ("AAMS ID: 2A3B4C5D6E7F8G9H", "EUR",
+                                                                 "ADM ID: 9Z8Y7X6W5V4U3T2S")
+    for h in (horse, eight, hose):
+        assert (h.game_label, h.hilo, h.structure.value, h.small_blind, h.big_blind, h.unit) == (
+            "Omaha Hi/Lo Limit", True, "FL", 200, 400, "USD")
+    assert (horse.mixed, eight.mixed, hose.mixed) == ("HORSE", "8-Game", "HOSE")
+
+
+@pytest.mark.corpus
+def test_mixed_game_tournament_headers_keep_their_form(corpus_dir: Path) -> None:
+    """Tournament wrappers hold no stakes: ``8-Game (Omaha Hi/Lo Limit) - Match Round I, Level III (30/60)``."""
+    path = corpus_dir / "mixed/stars-tour-8game-homegame-2013-137hands.txt"
+    h = real(corpus_dir, "mixed/stars-tour-8game-homegame-2013-137hands.txt")
+    assert (h.header.mixed, h.header.game_label) == ("8-Game", "Omaha Hi/Lo Limit")
+    printed = path.read_text(encoding="utf-8-sig").split("\n")[h.line - 1].rstrip()
+    assert render(h).split("\n", 1)[0] == printed
+
+
+def test_lookalike_games_are_unsupported_never_omaha() -> None:
+    """Split, Showtime and Deep Water Omaha, PL pre-flop / NL post-flop, and the other halves of the
+    mixed games are another game: ``unsupported-game`` with the game's words, never read as Omaha."""
+    items = crafted("unsupported-lookalike-games.txt")
+    assert all(isinstance(i, ParseError) and i.code == "unsupported-game" for i in items)
+    assert [i.game for i in items if isinstance(i, ParseError)] == [
+        "Split Omaha Pot Limit", "Showtime Omaha Pot Limit", "Deep Water Omaha Pot Limit",
+        "Omaha Pot Limit Pre-Flop, No Limit Post-Flop", "Hold'em No Limit", "Razz Limit", "Split Omaha Pot Limit"]
+
+
+def test_capped_table_reaching_the_cap_is_all_in() -> None:
+    """``($0.25/$0.50 - $10 Cap - USD)``: a player whose chips in the hand reach $10 is all-in for
+    the rest of it with chips behind; the board is dealt without betting and the pots are made as
+    for all-in players."""
+    (h,) = hands("capped-table.txt")
+    r = valid(h)
+    assert h.header.cap == 1000 and r.facts is not None
+    assert [(p.amount, p.eligible) for p in r.facts.pots] == [(3200, ("Bea", "Cal", "Dot", "Abe")),
+                                                              (600, ("Bea", "Dot", "Abe"))]
+    assert {p.player: p.net for p in r.facts.players} == {"Abe": 2650, "Bea": -1000, "Cal": -800, "Dot": -1000}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code"),
+    [
+        ("Abe: calls $4.25 and has reached the $10 cap", "Abe: calls $4.25", "all-in-flag-mismatch"),
+        ("Bea: raises $4.25 to $10 and has reached the $10 cap", "Bea: raises $4.25 to $10 and has reached the $12 cap",
+         "all-in-flag-mismatch"),
+        ("*** FLOP *** [Kh 9d 4c]\n", "*** FLOP *** [Kh 9d 4c]\nDot: checks\n", "acted-while-all-in"),
+        ("Bea: raises $4.25 to $10 and has reached the $10 cap", "Bea: raises $6.25 to $12", "bet-above-cap"),
+        (" - $10 Cap - USD", " USD", "betting-not-closed"),
+    ],
+)
+def test_capped_table_rules_are_enforced(old: str, new: str, code: str) -> None:
+    (h,) = hands("capped-table.txt", lambda t: t.replace(old, new))
+    assert code in codes(h)
+
+
+# ------------------------------------------------------------------------------------------
+# Round 2, item 7: every table-event line of pokerstars-format.md §5, §8 and §10 reads, and
+# changes no chip (the cash-out line is left to the cash-out redesign)
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ('Pa said, "nh: gl"', TableEventKind.CHAT),
+        ("Newbie joins the table at seat #5", TableEventKind.JOINS),
+        ("Newbie leaves the table", TableEventKind.LEAVES),
+        ("Newbie: sits out", TableEventKind.SITS_OUT),
+        ("Newbie: is sitting out", TableEventKind.IS_SITTING_OUT_COLON),
+        ("Pb is sitting out", TableEventKind.IS_SITTING_OUT),
+        ("Pb has timed out", TableEventKind.TIMED_OUT),
+        ("Pb has timed out while disconnected", TableEventKind.TIMED_OUT_DISCONNECTED),
+        ("Pb has timed out while being disconnected", TableEventKind.TIMED_OUT_BEING_DISCONNECTED),
+        ("Pb is disconnected", TableEventKind.DISCONNECTED),
+        ("Pb is connected", TableEventKind.CONNECTED),
+        ("Pb has returned", TableEventKind.RETURNED),
+        ("Newbie will be allowed to play after the button", TableEventKind.ALLOWED_AFTER_BUTTON),
+        ("Newbie was removed from the table for failing to post", TableEventKind.REMOVED),
+    ],
+)
+def test_every_table_event_line_form_reads_and_moves_no_chip(line: str, kind: TableEventKind) -> None:
+    (h, *_) = hands("kicker-suffixes.txt", lambda t: t.replace("Pa: calls $0.05\n", f"Pa: calls $0.05\n{line}\n", 1))
+    valid(h)
+    (e,) = [e for e in h.events if isinstance(e, TableEvent)]
+    assert e.kind is kind and e.line == 9
 
 
 # ------------------------------------------------------------------------------------------

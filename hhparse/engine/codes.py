@@ -48,6 +48,7 @@ ERRORS: dict[str, str] = {
     "betting-capped": "a fixed-limit raise after the round was capped (4 bets incl. the big blind pre-flop)",
     "raise-not-reopened": "a player who already acted re-raises after a short all-in raise that did not re-open betting",
     "bet-exceeds-stack": "a player puts in more chips than they have",
+    "bet-above-cap": "at a capped table, a player's chips in the hand go above the cap",
     "all-in-flag-mismatch": "'and is all-in' printed although chips remain, or missing although the stack is empty",
     # uncalled bet
     "wrong-uncalled-amount": "the uncalled bet returned is not the excess over the largest call",

@@ -44,6 +44,8 @@ from hhparse.model import (
     ShowdownMarker,
     Street,
     Structure,
+    TableEvent,
+    TableEventKind,
     UncalledBet,
 )
 from hhparse.rules import pots as R
@@ -113,6 +115,9 @@ class Referee:
         self.sb = h.small_blind
         self.small_bet = h.small_blind
         self.big_bet = h.big_blind
+        # Capped tables ("($0.25/$0.50 - $10 Cap - USD)"): no player puts more than the cap in a hand,
+        # and one who reaches it is all-in for the rest of the hand (the stack keeps its chips).
+        self.cap: int | None = h.cap
         self.fmt = money_formatter(hand)
         self.errors: list[Violation] = []
         self.warnings: list[Violation] = []
@@ -377,6 +382,39 @@ class Referee:
             p.antes += amount
         self.ledger.append((K_POST, e, Street.PREFLOP, p, amount, p.street_bet, pot_before, stack_before, 0))
 
+    def _capped(self, p: PlayerState, flagged: int | None, line: int) -> None:
+        """After a call, bet or raise at a capped table: the cap is never passed, and a player who
+        reaches it is all-in for the rest of the hand. ``and has reached the $10 cap`` is printed
+        exactly then (with the header's cap), like ``and is all-in`` when the stack is empty
+        (real hand, HHSmithy 133974380110: ``raises $72 to $80 and has reached the $80 cap``)."""
+        fmt = self.fmt
+        cap = self.cap
+        if cap is None:
+            assert flagged is not None
+            self.err("all-in-flag-mismatch", line, f"{p.name} 'has reached the {fmt(flagged)} cap' at a table "
+                     "without a cap", expected="no cap", found=f"cap {fmt(flagged)}", player=p.name)
+            return
+        total = p.total_contrib
+        if total > cap:
+            self.err("bet-above-cap", line, f"{p.name} has {fmt(total)} in the pot, above the table's {fmt(cap)} cap",
+                     expected=f"at most {fmt(cap)} in the hand", found=fmt(total), player=p.name)
+        reached = total >= cap and p.stack > 0
+        if flagged is not None and (flagged != cap or not reached):
+            found = f"'has reached the {fmt(flagged)} cap'"
+            if flagged != cap:
+                msg = f"{p.name} {found} but the table's cap is {fmt(cap)}"
+            else:
+                msg = f"{p.name} {found} with {fmt(total)} in the pot"
+            self.err("all-in-flag-mismatch", line, msg, expected=f"{fmt(cap)} in the pot", found=found,
+                     player=p.name)
+        elif flagged is None and reached and not p.all_in:
+            self.err("all-in-flag-mismatch", line,
+                     f"{p.name} reaches the {fmt(cap)} cap without 'and has reached the {fmt(cap)} cap'",
+                     expected=f"and has reached the {fmt(cap)} cap", found="(nothing)", player=p.name)
+        if reached and not p.all_in:
+            p.all_in = True
+            p.all_in_street = self.street
+
     def _all_in_flag_error(self, p: PlayerState, flag: bool, amount: int, line: int) -> None:
         empties = amount >= p.stack
         if flag != empties:
@@ -580,13 +618,15 @@ class Referee:
         stack_before = p.stack
         pot_before = self.pot_total
         moved = e.amount
+        # what the player can put in: the stack, or what the table's cap leaves them
+        limit = stack_before if self.cap is None else min(stack_before, max(self.cap - p.total_contrib, 0))
         if moved > stack_before:
             fmt = self.fmt
             self.err("bet-exceeds-stack", e.line, f"{p.name} calls {fmt(moved)} with {fmt(p.stack)} behind",
                      expected=f"at most {fmt(p.stack)}", found=fmt(moved), player=p.name)
-        elif owed <= 0 or moved != (owed if owed < stack_before else stack_before):
+        elif owed <= 0 or moved != (owed if owed < limit else limit):
             fmt = self.fmt
-            exp = min(owed, p.stack)
+            exp = min(owed, limit)
             self.err("wrong-call-amount", e.line,
                      f"{p.name} calls {fmt(moved)} but owes {fmt(max(owed, 0))}",
                      expected=f"call {fmt(exp)}" if owed > 0 else "check", found=f"call {fmt(moved)}",
@@ -602,6 +642,8 @@ class Referee:
         if p.stack <= 0 and moved > 0 and not p.all_in:
             p.all_in = True
             p.all_in_street = street
+        if self.cap is not None or e.cap_reached is not None:
+            self._capped(p, e.cap_reached, e.line)
         p.acted = True
         p.faced_at_action = self.current_bet
         self.last_actor = p.idx
@@ -664,6 +706,8 @@ class Referee:
         all_in = moved >= p.stack
         if e.all_in != all_in:
             self._all_in_flag_error(p, e.all_in, moved, e.line)
+        if self.cap is not None and p.total_contrib + moved >= self.cap:
+            all_in = True  # reaching the table's cap: a short bet or raise is allowed, as all-in
         inc = to - cur
         full: bool
         if self.fl:
@@ -707,6 +751,8 @@ class Referee:
                      f"followed their last action", expected="call or fold", found=f"raise to {fmt(to)}",
                      player=p.name)
         self._move(p, moved)
+        if self.cap is not None or e.cap_reached is not None:
+            self._capped(p, e.cap_reached, e.line)
         if to > self.current_bet:
             self.current_bet = to
         if full:
@@ -806,6 +852,22 @@ class Referee:
     def _no_low(self, e: NoLowHand) -> None:
         self.no_low_lines.append(e)
 
+    def _table_event(self, e: TableEvent) -> None:
+        """Only ``NAME is being treated as all-in`` changes the play (disconnect protection, old
+        histories): the player puts no more chips in and acts no more, yet keeps a claim on the pots
+        up to what they put in, as if all-in. No real hand in the corpus shows it."""
+        kind = e.kind
+        if kind is not TableEventKind.TREATED_ALL_IN and kind is not TableEventKind.TREATED_ALL_IN_COLON:
+            return
+        p = self._player(e.player, e.line)
+        if p is None:
+            return
+        if p.folded:
+            self.err("acted-after-fold", e.line, f"{p.name} is treated as all-in after folding", player=p.name)
+        elif not p.all_in:
+            p.all_in = True
+            p.all_in_street = self.street
+
 
 _DISPATCH: dict[type, Callable[[Referee, Any], None]] = {
     PostBlind: Referee._post,
@@ -826,6 +888,7 @@ _DISPATCH: dict[type, Callable[[Referee, Any], None]] = {
     Collect: Referee._collect,
     NoLowHand: Referee._no_low,
     HandCancelled: Referee._cancel,
+    TableEvent: Referee._table_event,
 }
 """Event type -> handler, built once (a per-hand dict of bound methods cost ~2 us a hand)."""
 

@@ -89,6 +89,19 @@ _NAMES = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Te
 _PRIMARY = {0: 1, 1: 1, 2: 2, 3: 1, 7: 1}  # category -> tie-break ranks that are not kickers
 
 
+_FLUSH = 5  # hhparse.rules.evaluate.FLUSH: the category of ``rank >> 20``
+
+
+def _higher_ok(name: str, rank: int, other: int) -> bool:
+    """Whether ``- <name> higher`` is what a flush of value ``rank`` beats another of the same
+    description (value ``other``) with: the rank of its first card that differs."""
+    for shift in (16, 12, 8, 4, 0):
+        mine, theirs = (rank >> shift) & 15, (other >> shift) & 15
+        if mine != theirs:
+            return mine > theirs and _NAMES[mine] == name
+    return False
+
+
 def _kickers_ok(desc: str, rank: int) -> bool:
     """Accept PokerStars' kicker suffix (``three of a kind, Jacks - Ace+Queen kicker``) iff it names
     the hand's actual kickers. *Observed* (2009): the room adds it when a shown hand beats an
@@ -498,10 +511,13 @@ class Settler:
         if not text.startswith(base + " - "):
             return False
         tail = text[len(base) + 3:]
+        higher = ""  # a flush beating a flush of the same description: "- King higher"
         if tail in ("lower kicker", "lower cards"):
             want_better = True
         elif tail.endswith(" kicker") and _kickers_ok(text, sh.high_rank):
             want_better = False
+        elif tail.endswith(" higher") and sh.high_rank >> 20 == _FLUSH:
+            want_better, higher = False, tail[: -len(" higher")]
         else:
             return False
         for p in self.ref.ring:
@@ -510,7 +526,10 @@ class Settler:
             other = self.shown(p.name, run)
             if other is None or other.high_desc != base:
                 continue
-            if (other.high_rank > sh.high_rank) if want_better else (other.high_rank < sh.high_rank):
+            if higher:
+                if _higher_ok(higher, sh.high_rank, other.high_rank):
+                    return True
+            elif (other.high_rank > sh.high_rank) if want_better else (other.high_rank < sh.high_rank):
                 return True
         return False
 
@@ -567,10 +586,39 @@ class Settler:
                         player=p.name)
             elif len(cards) == n:
                 p.mucked_cards = cards
+                if s.descriptions:
+                    self._check_muck_description(p.name, cards, s.descriptions[0], s.line)
             elif len(cards) > n or set(cards) != set(p.shown):
                 ref.err("wrong-hole-card-count", s.line,
                         f"{p.name} mucks {len(cards)} cards; {ref.spec.name} deals {n}", expected=n,
                         found=len(cards), player=p.name)
+
+    def _check_muck_description(self, player: str, cards: tuple[str, ...], desc: str, line: int) -> None:
+        """``Seat 9: X mucked [As Qd Kc 2h] - a pair of Kings``: the hand the mucked cards make, as the
+        show lines word it; run twice, one per board joined by ``, ``. No real hand prints this
+        suffix: the words are accepted with or without the leading article (``pair of Kings``) and,
+        run twice, with the second board's hand or without it; what they name is checked."""
+        ref = self.ref
+        hilo = ref.spec.hilo
+        runs = (1, 2) if ref.run_boards else (0,)
+        words: list[set[str]] = []
+        for run in runs:
+            sh = self._evaluated(player, cards, run)
+            if sh is None:
+                return  # an incomplete board: nothing to check against
+            exp = _hand_desc(sh.high_desc, sh.low_desc, hilo)
+            forms = {exp}
+            head, body = ("HI: ", exp[4:]) if exp.startswith("HI: ") else ("", exp)
+            for article in ("a ", "an "):
+                if body.startswith(article):
+                    forms.add(head + body[len(article):])
+            words.append(forms)
+        ok = desc in words[0] or (len(words) == 2 and any(
+            desc == f"{a}, {b}" for a in words[0] for b in words[1]))
+        if not ok:
+            ref.err("wrong-hand-description", line, f"summary: {player} mucked with {desc}",
+                    expected=", ".join(sorted(words[0])[:1] + (sorted(words[1])[:1] if len(words) == 2 else [])),
+                    found=desc, player=player)
 
     def _showdown_facts(self, runs: tuple[int, ...]) -> None:
         ref = self.ref
