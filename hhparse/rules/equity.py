@@ -603,7 +603,8 @@ def equity(
 
     Raises:
         ValueError: a card that is not a card, a card known twice, a board of more than five
-            cards, a pot naming no contender, or exact enumeration asked with unknown cards.
+            cards, a pot naming no contender, too few cards left to deal, or exact enumeration
+            asked with unknown cards.
     """
     holes = [np.array(_cards(h), dtype=np.int64) for h in spot.holes]
     known = np.array(_cards(spot.board), dtype=np.int64)
@@ -624,6 +625,8 @@ def equity(
     missing = [spot.hole_size - len(h) for h in holes]
     contested = {i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible}
     all_known = all(missing[i] <= 0 for i in contested)
+    if n < k + sum(max(missing[i], 0) for i in contested):
+        raise ValueError(f"{n} unseen cards cannot complete the board and the unknown hands")
     if method is None:
         method = choose_method(n, k, all_known) if contested else "exact"
     if method not in ("exact", "mc"):
