@@ -170,7 +170,7 @@ def _triple_multisets() -> tuple[Array, Array]:
 
 
 MS3, _MS3_RANKS = _triple_multisets()
-FL: Final = _flush_table()
+FL: Final = _flush_table().astype(np.int32)
 
 
 def _nf_table() -> Array:
@@ -184,7 +184,7 @@ def _nf_table() -> Array:
     return five_rank_values(ranks).reshape(169, m)
 
 
-NF: Final = _nf_table()
+NF: Final = _nf_table().astype(np.int32)
 
 
 def _low_table() -> Array:
@@ -197,7 +197,7 @@ def _low_table() -> Array:
     return np.where(ok, a | b, NO_LOW).astype(np.int64)
 
 
-LOWTAB: Final = _low_table()
+LOWTAB: Final = _low_table().astype(np.int32)
 
 # --------------------------------------------------------------------------------------------
 # Combinations (cached index arrays)
@@ -253,7 +253,7 @@ class _Plan:
     starts: Array | None  # first triple of each group (None when every group is one triple)
     dense_pos: Array  # (G,) each group's slot in the dense vector
     dense_size: int
-    subidx: Array  # (C(n, s), parts) dense slots of the groups within each s-subset
+    subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
     sflat: Array  # (C(n, s),) dense index of each s-subset in an n ** s array
     kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
 
@@ -282,20 +282,24 @@ def _plan(n: int, b0: int) -> _Plan:
     group = np.concatenate(sizes)
     starts = None if (group == 1).all() else np.concatenate([[0], np.cumsum(group)[:-1]])
     ssets = _combos(n, s)
-    subidx = np.stack(
-        [offset[j] + _flat(ssets[:, pos], n) for j in range(jmin, s + 1) for pos in _combos(s, j)], axis=1
+    subidx = tuple(
+        np.ascontiguousarray(offset[j] + _flat(ssets[:, pos], n), dtype=np.int32)
+        for j in range(jmin, s + 1)
+        for pos in _combos(s, j)
     )
     return _Plan(n, b0, k, s, np.concatenate(tidx), starts, np.concatenate(dense_pos), size, subidx,
                  _flat(ssets, n), _combos(k, s))
 
 
 @lru_cache(maxsize=16)
-def _exact_board_flat(n: int, b0: int) -> Array:
-    """Dense M index of every s-subset of every board (exact enumeration), (boards, C(k, s))."""
+def _exact_board_flat(n: int, b0: int) -> tuple[Array, ...]:
+    """Dense M index of every s-subset of every board (exact enumeration): one contiguous int32
+    column per s-subset position of a board."""
     plan = _plan(n, b0)
     boards = _combos(n, plan.k)
-    out = np.stack([_flat(boards[:, pos], n) for pos in plan.kpos], axis=1)
-    out.setflags(write=False)
+    out = tuple(np.ascontiguousarray(_flat(boards[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+    for col in out:
+        col.setflags(write=False)
     return out
 
 
@@ -356,13 +360,19 @@ def _player(hole: Array) -> _Player:
     )
 
 
-def _triple_values(p: _Player, t: _Triples, hilo: bool) -> tuple[Array, Array | None]:
-    hi = p.nf[t.ms]
+def _triple_values(p: _Player, t: _Triples, hilo: bool) -> Array:
+    """The player's best per triple: row 0 the high value, row 1 (``hilo``) minus the low mask,
+    so that "best" is the maximum on both rows and they share every array operation."""
+    out = np.empty((2 if hilo else 1, len(t.ms)), dtype=np.int32)
+    hi = out[0]
+    np.take(p.nf, t.ms, out=hi)
     if len(p.fsuit) and len(t.suited):
         hit = p.fsuit[:, None] == t.tsuit[None, :]
         fl = np.where(hit, FL[p.fmask[:, None] | t.tmask[None, :]], 0).max(axis=0)
         hi[t.suited] = np.maximum(hi[t.suited], fl)
-    return hi, (p.lo[t.lm] if hilo else None)
+    if hilo:
+        np.negative(p.lo[t.lm], out=out[1])
+    return out
 
 
 def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
@@ -385,11 +395,11 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     psuit = np.where(ps[..., 0] == ps[..., 1], ps[..., 0], -1)
     ts = SUIT[trips]
     tsuit = np.where((ts[..., 0] == ts[..., 1]) & (ts[..., 1] == ts[..., 2]), ts[..., 0], -2)
-    hit = psuit[:, :, None] == tsuit[:, None, :]
-    if hit.any():
-        pm = RBIT[pairs[..., 0]] | RBIT[pairs[..., 1]]
-        tm = RBIT[trips[..., 0]] | RBIT[trips[..., 1]] | RBIT[trips[..., 2]]
-        hi = np.maximum(hi, np.where(hit, FL[pm[:, :, None] | tm[:, None, :]], 0))
+    row, pair, trip = np.nonzero(psuit[:, :, None] == tsuit[:, None, :])  # five cards of one suit
+    if len(row):
+        pm = RBIT[pairs[row, pair, 0]] | RBIT[pairs[row, pair, 1]]
+        tc = trips[row, trip]
+        hi[row, pair, trip] = np.maximum(hi[row, pair, trip], FL[pm | RBIT[tc[:, 0]] | RBIT[tc[:, 1]] | RBIT[tc[:, 2]]])
     high = hi.reshape(n, -1).max(axis=1)
     if not hilo:
         return high, np.full(n, NO_LOW, dtype=np.int64)
@@ -418,9 +428,9 @@ def board_values(
     return _values_for(_player(np.asarray(hole, dtype=np.int64)), known, unseen, flat, hilo)
 
 
-def _board_flat_rows(new: Array, n: int, b0: int) -> Array:
+def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
     plan = _plan(n, b0)
-    return np.stack([_flat(new[:, pos], n) for pos in plan.kpos], axis=1)
+    return tuple(np.ascontiguousarray(_flat(new[:, pos], n), dtype=np.int32) for pos in plan.kpos)
 
 
 def _spot_triples(known: Array, unseen: Array) -> _Triples:
@@ -428,47 +438,46 @@ def _spot_triples(known: Array, unseen: Array) -> _Triples:
     return _triples(np.concatenate([unseen, known])[plan.tidx])
 
 
-def _m_table(values: Array, plan: _Plan, low: bool, dense_out: bool = True) -> Array:
-    """``M`` over ``s``-subsets from one player's value of every triple of the plan: as a dense
-    ``n ** s`` array, or (``dense_out=False``) in the subsets' own lexicographic order."""
-    reduce = np.minimum if low else np.maximum
-    group = values if plan.starts is None else reduce.reduceat(values, plan.starts)
-    dense = np.empty(plan.dense_size, dtype=np.int64)
-    dense[plan.dense_pos] = group
-    m = dense[plan.subidx]
-    m = m[:, 0] if m.shape[1] == 1 else (m.min(axis=1) if low else m.max(axis=1))
+def _m_table(values: Array, plan: _Plan, dense_out: bool = True) -> Array:
+    """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest): as
+    dense ``n ** s`` rows, or (``dense_out=False``) in the subsets' own lexicographic order."""
+    rows = len(values)
+    group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
+    dense = np.empty((rows, plan.dense_size), dtype=np.int32)
+    dense[:, plan.dense_pos] = group
+    m = dense[:, plan.subidx[0]]
+    for col in plan.subidx[1:]:
+        np.maximum(m, dense[:, col], out=m)
     if not dense_out:
         return m
-    out = np.empty(plan.n ** plan.s, dtype=np.int64)
-    out[plan.sflat] = m
+    out = np.empty((rows, plan.n ** plan.s), dtype=np.int32)
+    out[:, plan.sflat] = m
     return out
 
 
-def _over_boards(m: Array, flat: Array, low: bool) -> Array:
-    if flat.shape[1] == 1:
-        out: Array = m[flat[:, 0]]
-        return out
-    v = m[flat]
-    out = v.min(axis=1) if low else v.max(axis=1)
+def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
+    """Each board's best: M at each of its s-subsets (one column each), the largest."""
+    out: Array = m[:, flat[0]]
+    for col in flat[1:]:
+        np.maximum(out, m[:, col], out=out)
     return out
 
 
-def _values_for(p: _Player, known: Array, unseen: Array, flat: Array | None, hilo: bool,
+def _values_for(p: _Player, known: Array, unseen: Array, flat: tuple[Array, ...] | None, hilo: bool,
                 triples: _Triples | None = None) -> tuple[Array, Array]:
     """One player's high and low per board; ``flat=None`` means every board of an exact
     enumeration with at most three cards to come, whose boards are M's own subsets, in order."""
     plan = _plan(len(unseen), len(known))
     if triples is None:
         triples = _spot_triples(known, unseen)
-    hi, lo = _triple_values(p, triples, hilo)
+    values = _triple_values(p, triples, hilo)
     if flat is None:
-        high = _m_table(hi, plan, False, dense_out=False)
-        return high, (_m_table(lo, plan, True, dense_out=False) if lo is not None
-                      else np.full(len(high), NO_LOW, dtype=np.int64))
-    high = _over_boards(_m_table(hi, plan, False), flat, False)
-    if lo is None:
-        return high, np.full(len(flat), NO_LOW, dtype=np.int64)
-    return high, _over_boards(_m_table(lo, plan, True), flat, True)
+        best = _m_table(values, plan, dense_out=False)
+    else:
+        best = _over_boards(_m_table(values, plan), flat)
+    if hilo:
+        return best[0], -best[1]
+    return best[0], np.full(best.shape[1], NO_LOW, dtype=np.int32)
 
 
 # --------------------------------------------------------------------------------------------
@@ -588,6 +597,28 @@ def _split(win: Array, amount: Array | int, count: Array) -> Array:
     return out
 
 
+def _totals(win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> list[int]:
+    """Each winner's share summed over the boards, without a per-board array of shares.
+
+    The amount is constant on each part of the boards (``mask``, None for all of them): a board
+    with one winner adds the amount to that winner (counted, not summed); only the boards with a
+    tie are split one by one (:func:`_split`).
+    """
+    single = count == 1
+    out = np.zeros(len(win), dtype=np.int64)
+    for mask, amount in parts:
+        if amount:
+            sel = single if mask is None else single & mask
+            out += amount * np.count_nonzero(win & sel, axis=1)
+    ties = np.flatnonzero(count > 1)
+    if len(ties):
+        amounts = np.zeros(len(ties), dtype=np.int64)
+        for mask, amount in parts:
+            amounts += amount if mask is None else amount * mask[ties]
+        out += _split(win[:, ties], amounts, count[ties]).sum(axis=1)
+    return [int(x) for x in out]
+
+
 def equity(
     spot: EquitySpot,
     *,
@@ -645,7 +676,7 @@ def equity(
             h, lo = hand_values(holes[i][None, :], known[None, :], hilo)
             his[i], los[i] = h, lo
     else:
-        flat: Array | None
+        flat: tuple[Array, ...] | None
         if method == "exact":
             flat = None if k <= 3 else _exact_board_flat(n, b0)
             boards = math.comb(n, k)
@@ -678,13 +709,17 @@ def equity(
     per_sample = np.zeros((n_players, boards), dtype=np.int64) if mc else None
     shares: list[PotShare] = []
 
-    def add(pot_i: int, run: int, half: str, elig: list[int], amount: int, got: Array) -> None:
-        """Record one half of one pot-run: ``got`` (players x boards) what each eligible gets."""
-        sums = got.sum(axis=1).tolist()
+    def add(pot_i: int, run: int, half: str, elig: list[int], amount: int,
+            win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> None:
+        """Record one half of one pot-run: what each eligible player gets of it over the boards,
+        ``parts`` giving the half's amount on each part of the boards."""
         if per_sample is not None:
+            got = _split(win, sum(a if m is None else a * m for m, a in parts), count)
+            sums = got.sum(axis=1).tolist()
             per_sample[elig] += got
             errs = (got.std(axis=1, ddof=1) / math.sqrt(boards)).tolist()
         else:
+            sums = _totals(win, count, parts)
             errs = [0.0] * len(elig)
         for i, total, err in zip(elig, sums, errs, strict=True):
             totals[i] += total
@@ -693,8 +728,10 @@ def equity(
     for pot_i, pot in enumerate(spot.pots):
         elig = list(pot.eligible)
         if len(elig) == 1:
+            alone = np.ones((1, boards), dtype=bool)
+            ones = np.ones(boards, dtype=np.int64)
             for run, amount in pot.runs:
-                add(pot_i, run, "whole", elig, amount, np.full((1, boards), amount, dtype=np.int64))
+                add(pot_i, run, "whole", elig, amount, alone, ones, [(None, amount)])
             continue
         hi = np.stack([his[i] for i in elig])
         win = hi == hi.max(axis=0)
@@ -705,13 +742,14 @@ def equity(
             has_low = best < NO_LOW
             lwin = (lo == best) & has_low
             lcount = lwin.sum(axis=0)
+            no_low = ~has_low
         for run, amount in pot.runs:
             if hilo:
-                lo_amt = np.where(has_low, amount // 2, 0)
-                add(pot_i, run, "high", elig, amount, _split(win, amount - lo_amt, count))
-                add(pot_i, run, "low", elig, amount, _split(lwin, lo_amt, lcount))
+                half = amount // 2
+                add(pot_i, run, "high", elig, amount, win, count, [(has_low, amount - half), (no_low, amount)])
+                add(pot_i, run, "low", elig, amount, lwin, lcount, [(has_low, half)])
             else:
-                add(pot_i, run, "whole", elig, amount, _split(win, amount, count))
+                add(pot_i, run, "whole", elig, amount, win, count, [(None, amount)])
 
     ev = tuple(t / boards for t in totals)
     if per_sample is not None and boards > 1:
