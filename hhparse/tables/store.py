@@ -263,6 +263,28 @@ class Warehouse:
         write_parquet_atomic(name, pa.concat_tables(parts), self.root / rel)
         return rel
 
+    def replace_tables(self, tables: dict[str, list[pa.Table]]) -> None:
+        """Replace every published file of each named table by new files holding ``tables[name]``.
+
+        For a rewrite of whole tables (``hhparse ev --recompute``): the new files are written
+        first, then published with one manifest swap; the old ones are retired as by
+        :meth:`compact`, so open connections keep reading them for a while.
+        """
+        batch = self.manifest.next_batch
+        tag = f"r{batch:08d}-{uuid.uuid4().hex[:8]}"
+        old_files: list[Path] = []
+        for name, parts in tables.items():
+            rels = [self._write_part(name, f"{tag}-{i:04d}", [t]) for i, t in enumerate(parts) if t.num_rows]
+            if rels:
+                _fsync_dir(self.root / name)
+            old_files.extend(self.files_of(name))
+            self.manifest.tables[name] = rels
+        self.manifest.next_batch = batch + 1
+        retired_at = time.time()
+        for p in old_files:
+            self.manifest.retired[p.relative_to(self.root).as_posix()] = retired_at
+        self._write_manifest()
+
     def compact(self, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
         """Merge each table's batch files into files of up to ``target_rows`` rows.
 
