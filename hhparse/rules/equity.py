@@ -199,6 +199,20 @@ def _low_table() -> Array:
 
 LOWTAB: Final = _low_table().astype(np.int32)
 
+
+def _pair_tables() -> tuple[Array, Array, Array, Array]:
+    """Per ordered card pair ``52 * a + b``: rank slot (``13 * ra + rb``), low mask (0 when the two
+    are not two different low ranks), suit when suited (-1 otherwise), 13-bit rank mask."""
+    a = np.repeat(_CARDS, 52)
+    b = np.tile(_CARDS, 52)
+    la, lb = LOWBIT[a], LOWBIT[b]
+    low = np.where((la != 0) & (lb != 0) & (la != lb), la | lb, 0)
+    suit = np.where(SUIT[a] == SUIT[b], SUIT[a], -1)
+    return 13 * RANK[a] + RANK[b], low, suit, RBIT[a] | RBIT[b]
+
+
+PAIR_SLOT, PAIR_LOW, PAIR_SUIT, PAIR_MASK = _pair_tables()
+
 # --------------------------------------------------------------------------------------------
 # Combinations (cached index arrays)
 # --------------------------------------------------------------------------------------------
@@ -336,43 +350,40 @@ def _triples(cards: Array) -> _Triples:
 
 
 @dataclass(frozen=True, slots=True)
-class _Player:
-    """One player's best value per board-triple class, over their hole pairs."""
+class _Players:
+    """Some players' best value per board-triple class, over their hole pairs (one row each)."""
 
-    nf: Array  # (455,) best non-flush value per board rank multiset
-    lo: Array  # (256,) best low per board low mask
-    fsuit: Array  # suits of the suited hole pairs
-    fmask: Array  # their 13-bit rank masks
-
-
-def _player(hole: Array) -> _Player:
-    pairs = hole[_combos(len(hole), 2)]
-    r = RANK[pairs]
-    lb = LOWBIT[pairs]
-    plm = np.where((lb[:, 0] != 0) & (lb[:, 1] != 0) & (lb[:, 0] != lb[:, 1]), lb[:, 0] | lb[:, 1], 0)
-    su = SUIT[pairs]
-    suited = su[:, 0] == su[:, 1]
-    return _Player(
-        NF[13 * r[:, 0] + r[:, 1]].max(axis=0),
-        LOWTAB[plm].min(axis=0),
-        su[suited, 0],
-        (RBIT[pairs[:, 0]] | RBIT[pairs[:, 1]])[suited],
-    )
+    nf: Array  # (P, 455) best non-flush value per board rank multiset
+    lo: Array  # (P, 256) best low per board low mask
+    fsuit: Array  # (P, pairs) each hole pair's suit when suited, else -1
+    fmask: Array  # (P, pairs) each hole pair's 13-bit rank mask
 
 
-def _triple_values(p: _Player, t: _Triples, hilo: bool) -> Array:
-    """The player's best per triple: row 0 the high value, row 1 (``hilo``) minus the low mask,
-    so that "best" is the maximum on both rows and they share every array operation."""
-    out = np.empty((2 if hilo else 1, len(t.ms)), dtype=np.int32)
-    hi = out[0]
-    np.take(p.nf, t.ms, out=hi)
-    if len(p.fsuit) and len(t.suited):
-        hit = p.fsuit[:, None] == t.tsuit[None, :]
-        fl = np.where(hit, FL[p.fmask[:, None] | t.tmask[None, :]], 0).max(axis=0)
-        hi[t.suited] = np.maximum(hi[t.suited], fl)
+def _players(holes: Array) -> _Players:
+    """The tables of the players whose hole cards are the rows of ``holes`` (all the same size)."""
+    pairs = holes[:, _combos(holes.shape[1], 2)]  # (P, pairs, 2)
+    pair = 52 * pairs[..., 0] + pairs[..., 1]
+    return _Players(NF[PAIR_SLOT[pair]].max(axis=1), LOWTAB[PAIR_LOW[pair]].min(axis=1), PAIR_SUIT[pair],
+                    PAIR_MASK[pair])
+
+
+def _triple_values(p: _Players, t: _Triples, hilo: bool) -> Array:
+    """Each player's best per triple: rows ``(player, 0)`` the high value and ``(player, 1)``
+    (``hilo``) minus the low mask, so that "best" is the maximum on every row and all players'
+    rows share every array operation. Shape (P * rows, T)."""
+    rows = 2 if hilo else 1
+    n = len(p.nf)
+    out = np.empty((n, rows, len(t.ms)), dtype=np.int32)
+    hi = out[:, 0]
+    hi[...] = p.nf[:, t.ms]
+    if len(t.suited):
+        hit = p.fsuit[:, :, None] == t.tsuit[None, None, :]
+        if hit.any():
+            fl = np.where(hit, FL[p.fmask[:, :, None] | t.tmask[None, None, :]], 0).max(axis=1)
+            hi[:, t.suited] = np.maximum(hi[:, t.suited], fl)
     if hilo:
-        np.negative(p.lo[t.lm], out=out[1])
-    return out
+        np.negative(p.lo[:, t.lm], out=out[:, 1])
+    return out.reshape(n * rows, -1)
 
 
 def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
@@ -425,7 +436,8 @@ def board_values(
     known = np.asarray(known, dtype=np.int64)
     unseen = np.asarray(unseen, dtype=np.int64)
     flat = _board_flat_rows(np.asarray(new, dtype=np.int64), len(unseen), len(known))
-    return _values_for(_player(np.asarray(hole, dtype=np.int64)), known, unseen, flat, hilo)
+    hi, lo = _values_for(_players(np.asarray(hole, dtype=np.int64)[None, :]), known, unseen, flat, hilo)
+    return hi[0], lo[0]
 
 
 def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
@@ -463,10 +475,10 @@ def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
     return out
 
 
-def _values_for(p: _Player, known: Array, unseen: Array, flat: tuple[Array, ...] | None, hilo: bool,
+def _values_for(p: _Players, known: Array, unseen: Array, flat: tuple[Array, ...] | None, hilo: bool,
                 triples: _Triples | None = None) -> tuple[Array, Array]:
-    """One player's high and low per board; ``flat=None`` means every board of an exact
-    enumeration with at most three cards to come, whose boards are M's own subsets, in order."""
+    """The players' high and low per board, (P, boards) each; ``flat=None`` means every board of an
+    exact enumeration with at most three cards to come, whose boards are M's own subsets, in order."""
     plan = _plan(len(unseen), len(known))
     if triples is None:
         triples = _spot_triples(known, unseen)
@@ -476,8 +488,8 @@ def _values_for(p: _Player, known: Array, unseen: Array, flat: tuple[Array, ...]
     else:
         best = _over_boards(_m_table(values, plan), flat)
     if hilo:
-        return best[0], -best[1]
-    return best[0], np.full(best.shape[1], NO_LOW, dtype=np.int32)
+        return best[0::2], -best[1::2]
+    return best, np.full(best.shape, NO_LOW, dtype=np.int32)
 
 
 # --------------------------------------------------------------------------------------------
@@ -609,14 +621,16 @@ def _totals(win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> 
     for mask, amount in parts:
         if amount:
             sel = single if mask is None else single & mask
-            out += amount * np.count_nonzero(win & sel, axis=1)
-    ties = np.flatnonzero(count > 1)
-    if len(ties):
-        amounts = np.zeros(len(ties), dtype=np.int64)
-        for mask, amount in parts:
-            amounts += amount if mask is None else amount * mask[ties]
-        out += _split(win[:, ties], amounts, count[ties]).sum(axis=1)
-    return [int(x) for x in out]
+            out += amount * (win & sel).sum(axis=1)
+    if not single.all():
+        ties = np.flatnonzero(count > 1)
+        if len(ties):
+            amounts = np.zeros(len(ties), dtype=np.int64)
+            for mask, amount in parts:
+                amounts += amount if mask is None else amount * mask[ties]
+            out += _split(win[:, ties], amounts, count[ties]).sum(axis=1)
+    result: list[int] = out.tolist()
+    return result
 
 
 def equity(
@@ -691,10 +705,15 @@ def equity(
             flat = _board_flat_rows(new, n, b0)
             boards = samples
         triples = _spot_triples(known, unseen)
+        whole = [i for i in sorted(contested) if missing[i] <= 0]
+        if whole:
+            hi_rows, lo_rows = _values_for(_players(np.stack([holes[i] for i in whole])), known, unseen, flat,
+                                           hilo, triples)
+            for row, i in enumerate(whole):
+                his[i], los[i] = hi_rows[row], lo_rows[row]
         col = 0
         for i in sorted(contested):
             if missing[i] <= 0:
-                his[i], los[i] = _values_for(_player(holes[i]), known, unseen, flat, hilo, triples)
                 continue
             assert drawn_holes is not None and new is not None  # mc only
             extra = unseen[drawn_holes[:, col : col + missing[i]]]
