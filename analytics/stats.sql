@@ -31,6 +31,11 @@
 --               games the header's second number, the big bet, as PT4 does for limit).
 --   showdown / non-showdown winnings  net summed over hands where the player went / did not go to
 --               showdown (PT4's blue and red lines); the two add up to net.
+--   all-in EV   ev_net: allin_ev summed, the net had every all-in before the river been paid its
+--               equity at the point the betting ended (hhparse.ev: exact over every board, or
+--               seeded Monte Carlo; every card the history prints counts as out of the deck);
+--               the net itself in hands without one (PT4's "All-in Adj" / green line).
+--               ev_bb_per_100 as bb/100 with allin_ev for net. luck = net - allin_ev.
 
 -- Per player per hand: the base every report aggregates. Booleans become 0/1 so opportunities
 -- and successes are plain sums. The hand's attributes (unit, date, game, stakes, pot) are the
@@ -59,6 +64,11 @@ SELECT
     hp.net,
     hp.collected,
     CAST(hp.net AS DOUBLE) / NULLIF(CAST(hp.big_blind AS DOUBLE), 0)         AS net_bb,
+    hp.allin_ev,
+    CAST(hp.allin_ev AS DOUBLE) / NULLIF(CAST(hp.big_blind AS DOUBLE), 0)    AS ev_bb,
+    hp.ev_street,
+    hp.ev_method,
+    hp.ev_std_err,
     (hp.position = 'BB' AND NOT hp.vpip AND NOT hp.pfr AND NOT hp.saw_flop
         AND hp.collected > 0)::INT                                            AS walk,
     hp.vpip::INT                                                               AS vpip,
@@ -130,6 +140,8 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         count(*)                                                      AS hands,
         sum(net)                                                      AS net,
         round(100 * sum(net_bb) / count(*), 2)                        AS bb_per_100,
+        sum(allin_ev)                                                 AS ev_net,
+        round(100 * sum(ev_bb) / count(*), 2)                         AS ev_bb_per_100,
         pct(cnt(vpip), count(*) - cnt(walk))                          AS vpip,
         pct(cnt(pfr), count(*) - cnt(walk))                           AS pfr,
         pct(cnt(three_bet), cnt(three_bet_opp))                       AS three_bet,

@@ -11,7 +11,11 @@ worker.
 Input: ``hhparse synth --hands N --out DIR`` (the synthetic generator); with ``--corpus-input``
 the valid corpus hands repeated with fresh hand ids instead.
 
-Usage: python bench/import.py [--hands 1000000] [--jobs 1 2] [--keep DIR]
+With ``--ev both`` every round imports the input with the all-in EV stage and without it
+(``import_paths(ev=False)``), and the median speeds and their ratio are printed (issue #15: with
+EV at >= 80 % of the speed without).
+
+Usage: python bench/import.py [--hands 1000000] [--jobs 1 2] [--keep DIR] [--ev on|off|both]
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import contextlib
 import json
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,10 +41,11 @@ CHILD = """
 import json, resource, sys, time
 from hhparse.importer import import_paths
 t = time.perf_counter()
-r = import_paths([sys.argv[1]], sys.argv[2], jobs=int(sys.argv[3]))
+c = time.process_time()
+r = import_paths([sys.argv[1]], sys.argv[2], jobs=int(sys.argv[3]), ev=sys.argv[4] == "on")
 dt = time.perf_counter() - t
 print(json.dumps({
-    "seconds": dt, "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected,
+    "seconds": dt, "cpu_seconds": time.process_time() - c, "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected,
     "batches": r.stats.batches,
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
@@ -151,7 +157,10 @@ def main() -> None:
     ap.add_argument("--corpus-input", action="store_true", help="repeat corpus hands instead of synth")
     ap.add_argument("--repeat", type=int, default=1, help="runs per --jobs value (median reported)")
     ap.add_argument("--keep", type=Path, help="build/keep the input here (reused if present)")
+    ap.add_argument("--ev", choices=("on", "off", "both"), default="on",
+                    help="all-in EV stage on, off, or both in every round (and their speed ratio)")
     args = ap.parse_args()
+    evs = ("off", "on") if args.ev == "both" else (args.ev,)
 
     work = Path(tempfile.mkdtemp(prefix="hhparse-bench-"))
     src = args.keep or work / "input"
@@ -163,38 +172,49 @@ def main() -> None:
         # Rounds: every --jobs value once per round, so that a drift of the machine's speed (seen
         # here: 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before
         # each run shows that drift.
-        by_jobs: dict[int, list[dict[str, Any]]] = {jobs: [] for jobs in args.jobs}
+        by_jobs: dict[tuple[int, str], list[dict[str, Any]]] = {(j, e): [] for j in args.jobs for e in evs}
         for i in range(args.repeat):
-            for jobs in args.jobs:
-                wh = work / f"wh-{jobs}-{i}"
+            for jobs, ev in by_jobs:
+                wh = work / f"wh-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
-                out, mem = run_sampled([sys.executable, "-c", CHILD, str(src), str(wh), str(jobs)])
+                out, mem = run_sampled([sys.executable, "-c", CHILD, str(src), str(wh), str(jobs), ev])
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
+                r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
                 r["warehouse_mb"] = _du(wh) / 1e6
                 r["loop_s"] = loop
-                by_jobs[jobs].append(r)
+                by_jobs[(jobs, ev)].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
-                print(f"  round {i + 1}, --jobs {jobs}: {r['hands_per_s']:,.0f} hands/s (CPU loop {loop:.2f} s)")
+                print(f"  round {i + 1}, --jobs {jobs}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
+                      f"{r['hands_per_cpu_s']:,.0f} per CPU second of the main process (CPU loop {loop:.2f} s)")
         results = {}
-        for jobs, runs in by_jobs.items():
+        for (jobs, ev), runs in by_jobs.items():
             runs.sort(key=lambda x: x["hands_per_s"])
             r = runs[len(runs) // 2]  # the median run (all its figures)
             if args.repeat > 1:
                 r["all_hands_per_s"] = [round(x["hands_per_s"]) for x in runs]
-                print(f"--jobs {jobs}: hands/s of the {args.repeat} runs: {r['all_hands_per_s']}")
-            results[jobs] = r
+                print(f"--jobs {jobs}, EV {ev}: hands/s of the {args.repeat} runs: {r['all_hands_per_s']}")
+            results[(jobs, ev)] = r
             print(
-                f"--jobs {jobs}: {r['read']:,} hands in {r['seconds']:.1f} s = {r['hands_per_s']:,.0f} hands/s "
+                f"--jobs {jobs}, EV {ev}: {r['read']:,} hands in {r['seconds']:.1f} s = {r['hands_per_s']:,.0f} hands/s "
                 f"({r['hands_per_s'] / jobs:,.0f}/core); new {r['new']:,}, rejected {r['rejected']:,}; "
                 f"peak RSS main {r['main_rss_mb']:.0f} MB, largest worker {r['worker_rss_mb']:.0f} MB, "
                 f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
                 f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
             )
-        if 1 in results and 2 in results:
-            print(
-                f"speed-up --jobs 2 / --jobs 1: {results[2]['hands_per_s'] / results[1]['hands_per_s']:.2f}x"
-            )
+        for ev in evs:
+            if (1, ev) in results and (2, ev) in results:
+                one, two = results[(1, ev)]["hands_per_s"], results[(2, ev)]["hands_per_s"]
+                print(f"speed-up --jobs 2 / --jobs 1, EV {ev}: {two / one:.2f}x")
+        if args.ev == "both":
+            for jobs in args.jobs:
+                with_ev, without = results[(jobs, "on")]["hands_per_s"], results[(jobs, "off")]["hands_per_s"]
+                print(f"--jobs {jobs}: with EV {with_ev:,.0f} / without {without:,.0f} hands/s = "
+                      f"{100 * with_ev / without:.1f} % (medians)")
+                if jobs == 1:  # in-process: the main process's CPU time is all the work
+                    cpu = {e: statistics.median(x["hands_per_cpu_s"] for x in by_jobs[(1, e)]) for e in evs}
+                    print(f"--jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without {cpu['off']:,.0f} "
+                          f"= {100 * cpu['on'] / cpu['off']:.1f} % (medians; less sensitive to a busy machine)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -323,6 +323,83 @@ class HandFacts(Record):
         self.exposed_card: Final = exposed_card
 
 
+class EvShareFact(Record):
+    """All-in EV: one player's expected share of one half of one pot in one run.
+
+    Computed by the EV stage (:mod:`hhparse.ev`) after the referee, not proven by it. ``half`` is
+    ``whole`` (high-only game, or a pot one player alone could win), ``high`` (the high half, and
+    the whole pot on boards where no low qualifies) or ``low``. Money in minor units: ``ev`` is the
+    expected share rounded so that a pot-run's rows add up to ``amount``; the exact value is
+    ``share_sum / boards``.
+    """
+
+    __match_args__ = (
+        "pot", "run", "half", "player", "seat", "amount", "ev", "share_sum", "boards", "std_err", "won", "street",
+        "method",
+    )
+
+    def __init__(
+        self,
+        pot: int,
+        run: int,
+        half: str,
+        player: str,
+        seat: int,
+        amount: int,
+        ev: int,
+        share_sum: int,
+        boards: int,
+        std_err: int,
+        won: int,
+        street: int,
+        method: str,
+    ) -> None:
+        self.pot: Final = pot  # 0 = main pot, 1.. = side pots
+        self.run: Final = run  # 0 = single board, 1/2 = run it twice boards
+        self.half: Final = half
+        self.player: Final = player
+        self.seat: Final = seat
+        self.amount: Final = amount  # the pot's amount in this run, after rake
+        self.ev: Final = ev  # expected share, rounded (largest remainder within the pot-run)
+        self.share_sum: Final = share_sum  # the share summed over every board enumerated or sampled
+        self.boards: Final = boards
+        self.std_err: Final = std_err  # standard error of the expected share, rounded up (0 when exact)
+        self.won: Final = won  # what the player actually got of it
+        self.street: Final = street  # street the betting ended on
+        self.method: Final = method  # exact | mc
+
+
+class HandEvFacts(Record):
+    """All-in EV of one hand, decided at the point the betting ended before the river.
+
+    ``allin_ev`` and ``std_err`` are parallel to :attr:`HandFacts.players`: the expected net
+    (``E[collected] + returned - contributed``) of each seated player, ``net`` itself for those who
+    were not in the pots, rounded to whole units by largest remainder so that they add up to
+    minus the rake exactly; the standard errors are rounded up. ``method`` is ``exact`` or ``mc``
+    (``failed`` when the computation raised: then ``allin_ev`` is the net), ``boards`` the number
+    of boards enumerated or sampled, ``street`` the street the betting ended on (0 pre-flop;
+    None when failed).
+    """
+
+    __match_args__ = ("street", "method", "boards", "allin_ev", "std_err", "shares")
+
+    def __init__(
+        self,
+        street: int | None,
+        method: str,
+        boards: int,
+        allin_ev: tuple[int, ...],
+        std_err: tuple[int, ...],
+        shares: tuple[EvShareFact, ...],
+    ) -> None:
+        self.street: Final = street
+        self.method: Final = method
+        self.boards: Final = boards
+        self.allin_ev: Final = allin_ev
+        self.std_err: Final = std_err
+        self.shares: Final = shares
+
+
 class RefereeResult(Record):
     """The referee's verdict. ``facts`` is present whenever replay got far enough to build them."""
 

@@ -124,13 +124,15 @@ def _result_from_ipc(
     return TaskResult(tables, sites, hand_ids, hashes, accepted)
 
 
-def process_blocks(blocks: Sequence[Block]) -> TaskResult:
-    """Parse, referee and tabulate ``blocks`` (runs in a worker process, or in-process).
+def process_blocks(blocks: Sequence[Block], ev: bool = True) -> TaskResult:
+    """Parse, referee, take the all-in EV of (unless ``ev`` is false) and tabulate ``blocks``
+    (runs in a worker process, or in-process).
 
     An exception from the parser or referee on one hand is a bug there, but must not lose the
     batch: it becomes a reject with code ``internal-error`` and the traceback's last line.
     """
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
+    from hhparse.ev import safe_hand_ev
     from hhparse.parsing import parse_block
 
     builder = BatchBuilder()
@@ -140,7 +142,8 @@ def process_blocks(blocks: Sequence[Block]) -> TaskResult:
             if isinstance(parsed, ParseError):
                 builder.add_parse_error(parsed, block.source, block.line, block.text)
             else:
-                builder.add_result(referee(parsed), block.text)
+                result = referee(parsed)
+                builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
         except Exception as exc:  # one hand's bug must not abort the import
             err = ParseError(
                 code="internal-error",
@@ -167,9 +170,9 @@ def pack_blocks(blocks: Sequence[Block]) -> PackedBlocks:
     return [(b.source, b.line, b.text, b.kind) for b in blocks]
 
 
-def process_packed(packed: PackedBlocks) -> TaskResult:
+def process_packed(packed: PackedBlocks, ev: bool = True) -> TaskResult:
     """:func:`process_blocks` of packed blocks (the worker entry point)."""
-    return process_blocks([Block(*b) for b in packed])
+    return process_blocks([Block(*b) for b in packed], ev)
 
 
 #: Young-generation threshold while importing (CPython's default is 700). Parsing and refereeing
@@ -203,6 +206,7 @@ def _worker_init(main_pid: int) -> None:
     hands being processed."""
     die_with_parent(main_pid)
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
     from hhparse.parsing import _parser
 
     _parser()
@@ -602,8 +606,10 @@ class _Importer:
         reporter: Reporter,
         import_id: str,
         stats: ImportStats,
+        ev: bool = True,
     ) -> None:
         self.wh = wh
+        self.ev = ev
         self.runs = runs
         self.jobs = jobs
         self.task_hands = task_hands
@@ -760,13 +766,14 @@ class _Importer:
     def run(self) -> None:
         if self.jobs <= 1:
             from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+            from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
             from hhparse.parsing import _parser
 
             _parser()  # built before the freeze, like a worker's
             previous = _quiet_gc()
             try:
                 for task in self.tasks():
-                    self.merge(task, process_blocks(task.blocks))
+                    self.merge(task, process_blocks(task.blocks, self.ev))
             finally:
                 _restore_gc(previous)
         else:
@@ -781,7 +788,7 @@ class _Importer:
             try:
                 window: deque[tuple[Task, Future[TaskResult]]] = deque()
                 for task in self.tasks():
-                    fut = pool.submit(process_packed, pack_blocks(task.blocks))
+                    fut = pool.submit(process_packed, pack_blocks(task.blocks), self.ev)
                     window.append((task, fut))  # the text stays until merged: a conflict keeps it
                     while len(window) > depth:
                         t, f = window.popleft()
@@ -804,6 +811,7 @@ def import_paths(
     task_hands: int = DEFAULT_TASK_HANDS,
     batch_hands: int = DEFAULT_BATCH_HANDS,
     reporter: Reporter | None = None,
+    ev: bool = True,
 ) -> ImportResult:
     """Import every hand-history file under ``paths`` into the warehouse at ``warehouse``.
 
@@ -816,6 +824,8 @@ def import_paths(
         batch_hands: hands buffered before a batch is published (bounds memory, sets the
             granularity of crash recovery).
         reporter: progress sink.
+        ev: take the all-in EV of each hand (:mod:`hhparse.ev`); without it ``allin_ev`` is the
+            net (for benchmarks; ``hhparse ev --recompute`` fills it in later).
     """
     problems: list[tuple[Path, OSError]] = []
     files = expand_paths(paths, problems=problems)
@@ -848,6 +858,7 @@ def import_paths(
             reporter=reporter,
             import_id=import_id,
             stats=stats,
+            ev=ev,
         )
         imp.run()
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, wh.notes)

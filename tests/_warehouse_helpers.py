@@ -13,7 +13,17 @@ import duckdb
 import pyarrow as pa
 
 from hhparse.errors import Violation
-from hhparse.facts import ActionFact, AwardFact, HandFacts, PlayerFacts, PotFact, RefereeResult, ShowdownFact
+from hhparse.facts import (
+    ActionFact,
+    AwardFact,
+    EvShareFact,
+    HandEvFacts,
+    HandFacts,
+    PlayerFacts,
+    PotFact,
+    RefereeResult,
+    ShowdownFact,
+)
 from hhparse.model import Game, Hand, Header, Seat, Structure
 from hhparse.tables.schema import TABLES, create_views
 
@@ -110,6 +120,16 @@ def fake_result(hand_id: str = "96353118546", *, errors: tuple[Violation, ...] =
     facts = HandFacts(hand, players, actions, pots, awards, showdowns, total_pot=50, rake=0, runs=1,
                       boards=(("7h", "5d", "3s", "Qc", "2d"),), exposed_card="7h")
     return RefereeResult(hand, errors=errors, facts=None if errors else facts)
+
+
+def fake_ev() -> HandEvFacts:
+    """An all-in EV for :func:`fake_result` as the EV stage would build it (by hand: the builder is
+    tested apart from the stage): Bob all-in pre-flop with 30 % of the 50-cent pot (15 of 50)."""
+    shares = (
+        EvShareFact(0, 0, "whole", "Alice", 1, 50, 35, 35 * 741, 741, 0, 50, 0, "exact"),
+        EvShareFact(0, 0, "whole", "Bob", 2, 50, 15, 15 * 741, 741, 0, 0, 0, "exact"),
+    )
+    return HandEvFacts(0, "exact", 741, (10, -10), (0, 0), shares)
 
 
 def read_views(warehouse: Path) -> dict[str, pa.Table]:

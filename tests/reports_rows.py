@@ -94,6 +94,8 @@ class Rows:
                 "dealt_in": True,
             }
             row.update(p)
+            if "allin_ev" not in p:  # a hand without all-in EV: the net itself
+                row["allin_ev"] = row["net"]
             self.rows["hand_players"].append(row)
         for a in awards or []:
             self.rows["awards"].append(_default("awards") | {"site": "PokerStars", "hand_id": hand_id} | a)

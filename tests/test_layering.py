@@ -65,7 +65,28 @@ def test_parser_never_judges_legality(path: Path) -> None:
 
 @pytest.mark.parametrize("path", _modules("tables"), ids=lambda p: p.name)
 def test_tables_only_reshape_facts(path: Path) -> None:
-    assert not _forbidden(_imports(path), ("hhparse.engine", "hhparse.rules", *TEXT_SIDE)), path
+    assert not _forbidden(_imports(path), ("hhparse.engine", "hhparse.rules", "hhparse.ev", *TEXT_SIDE)), path
+
+
+def test_ev_stage_runs_after_the_referee_on_facts() -> None:
+    """The all-in EV stage reads the referee's facts and the parsed hand, and calls the rules: it
+    never reads text, never runs the referee again and knows nothing of the warehouse."""
+    imports = _imports(PKG / "ev.py")
+    assert not _forbidden(imports, (*TEXT_SIDE, "hhparse.engine", "hhparse.tables", "hhparse.importer")), imports
+    assert _forbidden(imports, ("hhparse.rules.equity",)) and _forbidden(imports, ("hhparse.facts",))
+
+
+def test_equity_engine_is_pure() -> None:
+    """``rules/equity.py`` is arithmetic on cards and amounts: numpy, nothing of hhparse."""
+    imports = _imports(PKG / "rules" / "equity.py")
+    assert not _forbidden(imports, ("hhparse", "lark", "pyarrow", "duckdb", "pandas")), imports
+
+
+def test_only_the_import_layer_recomputes() -> None:
+    """``hhparse ev --recompute`` re-reads histories: it is part of the import layer, and the
+    stages below it never import it."""
+    for path in _modules("engine", "rules", "tables", "ev.py", "facts.py", "model.py", "parsing.py"):
+        assert not _forbidden(_imports(path), ("hhparse.recompute", "hhparse.importer")), path
 
 
 def test_engine_import_does_not_load_lark() -> None:

@@ -10,7 +10,7 @@ from hhparse.tables.build import HAND_IDX, BatchBuilder, content_hash, normalise
 from hhparse.tables.schema import TABLES
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import HAND_TEXT, fake_result
+from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result
 
 
 def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
@@ -27,7 +27,8 @@ def test_accepted_hand_rows_per_table() -> None:
     t = b.finish()
     counts = {k: v.num_rows for k, v in t.items()}
     assert counts == {
-        "hands": 1, "hand_players": 2, "actions": 3, "pots": 1, "awards": 1, "showdowns": 1, "rejects": 0,
+        "hands": 1, "hand_players": 2, "actions": 3, "pots": 1, "awards": 1, "showdowns": 1, "ev_shares": 0,
+        "rejects": 0,
     }
     for name, table in t.items():
         assert table.column_names == [*TABLES[name].column_names, HAND_IDX]
@@ -41,9 +42,29 @@ def test_accepted_hand_rows_per_table() -> None:
     assert players[0]["contributed_preflop"] == 25 and players[0]["net"] == 25
     assert players[1]["all_in_street"] == 0
     assert {p["hand_id"] for p in players} == {"96353118546"}
+    assert [(p["allin_ev"], p["ev_street"], p["ev_method"], p["ev_std_err"]) for p in players] == [
+        (25, None, None, None), (-25, None, None, None)]  # no all-in EV: allin_ev is the net
     award = t["awards"].to_pylist()[0]
     assert award["winners"] == ["Alice"] and award["amounts"] == [50]
     assert [a["action"] for a in t["actions"].to_pylist()] == ["small blind", "big blind", "call"]
+
+
+def test_all_in_ev_goes_to_hand_players_and_ev_shares() -> None:
+    b = BatchBuilder()
+    b.add_result(fake_result("1"), HAND_TEXT)
+    b.add_result(fake_result("2"), HAND_TEXT, ev=fake_ev())
+    b.add_result(fake_result("3"), HAND_TEXT)
+    t = b.finish()
+    players = t["hand_players"].to_pylist()
+    assert [(p["hand_id"], p["allin_ev"], p["ev_street"], p["ev_method"], p["ev_std_err"]) for p in players] == [
+        ("1", 25, None, None, None), ("1", -25, None, None, None),
+        ("2", 10, 0, "exact", 0), ("2", -10, 0, "exact", 0),
+        ("3", 25, None, None, None), ("3", -25, None, None, None),
+    ]
+    shares = t["ev_shares"].to_pylist()
+    assert [(s["hand_id"], s["player"], s["ev"], s["won"], s["unit"], s[HAND_IDX]) for s in shares] == [
+        ("2", "Alice", 35, 50, "USD", 1), ("2", "Bob", 15, 0, "USD", 1)]
+    assert t["ev_shares"].column_names == [*TABLES["ev_shares"].column_names, HAND_IDX]
 
 
 def test_invalid_hand_becomes_a_reject_with_all_errors() -> None:

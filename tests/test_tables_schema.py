@@ -26,7 +26,7 @@ from hhparse.tables.schema import (
 from hhparse.tables.store import SchemaMismatchError, Warehouse, check_schema
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import HAND_TEXT, fake_result
+from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -152,7 +152,7 @@ def test_parquet_files_carry_schema_version(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     b = BatchBuilder()
-    b.add_result(fake_result(), HAND_TEXT)
+    b.add_result(fake_result(), HAND_TEXT, ev=fake_ev())
     with Warehouse(tmp_path) as wh:
         wh.publish({k: strip_hand_idx(v) for k, v in b.finish().items()}, {})
         for name in HAND_TABLES:

@@ -1,5 +1,6 @@
 -- stg_hand_players: one row per seated player per hand (raw view `hand_players`): the referee's
--- flags as they are, money in the hand's unit. hole_cards is NULL when unknown.
+-- flags as they are, money in the hand's unit. hole_cards is NULL when unknown. allin_ev is the
+-- EV stage's all-in adjusted net (hhparse.ev; the net itself for a hand without all-in EV).
 -- The hand's attributes that reports filter and group by (unit, start time, game, stakes, pot,
 -- exposed card) come from the raw table's copies of its `hands` row, computed as in stg_hands:
 -- no join with hands, which on a million hands costs more than every report's own work.
@@ -52,6 +53,10 @@ SELECT
     nonshowdown_won_dec                                         AS nonshowdown_won,
     high_won_dec                                                AS high_won,
     low_won_dec                                                 AS low_won,
+    allin_ev_dec                                                AS allin_ev,
+    ev_street,
+    ev_method,
+    ev_std_err_dec                                              AS ev_std_err,
     -- the hand's (copied from hands; same formulas as stg_hands)
     unit,
     start_utc,

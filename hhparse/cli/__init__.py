@@ -29,6 +29,7 @@ _COMMAND_MODULES = (
     "check_cmd",
     "import_cmd",
     "compact_cmd",
+    "ev_cmd",
     "sql_cmd",
     "report_cmd",
     "replay_cmd",

@@ -62,7 +62,12 @@ REPORTS: Mapping[str, ReportSpec] = {
             "sessions.sql",
             "Sessions (30-minute gaps) of --player or the hero: start, hands, net.",
         ),
-        ReportSpec("graph", "graph.sql", "Cumulative net won, showdown and non-showdown.", True),
+        ReportSpec("graph", "graph.sql", "Cumulative net won, showdown, non-showdown and all-in EV.", True),
+        ReportSpec(
+            "luck",
+            "luck.sql",
+            "Biggest all-in EV vs result swings of --player or the hero, each with its hand id.",
+        ),
         ReportSpec("hand", "hand.sql", "Replay of one hand: actions, pot, stacks, boards, awards."),
         ReportSpec("hands", "hands.sql", "The hand list, with the player's cards and result; HTML links replays."),
         ReportSpec("rejects", "rejects.sql", "Hands that failed, grouped by error code, with file and line."),

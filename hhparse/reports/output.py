@@ -38,6 +38,7 @@ _LINES = (
     ("cum_net", "net won", "#2ca02c"),
     ("cum_showdown", "showdown", "#1f77b4"),
     ("cum_nonshowdown", "non-showdown", "#d62728"),
+    ("cum_allin_ev", "all-in EV", "#ff7f0e"),
 )
 
 
@@ -108,7 +109,8 @@ def to_parquet(df: pd.DataFrame) -> bytes:
 
 
 def graph_image(points: pd.DataFrame, fmt: str, *, title: str = "") -> bytes:
-    """The cumulative net-won graph as PNG or SVG bytes: one panel per unit, three lines each.
+    """The cumulative net-won graph as PNG or SVG bytes: one panel per unit, four lines each (net,
+    showdown, non-showdown, all-in EV; a line whose column the points lack is left out).
 
     ``points`` is the ``graph`` report. Uses matplotlib's object API (no pyplot global state, no
     display needed), so it is safe in worker threads and servers.
@@ -126,6 +128,8 @@ def graph_image(points: pd.DataFrame, fmt: str, *, title: str = "") -> bytes:
     for ax, unit in zip(axes, units, strict=False):
         part = points[points["unit"] == unit]
         for column, label, color in _LINES:
+            if column not in part:
+                continue
             ax.plot(
                 part["hand_no"], [float(v) for v in part[column]], label=label, color=color, linewidth=1.2
             )

@@ -37,7 +37,17 @@ import numpy as np
 import pyarrow as pa
 
 from hhparse.errors import ParseError, Violation
-from hhparse.facts import ActionFact, AwardFact, HandFacts, PlayerFacts, PotFact, RefereeResult, ShowdownFact
+from hhparse.facts import (
+    ActionFact,
+    AwardFact,
+    EvShareFact,
+    HandEvFacts,
+    HandFacts,
+    PlayerFacts,
+    PotFact,
+    RefereeResult,
+    ShowdownFact,
+)
 from hhparse.model import Record, fields
 from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 
@@ -116,6 +126,7 @@ class _Plan:
     fields: tuple[str, ...]  # record fields the columns are pulled from (hands: _hand_row order)
     derive: dict[str, Derive]  # column -> values, for every column built from the rows
     from_hands: tuple[str, ...]  # key and copied columns, taken from the batch's hands table
+    external: tuple[str, ...]  # columns the builder supplies itself (the all-in EV of hand_players)
     schema: pa.Schema  # declared schema + _hand_idx
 
 
@@ -129,9 +140,11 @@ def _plan(
     special: dict[str, tuple[tuple[str, ...], Derive]],
     *,
     keyed: bool,
+    external: tuple[str, ...] = (),
 ) -> _Plan:
     """Plan of table ``name``: every non-copied column is ``special`` (its fields and how to
-    derive it) or the record's same-named field; a declared column with no source is an error."""
+    derive it), ``external`` (supplied by :meth:`BatchBuilder.finish`) or the record's same-named
+    field; a declared column with no source is an error."""
     table = TABLES[name]
     available = set(record_fields)
     fields: dict[str, None] = {}
@@ -140,6 +153,8 @@ def _plan(
     for c in table.columns:
         if c.from_hands or (keyed and c.name in ("site", "hand_id")):
             from_hands.append(c.name)
+        elif c.name in external:
+            continue
         elif c.name in special:
             needs, fn = special[c.name]
             fields.update(dict.fromkeys(needs))
@@ -152,7 +167,7 @@ def _plan(
     schema = arrow_schema(name)
     meta: dict[bytes | str, bytes | str] = dict((schema.metadata or {}).items())
     full = pa.schema([*schema, pa.field(HAND_IDX, pa.int32(), nullable=False)], metadata=meta)
-    return _Plan(name, tuple(fields), derive, tuple(from_hands), full)
+    return _Plan(name, tuple(fields), derive, tuple(from_hands), tuple(external), full)
 
 
 def _fields(record: type) -> tuple[str, ...]:
@@ -168,6 +183,10 @@ def _none_if_empty(field_name: str) -> tuple[tuple[str, ...], Derive]:
 def _nth(field_name: str, i: int) -> tuple[tuple[str, ...], Derive]:
     return (field_name,), lambda cols: [v[i] for v in cols[field_name]]
 
+
+_EV_COLUMNS = ("allin_ev", "ev_street", "ev_method", "ev_std_err")
+"""``hand_players`` columns from the EV stage (:class:`HandEvFacts`), not from :class:`PlayerFacts`:
+``allin_ev`` is ``net`` and the others null for every hand without an all-in EV."""
 
 _HAND_FIELDS = (
     "site",
@@ -286,6 +305,7 @@ _CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]]]] = {
                 },
             },
             keyed=True,
+            external=_EV_COLUMNS,
         ),
         attrgetter("players"),
     ),
@@ -294,6 +314,7 @@ _CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]]]] = {
     "awards": (_plan("awards", _fields(AwardFact), {}, keyed=True), attrgetter("awards")),
     "showdowns": (_plan("showdowns", _fields(ShowdownFact), {}, keyed=True), attrgetter("showdowns")),
 }
+_EV_SHARES = _plan("ev_shares", _fields(EvShareFact), {}, keyed=True)
 _REJECTS = _plan("rejects", _fields(_Reject), {}, keyed=False)
 
 
@@ -353,11 +374,22 @@ class BatchBuilder:
         self._hands: list[tuple[Any, ...]] = []
         self._hand_idx: list[int] = []
         self._children = [_Rows(plan, of) for plan, of in _CHILDREN.values()]
+        self._players = next(r for r in self._children if r.plan.name == "hand_players")
+        self._ev_shares = _Rows(_EV_SHARES)
+        # The all-in EV of hand_players rows, for the rows of hands that have one: row position,
+        # then the four _EV_COLUMNS values (every other row: allin_ev = net, the rest null).
+        self._ev_rows: list[int] = []
+        self._ev_values: list[tuple[int, int | None, str, int]] = []
         self._rejects = _Rows(_REJECTS)
         self._reject_idx: list[int] = []
 
-    def add_result(self, result: RefereeResult, text: str, chash: str | None = None) -> HandRef:
-        """Add a parsed hand's verdict: accepted when valid with facts, else a reject."""
+    def add_result(
+        self, result: RefereeResult, text: str, chash: str | None = None, ev: HandEvFacts | None = None
+    ) -> HandRef:
+        """Add a parsed hand's verdict: accepted when valid with facts, else a reject.
+
+        ``ev`` is the hand's all-in EV (:func:`hhparse.ev.hand_ev`), when it has one.
+        """
         chash = chash or content_hash(text)
         header = result.hand.header
         idx = len(self.refs)
@@ -388,6 +420,10 @@ class BatchBuilder:
         else:
             self._hands.append(_hand_row(result, facts, chash))
             self._hand_idx.append(idx)
+            if ev is not None:
+                self._add_ev(ev, len(self._players.rows))
+            else:
+                self._ev_shares.counts.append(0)
             for rows in self._children:
                 items = rows.of(facts)  # type: ignore[misc]
                 rows.rows.extend(items)
@@ -395,6 +431,31 @@ class BatchBuilder:
             ref = HandRef(header.site, header.hand_id, chash, accepted=True)
         self.refs.append(ref)
         return ref
+
+    def _add_ev(self, ev: HandEvFacts, first_row: int) -> None:
+        """Remember the EV columns of the hand whose hand_players rows start at ``first_row``."""
+        for i, (allin_ev, err) in enumerate(zip(ev.allin_ev, ev.std_err, strict=True)):
+            self._ev_rows.append(first_row + i)
+            self._ev_values.append((allin_ev, ev.street, ev.method, err))
+        self._ev_shares.rows.extend(ev.shares)
+        self._ev_shares.counts.append(len(ev.shares))
+
+    def _ev_columns(self, net: Column) -> dict[str, pa.Array[Any]]:
+        """The hand_players EV columns: ``net`` and nulls, overwritten where a hand has an EV."""
+        allin_ev = np.array(net, dtype=np.int64)
+        n = len(allin_ev)
+        street: list[int | None] = [None] * n
+        method: list[str | None] = [None] * n
+        err: list[int | None] = [None] * n
+        for row, (value, st, how, e) in zip(self._ev_rows, self._ev_values, strict=True):
+            allin_ev[row] = value
+            street[row], method[row], err[row] = st, how, e
+        return {
+            "allin_ev": pa.array(allin_ev, type=pa.int64()),
+            "ev_street": pa.array(street, type=pa.int8()),
+            "ev_method": pa.array(method, type=pa.string()),
+            "ev_std_err": pa.array(err, type=pa.int64()),
+        }
 
     def add_parse_error(self, error: ParseError, source: str, line: int, text: str) -> HandRef:
         """Add a block that did not parse (or a whole-file problem) as a reject."""
@@ -431,9 +492,11 @@ class BatchBuilder:
         hands = _table(_HANDS, cols, pa.array(self._hand_idx, type=pa.int32()))
         out = {"hands": hands}
         positions = np.arange(len(self._hands), dtype=np.int32)
-        for rows in self._children:
+        for rows in (*self._children, self._ev_shares):
             hand_rows = pa.array(np.repeat(positions, rows.counts), type=pa.int32())
-            out[rows.plan.name] = _table(rows.plan, rows.columns(), None, hands=(hands, hand_rows))
+            fields = rows.columns()
+            extra = self._ev_columns(fields["net"]) if rows is self._players else None
+            out[rows.plan.name] = _table(rows.plan, fields, None, hands=(hands, hand_rows), extra=extra)
         out["rejects"] = _table(
             _REJECTS, self._rejects.columns(), pa.array(self._reject_idx, type=pa.int32())
         )
@@ -445,13 +508,15 @@ def _table(
     cols: Mapping[str, Column],
     hand_idx: pa.Array[Any] | None,
     hands: tuple[pa.Table, pa.Array[Any]] | None = None,
+    extra: dict[str, pa.Array[Any]] | None = None,
 ) -> pa.Table:
     """Table of ``plan`` from its transposed source fields; ``hands`` is the batch's hands table
-    and each row's position in it (for the key and copied columns, and ``_hand_idx``)."""
-    taken: dict[str, pa.Array[Any]] = {}
+    and each row's position in it (for the key and copied columns, and ``_hand_idx``); ``extra``
+    the plan's ``external`` columns."""
+    taken: dict[str, pa.Array[Any]] = dict(extra) if extra else {}
     if hands is not None:
         picked = hands[0].select([*plan.from_hands, HAND_IDX]).combine_chunks().take(hands[1])
-        taken = {name: picked.column(name).combine_chunks() for name in picked.column_names}
+        taken.update({name: picked.column(name).combine_chunks() for name in picked.column_names})
     elif hand_idx is not None:
         taken[HAND_IDX] = hand_idx
     arrays: list[pa.Array[Any]] = []

@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from hhparse.failures import WarehouseVersionError as WarehouseVersionError  # re-exported
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 """Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
 
 MANIFEST_NAME = "manifest.json"
@@ -230,6 +230,35 @@ HAND_PLAYERS = Table(
         _c("nonshowdown_won", _I64, "Collected without a showdown.", money=True),
         _c("high_won", _I64, "Collected from high halves and whole pots.", money=True),
         _c("low_won", _I64, "Collected from low halves.", money=True),
+        _c(
+            "allin_ev",
+            _I64,
+            "All-in adjusted net: E[collected] + returned - contributed at the point the betting ended "
+            "before the river with a player all-in (`ev_shares`); `net` when the hand has no all-in EV. "
+            "Rounded to whole units so that the players' values add up to minus the rake.",
+            money=True,
+        ),
+        _c(
+            "ev_street",
+            _I8,
+            "Street the betting ended on when the all-in EV was taken (0 pre-flop, 1 flop, 2 turn); "
+            "null when the hand has no all-in EV.",
+            null=True,
+        ),
+        _c(
+            "ev_method",
+            _STR,
+            "`exact` (every board enumerated) or `mc` (seeded Monte Carlo); `failed` if the computation "
+            "raised (then `allin_ev` = `net`); null when the hand has no all-in EV.",
+            null=True,
+        ),
+        _c(
+            "ev_std_err",
+            _I64,
+            "Standard error of `allin_ev`, rounded up (0 when exact); null when the hand has no all-in EV.",
+            null=True,
+            money=True,
+        ),
         *_copies(
             "unit",
             "unit_scale",
@@ -320,6 +349,41 @@ SHOWDOWNS = Table(
     ),
 )
 
+EV_SHARES = Table(
+    "ev_shares",
+    "One row per player per pot, run and half of a hand with an all-in EV: the expected share at the point "
+    "the betting ended, and what the player actually won of it. Exact equity = `share_sum` / (`boards` x "
+    "`amount`).",
+    ("site", "hand_id", "pot", "run", "half", "player"),
+    (
+        *_hand_key(),
+        _c("pot", _I16, "0 main pot, 1.. side pots."),
+        _c("run", _I8, "0 single board, 1/2 boards of a run-it-twice hand."),
+        _c(
+            "half",
+            _STR,
+            "`whole` (high-only game, or a pot one player alone could win), `high` (the high half, and the "
+            "whole pot on boards where no low qualifies) or `low`.",
+        ),
+        _c("player", _STR, "Player eligible for the pot."),
+        _c("seat", _I16, "The player's seat."),
+        _c("amount", _I64, "The pot's amount in this run, after rake, as the hand took it.", money=True),
+        _c(
+            "ev",
+            _I64,
+            "Expected amount won from this half, rounded so that a pot-run's rows add up to `amount`.",
+            money=True,
+        ),
+        _c("share_sum", _I64, "Amount won from this half summed over every board enumerated or sampled."),
+        _c("boards", _I64, "Boards enumerated (exact) or sampled (mc)."),
+        _c("std_err", _I64, "Standard error of `ev`, rounded up (0 when exact).", money=True),
+        _c("won", _I64, "Amount actually won from this half.", money=True),
+        _c("street", _I8, "Street the betting ended on (0 pre-flop, 1 flop, 2 turn)."),
+        _c("method", _STR, "`exact` (every board enumerated) or `mc` (seeded Monte Carlo)."),
+        *_copies(*_UNIT_COPIES),
+    ),
+)
+
 _ERROR_STRUCT = pa.struct(
     [
         pa.field("code", _STR, nullable=False),
@@ -387,11 +451,11 @@ IMPORTS = Table(
 )
 
 TABLES: Mapping[str, Table] = {
-    t.name: t for t in (HANDS, HAND_PLAYERS, ACTIONS, POTS, AWARDS, SHOWDOWNS, REJECTS, IMPORTS)
+    t.name: t for t in (HANDS, HAND_PLAYERS, ACTIONS, POTS, AWARDS, SHOWDOWNS, EV_SHARES, REJECTS, IMPORTS)
 }
 """Every warehouse table, in documentation order."""
 
-HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "showdowns")
+HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "showdowns", "ev_shares")
 """Tables whose rows all belong to one accepted hand (keyed by ``site``, ``hand_id``)."""
 
 

@@ -908,6 +908,55 @@ class Warehouse:
         self._write_file(name, rel, pa.concat_tables(parts))
         return rel
 
+    def replace_tables(self, tables: dict[str, list[pa.Table]]) -> None:
+        """Replace every published file of each named table by new files holding ``tables[name]``.
+
+        For a rewrite of whole tables (``hhparse ev --recompute``), with :meth:`compact`'s protocol:
+        the new files are announced and written first, then published with one manifest swap; the
+        old ones are retired, so open connections keep reading them for a while, and leave the
+        table folders before the new ones enter (an outside reader never sees a row twice).
+        """
+        batch = self.manifest.next_batch
+        tag = self._new_tag("c")  # a rewrite, like compact: the manifest knows only batch and compact tags
+        self._announce(tag)
+        new_tables: dict[str, list[str]] = {}
+        try:
+            for name, parts in tables.items():
+                new_tables[name] = [
+                    self._write_part(name, f"{tag}-{i:04d}", [t]) for i, t in enumerate(parts) if t.num_rows
+                ]
+                _fsync_dir(self.root / FILES_DIR / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._discard(tag)
+            raise
+        old = {name: list(self.manifest.tables.get(name, [])) for name in new_tables}
+        retired_at = time.time()
+        for name, rels in new_tables.items():
+            self.manifest.tables[name] = rels
+            for rel in old[name]:
+                self.manifest.retired[rel] = retired_at
+        self.manifest.pending.remove(tag)
+        self.manifest.next_batch = batch + 1
+        try:
+            self._write_manifest()
+        except BaseException:
+            for name in new_tables:
+                self.manifest.tables[name] = old[name]
+                for rel in old[name]:
+                    self.manifest.retired.pop(rel, None)
+            self.manifest.next_batch = batch
+            self.manifest.pending.append(tag)
+            with contextlib.suppress(OSError):
+                self._discard(tag)
+            raise
+        for rels in old.values():
+            for rel in rels:
+                self._hide(rel)
+        for rels in new_tables.values():
+            for rel in rels:
+                self._expose(rel)
+
     def compact(self, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
         """Merge each table's batch files into files of up to ``target_rows`` rows.
 

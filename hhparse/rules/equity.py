@@ -1,0 +1,805 @@
+"""All-in equity: each player's expected share of each pot, half and run, over the cards to come.
+
+A pure function of cards and amounts (:func:`equity`); the EV stage (:mod:`hhparse.ev`) decides
+*which* hands and *which* cards, from the referee's facts. Money stays integers in the hand's
+smallest unit: every board is settled exactly as the room settles it (hi/lo halves with the odd
+chip to the high half, ties shared with odd chips to the first winners clockwise from the button,
+no-low boards giving the whole pot to the high hand, each side pot over its own eligible players,
+each run of a run-it-twice pot on its own board), and the expected value of a share is the exact
+integer total over all boards divided by their number.
+
+Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 200 hands):
+
+* **Card arithmetic in numpy, over a dense rank table.** A five-card high hand that is not a
+  flush depends only on the rank multiset; with exactly two hole cards and exactly three board
+  cards it is ``NF[hole rank pair][board rank triple]`` (169 x 455 values, built once). Flushes
+  (both hole cards and the three board cards of one suit) come from a 13-bit rank-mask table; the
+  best high is the larger of the two (a suited combination's non-flush value never beats its flush
+  value). The 8-or-better low of a hole pair and a board triple is a bit-mask union
+  (``LOWTAB[pair mask][triple mask]``, smaller is better), as in :mod:`hhparse.rules.evaluate`,
+  whose value encoding these tables reproduce (built independently; the tests compare them).
+* **Per player, per board triple, once.** A player's best value over their hole pairs depends
+  only on the board triple, so each player gets ``best[triple]`` (one gather of a 455-entry
+  row per triple). A board's value is the best over its triples; the known board cards are
+  folded in first: with ``k`` cards to come, ``M[S]`` over ``min(3, k)``-subsets ``S`` of the
+  unseen cards holds the best over every triple made of a part of ``S`` and known board cards.
+  A board is then ``C(k, min(3, k))`` look-ups: 4 for pre-flop Courchevel (the door card is
+  known), 1 on the flop or turn, 10 for a pre-flop Omaha board.
+* **Exact when the boards are few enough**, seeded Monte Carlo otherwise (:func:`choose_method`):
+  all boards are enumerated when there are at most :data:`EXACT_MAX_BOARDS` of them and every
+  contender's hole cards are known; otherwise :data:`MC_SAMPLES` boards (and the unknown hole
+  cards) are drawn uniformly from the unseen cards, and each value carries its standard error.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "CARD_INDEX",
+    "EXACT_MAX_BOARDS",
+    "MC_SAMPLES",
+    "NO_LOW",
+    "EquityPot",
+    "EquityResult",
+    "EquitySpot",
+    "PotShare",
+    "board_values",
+    "choose_method",
+    "equity",
+    "hand_values",
+]
+
+Array = NDArray[Any]
+
+EXACT_MAX_BOARDS: Final = 200_000
+"""Enumerate every board when there are at most this many (and every contender's cards are known).
+
+Pre-flop Courchevel (4 cards to come after the door card) has at most C(41, 4) = 101,270 boards
+heads-up, fewer multiway: always exact. A pre-flop board of 5 Card Omaha (C(42, 5) = 850,668
+heads-up) or Omaha is sampled unless enough cards are out (six-handed 5 Card Omaha: C(22, 5)).
+The flop and turn (at most C(47, 2) = 1,081 boards) are always exact."""
+
+MC_SAMPLES: Final = 20_000
+"""Boards drawn when enumeration is too costly: the standard error of an equity is at most
+0.5 / sqrt(20,000) ≈ 0.35 % of the pot, and is stored beside every value."""
+
+NO_LOW: Final = 256
+"""Low value of a hand without a qualifying low (every real low is a mask below 256)."""
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+CARD_INDEX: Final[dict[str, int]] = {r + s: 4 * i + j for i, r in enumerate(_RANKS) for j, s in enumerate(_SUITS)}
+"""Card text → 0..51 (``4 * rank + suit``, Deuce of clubs 0, Ace of spades 51)."""
+
+HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
+
+# --------------------------------------------------------------------------------------------
+# Tables (built once at import, ≈ 30 ms)
+# --------------------------------------------------------------------------------------------
+
+_CARDS = np.arange(52)
+RANK: Final = (_CARDS >> 2).astype(np.int64)
+SUIT: Final = (_CARDS & 3).astype(np.int64)
+RBIT: Final = (1 << RANK).astype(np.int64)
+# Low bit per card: Ace = bit 0, Deuce = bit 1 ... Eight = bit 7; 9 and above = 0 (no low).
+LOWBIT: Final = np.where(RANK == 12, 1, np.where(RANK <= 6, 1 << (RANK + 1), 0)).astype(np.int64)
+_POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def _straight_tops() -> Array:
+    """13-bit rank mask → top rank of the straight it is (-1 when not a straight)."""
+    top = np.full(8192, -1, dtype=np.int64)
+    for t in range(4, 13):
+        top[0b11111 << (t - 4)] = t
+    top[(1 << 12) | 0b1111] = 3  # A-2-3-4-5: the Five is the top card
+    return top
+
+
+_STRAIGHT_TOP = _straight_tops()
+
+
+def _pack(category: Array, nibbles: Array) -> Array:
+    """``category << 20`` then five 4-bit tie-break ranks, as :mod:`hhparse.rules.evaluate` packs."""
+    v = category.astype(np.int64)
+    for i in range(5):
+        v = (v << 4) | nibbles[:, i]
+    return v
+
+
+def five_rank_values(ranks: Array) -> Array:
+    """High value of each row of five ranks as a non-flush hand (0 for five of a kind).
+
+    Same scale as :attr:`hhparse.rules.evaluate.HighHand.rank`: category, then the distinct ranks
+    ordered by (count, rank) descending; a straight is its top card only (a wheel's top is the Five).
+    """
+    n = len(ranks)
+    counts = np.zeros((n, 13), dtype=np.int64)
+    rows = np.arange(n)
+    for i in range(5):
+        np.add.at(counts, (rows, ranks[:, i]), 1)
+    key = np.where(counts > 0, counts * 16 + np.arange(13), -1)
+    order = np.argsort(-key, axis=1, kind="stable")[:, :5]
+    top = np.take_along_axis(counts, order, axis=1)
+    distinct = (counts > 0).sum(axis=1)
+    c0, c1 = top[:, 0], top[:, 1]
+    category = np.select(
+        [c0 == 4, (c0 == 3) & (c1 == 2), c0 == 3, (c0 == 2) & (c1 == 2), c0 == 2],
+        [FOUR_OF_A_KIND, FULL_HOUSE, THREE_OF_A_KIND, TWO_PAIR, PAIR],
+        default=HIGH_CARD,
+    )
+    nibbles = np.where(np.arange(5) < distinct[:, None], order, 0)
+    value = _pack(category, nibbles)
+    mask = (counts > 0).astype(np.int64) @ (1 << np.arange(13))
+    straight = _STRAIGHT_TOP[mask]
+    is_straight = (distinct == 5) & (straight >= 0)
+    value = np.where(is_straight, (STRAIGHT << 20) | (np.maximum(straight, 0) << 16), value)
+    return np.where(c0 >= 5, 0, value)
+
+
+def _flush_table() -> Array:
+    """13-bit mask of five ranks of one suit → flush or straight-flush value (0 otherwise)."""
+    masks = np.arange(8192)
+    bits = (masks[:, None] >> np.arange(13)) & 1
+    five = bits.sum(axis=1) == 5
+    sel = masks[five]
+    ranks = np.array([[r for r in range(12, -1, -1) if m >> r & 1] for m in sel], dtype=np.int64)
+    value = _pack(np.full(len(sel), FLUSH), ranks)
+    top = _STRAIGHT_TOP[sel]
+    value = np.where(top >= 0, (STRAIGHT_FLUSH << 20) | (np.maximum(top, 0) << 16), value)
+    table = np.zeros(8192, dtype=np.int64)
+    table[sel] = value
+    return table
+
+
+def _triple_multisets() -> tuple[Array, Array]:
+    """(ordered rank triple ``169a + 13b + c`` → multiset index, multiset index → sorted ranks)."""
+    sets = [(a, b, c) for a in range(13) for b in range(a, 13) for c in range(b, 13)]
+    index = np.zeros(13 * 13 * 13, dtype=np.int64)
+    for i, (a, b, c) in enumerate(sets):
+        for x, y, z in {(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)}:
+            index[169 * x + 13 * y + z] = i
+    return index, np.array(sets, dtype=np.int64)
+
+
+MS3, _MS3_RANKS = _triple_multisets()
+FL: Final = _flush_table().astype(np.int32)
+
+
+def _nf_table() -> Array:
+    """Hole rank pair ``13 * r1 + r2`` (both orders) x board rank multiset → non-flush value."""
+    r1 = np.repeat(np.arange(13), 13)
+    r2 = np.tile(np.arange(13), 13)
+    m = len(_MS3_RANKS)
+    ranks = np.concatenate(
+        [np.repeat(r1, m)[:, None], np.repeat(r2, m)[:, None], np.tile(_MS3_RANKS, (169, 1))], axis=1
+    )
+    return five_rank_values(ranks).reshape(169, m)
+
+
+NF: Final = _nf_table().astype(np.int32)
+
+
+def _low_table() -> Array:
+    """(pair low mask, triple low mask) → their union when they make a low, else :data:`NO_LOW`.
+
+    A pair mask must have two bits, a triple mask three, and they must not share a rank."""
+    a = np.arange(256)[:, None]
+    b = np.arange(256)[None, :]
+    ok = (_POP8[a] == 2) & (_POP8[b] == 3) & ((a & b) == 0)
+    return np.where(ok, a | b, NO_LOW).astype(np.int64)
+
+
+LOWTAB: Final = _low_table().astype(np.int32)
+
+
+def _pair_tables() -> tuple[Array, Array, Array, Array]:
+    """Per ordered card pair ``52 * a + b``: rank slot (``13 * ra + rb``), low mask (0 when the two
+    are not two different low ranks), suit when suited (-1 otherwise), 13-bit rank mask."""
+    a = np.repeat(_CARDS, 52)
+    b = np.tile(_CARDS, 52)
+    la, lb = LOWBIT[a], LOWBIT[b]
+    low = np.where((la != 0) & (lb != 0) & (la != lb), la | lb, 0)
+    suit = np.where(SUIT[a] == SUIT[b], SUIT[a], -1)
+    return 13 * RANK[a] + RANK[b], low, suit, RBIT[a] | RBIT[b]
+
+
+PAIR_SLOT, PAIR_LOW, PAIR_SUIT, PAIR_MASK = _pair_tables()
+
+# --------------------------------------------------------------------------------------------
+# Combinations (cached index arrays)
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _combos(n: int, k: int) -> Array:
+    """Every k-subset of ``range(n)`` as a sorted row, rows in lexicographic order (read-only)."""
+    if k == 0:
+        out = np.zeros((1, 0), dtype=np.int64)
+    elif k > n:
+        out = np.zeros((0, k), dtype=np.int64)
+    elif k == 1:
+        out = np.arange(n, dtype=np.int64)[:, None]
+    else:
+        prev = _combos(n, k - 1)
+        last = prev[:, -1]
+        counts = n - 1 - last
+        total = int(counts.sum())
+        starts = np.repeat(last + 1, counts)
+        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        out = np.concatenate([np.repeat(prev, counts, axis=0), (starts + offsets)[:, None]], axis=1)
+    out.setflags(write=False)
+    return out
+
+
+def _flat(subsets: Array, n: int) -> Array:
+    """Index of each sorted subset row in a dense ``n ** j`` array (``j`` = row length)."""
+    j = subsets.shape[1]
+    flat = np.zeros(len(subsets), dtype=np.int64)
+    for i in range(j):
+        flat = flat * n + subsets[:, i]
+    return flat
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Index arrays for one shape of spot: ``n`` unseen cards, ``b0`` known board cards.
+
+    Triples are made of ``j`` unseen cards and ``3 - j`` known board cards, for every ``j`` a
+    board can use (``jmin`` .. ``s``). ``tidx`` lists them (indices into ``unseen + known``),
+    grouped by their unseen part: each group's best is ``V[j-subset]``, kept in one dense vector
+    (``n ** j`` slots per ``j``, one after the other). ``M[s-subset]`` is the best over the
+    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets.
+    """
+
+    n: int
+    b0: int
+    k: int
+    s: int  # size of the subsets M is indexed by: min(3, k)
+    tidx: Array  # (T, 3) every triple, as indices into concat(unseen, known)
+    starts: Array | None  # first triple of each group (None when every group is one triple)
+    dense_pos: Array  # (G,) each group's slot in the dense vector
+    dense_size: int
+    subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
+    sflat: Array  # (C(n, s),) dense index of each s-subset in an n ** s array
+    kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
+
+
+@lru_cache(maxsize=64)
+def _plan(n: int, b0: int) -> _Plan:
+    k = 5 - b0
+    s = min(3, k)
+    jmin = max(0, 3 - b0)
+    tidx: list[Array] = []
+    sizes: list[Array] = []
+    dense_pos: list[Array] = []
+    offset: dict[int, int] = {}
+    size = 0
+    for j in range(jmin, s + 1):
+        rcomb = _combos(n, j)
+        kcomb = _combos(b0, 3 - j) + n  # known cards follow the unseen ones
+        cr, ck = len(rcomb), len(kcomb)
+        tidx.append(np.concatenate(
+            [np.repeat(rcomb, ck, axis=0), np.tile(kcomb, (cr, 1))], axis=1
+        ))
+        sizes.append(np.full(cr, ck, dtype=np.int64))
+        offset[j] = size
+        dense_pos.append(size + _flat(rcomb, n))
+        size += n ** j
+    group = np.concatenate(sizes)
+    starts = None if (group == 1).all() else np.concatenate([[0], np.cumsum(group)[:-1]])
+    ssets = _combos(n, s)
+    subidx = tuple(
+        np.ascontiguousarray(offset[j] + _flat(ssets[:, pos], n), dtype=np.int32)
+        for j in range(jmin, s + 1)
+        for pos in _combos(s, j)
+    )
+    return _Plan(n, b0, k, s, np.concatenate(tidx), starts, np.concatenate(dense_pos), size, subidx,
+                 _flat(ssets, n), _combos(k, s))
+
+
+@lru_cache(maxsize=16)
+def _exact_board_flat(n: int, b0: int) -> tuple[Array, ...]:
+    """Dense M index of every s-subset of every board (exact enumeration): one contiguous int32
+    column per s-subset position of a board."""
+    plan = _plan(n, b0)
+    boards = _combos(n, plan.k)
+    out = tuple(np.ascontiguousarray(_flat(boards[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+    for col in out:
+        col.setflags(write=False)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Evaluation
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Triples:
+    """What a list of board triples contributes, shared by every player."""
+
+    ms: Array  # rank multiset index
+    lm: Array  # low mask (0 when the three are not three different low ranks)
+    suited: Array  # positions of the triples whose three cards share a suit
+    tsuit: Array  # their suit
+    tmask: Array  # their 13-bit rank mask
+
+
+def _triple_codes() -> Array:
+    """Every ordered card triple ``2704 * a + 52 * b + c`` → its features packed in one integer:
+    rank multiset index (bits 0-8), low mask or 0 (bits 9-16), 1 + suit when all three share it
+    or 0 (bits 17-19), 13-bit rank mask (bits 20-32). One look-up per triple instead of a dozen
+    array operations per spot."""
+    a = np.repeat(_CARDS, 2704)
+    b = np.tile(np.repeat(_CARDS, 52), 52)
+    c = np.tile(_CARDS, 2704)
+    ms = MS3[169 * RANK[a] + 13 * RANK[b] + RANK[c]]
+    lm = LOWBIT[a] | LOWBIT[b] | LOWBIT[c]
+    lm = np.where(_POP8[lm] == 3, lm, 0)
+    suited = (SUIT[a] == SUIT[b]) & (SUIT[b] == SUIT[c])
+    su = np.where(suited, SUIT[a] + 1, 0)
+    code: Array = ms | (lm << 9) | (su << 17) | ((RBIT[a] | RBIT[b] | RBIT[c]) << 20)
+    return code
+
+
+TRIPLE_CODE: Final = _triple_codes()
+_TRIPLE_WEIGHTS = np.array([2704, 52, 1], dtype=np.int64)
+
+
+def _triples(cards: Array) -> _Triples:
+    code = TRIPLE_CODE[cards @ _TRIPLE_WEIGHTS]
+    su = (code >> 17) & 7
+    suited = np.flatnonzero(su)
+    return _Triples(code & 511, (code >> 9) & 255, suited, su[suited] - 1, (code[suited] >> 20) & 8191)
+
+
+@dataclass(frozen=True, slots=True)
+class _Players:
+    """Some players' best value per board-triple class, over their hole pairs (one row each)."""
+
+    nf: Array  # (P, 455) best non-flush value per board rank multiset
+    lo: Array  # (P, 256) best low per board low mask
+    fsuit: Array  # (P, pairs) each hole pair's suit when suited, else -1
+    fmask: Array  # (P, pairs) each hole pair's 13-bit rank mask
+
+
+def _players(holes: Array) -> _Players:
+    """The tables of the players whose hole cards are the rows of ``holes`` (all the same size)."""
+    pairs = holes[:, _combos(holes.shape[1], 2)]  # (P, pairs, 2)
+    pair = 52 * pairs[..., 0] + pairs[..., 1]
+    return _Players(NF[PAIR_SLOT[pair]].max(axis=1), LOWTAB[PAIR_LOW[pair]].min(axis=1), PAIR_SUIT[pair],
+                    PAIR_MASK[pair])
+
+
+def _triple_values(p: _Players, t: _Triples, hilo: bool) -> Array:
+    """Each player's best per triple: rows ``(player, 0)`` the high value and ``(player, 1)``
+    (``hilo``) minus the low mask, so that "best" is the maximum on every row and all players'
+    rows share every array operation. Shape (P * rows, T)."""
+    rows = 2 if hilo else 1
+    n = len(p.nf)
+    out = np.empty((n, rows, len(t.ms)), dtype=np.int32)
+    for i in range(n):  # take on a contiguous row: far cheaper than 2-D fancy indexing
+        hi = out[i, 0]
+        np.take(p.nf[i], t.ms, out=hi)
+        if len(t.suited):
+            hit = p.fsuit[i][:, None] == t.tsuit[None, :]
+            if hit.any():
+                fl = np.where(hit, FL[p.fmask[i][:, None] | t.tmask[None, :]], 0).max(axis=0)
+                hi[t.suited] = np.maximum(hi.take(t.suited), fl)
+        if hilo:
+            np.negative(p.lo[i].take(t.lm), out=out[i, 1])
+    return out.reshape(n * rows, -1)
+
+
+def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
+    """Best high and low of each row's hole cards on the same row's five-card board.
+
+    ``holes`` (N, h) and ``boards`` (N, 5) are card indices (:data:`CARD_INDEX`). Returns two
+    (N,) arrays: high values on :mod:`hhparse.rules.evaluate`'s scale (larger wins) and low masks
+    (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised and
+    independent of the per-player tables: used for hole cards drawn at random, and by the tests.
+    """
+    n = len(holes)
+    pairs = holes[:, _combos(holes.shape[1], 2)]  # (N, P, 2)
+    trips = boards[:, _combos(5, 3)]  # (N, 10, 3)
+    pr = RANK[pairs]
+    slot = 13 * pr[..., 0] + pr[..., 1]
+    tr = RANK[trips]
+    ms = MS3[169 * tr[..., 0] + 13 * tr[..., 1] + tr[..., 2]]
+    hi = NF[slot[:, :, None], ms[:, None, :]]
+    ps = SUIT[pairs]
+    psuit = np.where(ps[..., 0] == ps[..., 1], ps[..., 0], -1)
+    ts = SUIT[trips]
+    tsuit = np.where((ts[..., 0] == ts[..., 1]) & (ts[..., 1] == ts[..., 2]), ts[..., 0], -2)
+    row, pair, trip = np.nonzero(psuit[:, :, None] == tsuit[:, None, :])  # five cards of one suit
+    if len(row):
+        pm = RBIT[pairs[row, pair, 0]] | RBIT[pairs[row, pair, 1]]
+        tc = trips[row, trip]
+        hi[row, pair, trip] = np.maximum(hi[row, pair, trip], FL[pm | RBIT[tc[:, 0]] | RBIT[tc[:, 1]] | RBIT[tc[:, 2]]])
+    high = hi.reshape(n, -1).max(axis=1)
+    if not hilo:
+        return high, np.full(n, NO_LOW, dtype=np.int64)
+    plb = LOWBIT[pairs]
+    plm = np.where((plb[..., 0] != 0) & (plb[..., 1] != 0) & (plb[..., 0] != plb[..., 1]),
+                   plb[..., 0] | plb[..., 1], 0)
+    tlb = LOWBIT[trips]
+    tlm = tlb[..., 0] | tlb[..., 1] | tlb[..., 2]
+    tlm = np.where(_POP8[tlm] == 3, tlm, 0)
+    low = LOWTAB[plm[:, :, None], tlm[:, None, :]].reshape(n, -1).min(axis=1)
+    return high, low
+
+
+def board_values(
+    hole: Array, known: Array, unseen: Array, new: Array, hilo: bool
+) -> tuple[Array, Array]:
+    """One player's best high and low on each board ``known + unseen[new[i]]``.
+
+    ``hole``: the player's card indices; ``known``: the board cards already dealt (0-5);
+    ``unseen``: the cards still in the deck (sorted); ``new``: (N, 5 - len(known)) sorted local
+    indices into ``unseen``. Uses the per-triple tables described in the module docstring.
+    """
+    known = np.asarray(known, dtype=np.int64)
+    unseen = np.asarray(unseen, dtype=np.int64)
+    flat = _board_flat_rows(np.asarray(new, dtype=np.int64), len(unseen), len(known))
+    hi, lo = _values_for(_players(np.asarray(hole, dtype=np.int64)[None, :]), known, unseen, flat, hilo)
+    return hi[0], lo[0]
+
+
+def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
+    plan = _plan(n, b0)
+    return tuple(np.ascontiguousarray(_flat(new[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+
+
+def _spot_triples(known: Array, unseen: Array) -> _Triples:
+    plan = _plan(len(unseen), len(known))
+    return _triples(np.concatenate([unseen, known])[plan.tidx])
+
+
+def _m_table(values: Array, plan: _Plan, dense_out: bool = True) -> Array:
+    """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest): as
+    dense ``n ** s`` rows, or (``dense_out=False``) in the subsets' own lexicographic order."""
+    rows = len(values)
+    group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
+    dense = np.empty((rows, plan.dense_size), dtype=np.int32)
+    dense[:, plan.dense_pos] = group
+    m = dense[:, plan.subidx[0]]
+    for col in plan.subidx[1:]:
+        np.maximum(m, dense[:, col], out=m)
+    if not dense_out:
+        return m
+    out = np.empty((rows, plan.n ** plan.s), dtype=np.int32)
+    out[:, plan.sflat] = m
+    return out
+
+
+def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
+    """Each board's best: M at each of its s-subsets (one column each), the largest; row by row,
+    with ``take`` on a contiguous row (several times faster than 2-D fancy indexing)."""
+    out = np.empty((len(m), len(flat[0])), dtype=np.int32)
+    tmp = np.empty(len(flat[0]), dtype=np.int32)
+    for row, dst in zip(m, out, strict=True):
+        np.take(row, flat[0], out=dst)
+        for col in flat[1:]:
+            np.take(row, col, out=tmp)
+            np.maximum(dst, tmp, out=dst)
+    return out
+
+
+def _values_for(p: _Players, known: Array, unseen: Array, flat: tuple[Array, ...] | None, hilo: bool,
+                triples: _Triples | None = None) -> tuple[Array, Array]:
+    """The players' high and low per board, (P, boards) each; ``flat=None`` means every board of an
+    exact enumeration with at most three cards to come, whose boards are M's own subsets, in order."""
+    plan = _plan(len(unseen), len(known))
+    if triples is None:
+        triples = _spot_triples(known, unseen)
+    values = _triple_values(p, triples, hilo)
+    if flat is None:
+        best = _m_table(values, plan, dense_out=False)
+    else:
+        best = _over_boards(_m_table(values, plan), flat)
+    if hilo:
+        return best[0::2], -best[1::2]
+    return best, np.full(best.shape, NO_LOW, dtype=np.int32)
+
+
+# --------------------------------------------------------------------------------------------
+# Spots and results
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EquityPot:
+    """One pot as the hand took it: per run, its amount after rake; and who may win it.
+
+    ``runs`` is ``((0, amount),)`` for a single board, ``((1, a1), (2, a2))`` when run twice.
+    ``eligible`` are indices into :attr:`EquitySpot.holes` **in odd-chip order** (clockwise from
+    the button, first seat after the button first).
+    """
+
+    runs: tuple[tuple[int, int], ...]
+    eligible: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EquitySpot:
+    """Everything known when the betting ended: cards, pots, and the game's splitting rule.
+
+    ``holes`` are the contenders' hole cards (fewer than ``hole_size`` when not all are known:
+    the missing ones are drawn from the deck, Monte Carlo only). ``board`` is the board at that
+    point (Courchevel pre-flop: the exposed card). ``dead`` are every other card known to be
+    out of the deck (which cards count is the caller's choice, :data:`hhparse.ev.KNOWN_CARDS`).
+    """
+
+    hilo: bool
+    hole_size: int
+    holes: tuple[tuple[str, ...], ...]
+    board: tuple[str, ...]
+    dead: tuple[str, ...]
+    pots: tuple[EquityPot, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PotShare:
+    """A player's expected share of one half of one pot in one run.
+
+    ``half`` is ``whole`` (high-only game, or a pot with one eligible player), ``high`` (the high
+    half, or the whole pot on boards where no low qualifies) or ``low``. ``amount`` is the pot's
+    amount in that run; ``ev`` the expected chips from this half (minor units, exact mean over
+    the boards, or the sample mean), ``std_err`` its standard error (0 when exact); ``total`` the
+    share summed over the boards, an integer (``ev = total / boards`` exactly).
+    """
+
+    pot: int
+    run: int
+    half: str
+    player: int
+    amount: int
+    ev: float
+    std_err: float
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class EquityResult:
+    """``method``: ``exact`` or ``mc``; ``boards``: boards enumerated or sampled.
+
+    ``ev[i]`` is player ``i``'s expected total over every pot, half and run (minor units);
+    ``std_err[i]`` its standard error (0 when exact); ``totals[i]`` the integer sum over the
+    boards (``ev[i] = totals[i] / boards`` exactly); ``shares`` the parts it is the sum of.
+    """
+
+    method: str
+    boards: int
+    ev: tuple[float, ...]
+    std_err: tuple[float, ...]
+    shares: tuple[PotShare, ...]
+    totals: tuple[int, ...]
+
+
+def _cards(cards: Sequence[str]) -> list[int]:
+    try:
+        return [CARD_INDEX[c] for c in cards]
+    except KeyError as exc:
+        raise ValueError(f"not a card: {exc.args[0]!r}") from None
+
+
+def choose_method(n_unseen: int, to_come: int, all_known: bool) -> str:
+    """``exact`` when every contender's cards are known and the boards are at most
+    :data:`EXACT_MAX_BOARDS`; ``mc`` otherwise. The one place the choice is made."""
+    if all_known and math.comb(n_unseen, to_come) <= EXACT_MAX_BOARDS:
+        return "exact"
+    return "mc"
+
+
+def _draw(rng: np.random.Generator, n: int, m: int, size: int) -> Array:
+    """``size`` rows of ``m`` distinct values of ``range(n)``, uniformly, in draw order."""
+    out = np.empty((size, m), dtype=np.int64)
+    for i in range(m):
+        v = rng.integers(0, n - i, size=size)
+        if i:
+            prev = np.sort(out[:, :i], axis=1)
+            for j in range(i):
+                v += v >= prev[:, j]
+        out[:, i] = v
+    return out
+
+
+def _split(win: Array, amount: Array | int, count: Array) -> Array:
+    """Per winner per board: ``amount`` shared among the winners (``win``, rows in odd-chip order),
+    odd units to the first winners (``split_evenly`` of :mod:`hhparse.rules.pots`, vectorised)."""
+    safe = np.maximum(count, 1).astype(np.int64)
+    base = amount // safe
+    odd = amount - base * safe
+    out: Array
+    if not np.any(odd):
+        out = win * base
+        return out
+    rank = np.cumsum(win, axis=0) - 1
+    out = win * (base + (rank < odd))
+    return out
+
+
+def _totals(win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> list[int]:
+    """Each winner's share summed over the boards, without a per-board array of shares.
+
+    The amount is constant on each part of the boards (``mask``, None for all of them): a board
+    with one winner adds the amount to that winner (counted, not summed); only the boards with a
+    tie are split one by one (:func:`_split`).
+    """
+    single = count == 1
+    alone = win & single
+    out = np.zeros(len(win), dtype=np.int64)
+    for mask, amount in parts:
+        if amount:
+            for r, row in enumerate(alone):
+                out[r] += amount * np.count_nonzero(row if mask is None else row & mask)
+    if not single.all():
+        ties = np.flatnonzero(count > 1)
+        if len(ties):
+            amounts = np.zeros(len(ties), dtype=np.int64)
+            for mask, amount in parts:
+                amounts += amount if mask is None else amount * mask[ties]
+            out += _split(win[:, ties], amounts, count[ties]).sum(axis=1)
+    result: list[int] = out.tolist()
+    return result
+
+
+def _count(win: Array) -> Array:
+    """Winners per board (``win``: C-contiguous bool rows, one per player), as int8."""
+    count: Array = win[0].view(np.int8).copy()
+    for row in win[1:]:
+        count += row.view(np.int8)
+    return count
+
+
+def equity(
+    spot: EquitySpot,
+    *,
+    method: str | None = None,
+    samples: int = MC_SAMPLES,
+    seed: int = 0,
+) -> EquityResult:
+    """Each contender's expected share of every pot, half and run (see the module docstring).
+
+    ``method`` forces ``exact`` or ``mc`` (tests; ``exact`` with unknown cards is refused);
+    by default :func:`choose_method` decides. Monte Carlo draws ``samples`` boards from a
+    generator seeded with ``seed``, so the same spot and seed always give the same figures.
+
+    Raises:
+        ValueError: a card that is not a card, a card known twice, a board of more than five
+            cards, a pot naming no contender, too few cards left to deal, or exact enumeration
+            asked with unknown cards.
+    """
+    holes = [np.array(_cards(h), dtype=np.int64) for h in spot.holes]
+    known = np.array(_cards(spot.board), dtype=np.int64)
+    dead = _cards(spot.dead)
+    seen = [*known.tolist(), *dead, *(c for h in holes for c in h.tolist())]
+    if len(set(seen)) != len(seen):
+        raise ValueError("a card is known twice")
+    if len(known) > 5:
+        raise ValueError(f"a board has at most five cards, got {len(known)}")
+    for pot in spot.pots:
+        if not pot.eligible or any(not 0 <= i < len(holes) for i in pot.eligible):
+            raise ValueError(f"pot eligibility {pot.eligible} names no contender")
+    in_deck = np.ones(52, dtype=bool)
+    in_deck[seen] = False
+    unseen = np.flatnonzero(in_deck)
+    n, b0 = len(unseen), len(known)
+    k = 5 - b0
+    missing = [spot.hole_size - len(h) for h in holes]
+    contested = {i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible}
+    all_known = all(missing[i] <= 0 for i in contested)
+    if n < k + sum(max(missing[i], 0) for i in contested):
+        raise ValueError(f"{n} unseen cards cannot complete the board and the unknown hands")
+    if method is None:
+        method = choose_method(n, k, all_known) if contested else "exact"
+    if method not in ("exact", "mc"):
+        raise ValueError(f"method must be exact or mc, not {method!r}")
+    if method == "exact" and not all_known:
+        raise ValueError("exact enumeration needs every contender's hole cards")
+
+    hilo = spot.hilo
+    his: dict[int, Array] = {}
+    los: dict[int, Array] = {}
+    if not contested:
+        boards = 1
+    elif k == 0:
+        boards = 1
+        for i in contested:
+            h, lo = hand_values(holes[i][None, :], known[None, :], hilo)
+            his[i], los[i] = h, lo
+    else:
+        flat: tuple[Array, ...] | None
+        if method == "exact":
+            flat = None if k <= 3 else _exact_board_flat(n, b0)
+            boards = math.comb(n, k)
+            drawn_holes: Array | None = None
+            new: Array | None = None
+        else:
+            rng = np.random.default_rng(seed)
+            need = sum(max(missing[i], 0) for i in contested)
+            drawn = _draw(rng, n, k + need, samples)
+            new = np.sort(drawn[:, :k], axis=1)
+            drawn_holes = drawn[:, k:]
+            flat = _board_flat_rows(new, n, b0)
+            boards = samples
+        triples = _spot_triples(known, unseen)
+        whole = [i for i in sorted(contested) if missing[i] <= 0]
+        if whole:
+            hi_rows, lo_rows = _values_for(_players(np.stack([holes[i] for i in whole])), known, unseen, flat,
+                                           hilo, triples)
+            for row, i in enumerate(whole):
+                his[i], los[i] = hi_rows[row], lo_rows[row]
+        col = 0
+        for i in sorted(contested):
+            if missing[i] <= 0:
+                continue
+            assert drawn_holes is not None and new is not None  # mc only
+            extra = unseen[drawn_holes[:, col : col + missing[i]]]
+            col += missing[i]
+            hole_rows = np.concatenate([np.broadcast_to(holes[i], (boards, len(holes[i]))), extra], axis=1)
+            board_rows = np.concatenate([np.broadcast_to(known, (boards, b0)), unseen[new]], axis=1)
+            his[i], los[i] = hand_values(hole_rows, board_rows, hilo)
+
+    mc = method == "mc" and bool(contested) and k > 0
+    n_players = len(holes)
+    totals = [0] * n_players
+    per_sample = np.zeros((n_players, boards), dtype=np.int64) if mc else None
+    shares: list[PotShare] = []
+
+    def add(pot_i: int, run: int, half: str, elig: list[int], amount: int,
+            win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> None:
+        """Record one half of one pot-run: what each eligible player gets of it over the boards,
+        ``parts`` giving the half's amount on each part of the boards."""
+        if per_sample is not None:
+            got = _split(win, sum(a if m is None else a * m for m, a in parts), count)
+            sums = got.sum(axis=1).tolist()
+            per_sample[elig] += got
+            errs = (got.std(axis=1, ddof=1) / math.sqrt(boards)).tolist()
+        else:
+            sums = _totals(win, count, parts)
+            errs = [0.0] * len(elig)
+        for i, total, err in zip(elig, sums, errs, strict=True):
+            totals[i] += total
+            shares.append(PotShare(pot_i, run, half, i, amount, total / boards, err, total))
+
+    for pot_i, pot in enumerate(spot.pots):
+        elig = list(pot.eligible)
+        if len(elig) == 1:
+            alone = np.ones((1, boards), dtype=bool)
+            ones = np.ones(boards, dtype=np.int64)
+            for run, amount in pot.runs:
+                add(pot_i, run, "whole", elig, amount, alone, ones, [(None, amount)])
+            continue
+        hi = np.stack([his[i] for i in elig])
+        win = hi == hi.max(axis=0)
+        count = _count(win)
+        if hilo:
+            lo = np.stack([los[i] for i in elig])
+            best = lo.min(axis=0)
+            has_low = best < NO_LOW
+            lwin = (lo == best) & has_low
+            lcount = _count(lwin)
+            no_low = ~has_low
+        for run, amount in pot.runs:
+            if hilo:
+                half = amount // 2
+                add(pot_i, run, "high", elig, amount, win, count, [(has_low, amount - half), (no_low, amount)])
+                add(pot_i, run, "low", elig, amount, lwin, lcount, [(has_low, half)])
+            else:
+                add(pot_i, run, "whole", elig, amount, win, count, [(None, amount)])
+
+    ev = tuple(t / boards for t in totals)
+    if per_sample is not None and boards > 1:
+        err = tuple(float(x) for x in per_sample.std(axis=1, ddof=1) / math.sqrt(boards))
+    else:
+        err = (0.0,) * n_players
+    return EquityResult(method if contested and k > 0 else "exact", boards, ev, err, tuple(shares), tuple(totals))

@@ -1,0 +1,362 @@
+"""The all-in equity engine (``hhparse.rules.equity``): its tables, its evaluator, its sums.
+
+Three independent references: the referee's evaluator (``hhparse.rules.evaluate``, a different
+implementation of the same rules), pokerkit's Omaha hands, and a brute-force loop over every
+board settled with the referee's own split functions (``tests/equity_reference.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hhparse.rules import equity as E
+from hhparse.rules.cards import FULL_DECK, RANKS, SUITS
+from hhparse.rules.equity import EquityPot, EquitySpot, equity
+from hhparse.rules.evaluate import evaluate, high_rank_5, low_rank_5
+
+sys.path.insert(0, str(Path(__file__).parent))
+from equity_reference import brute_force, brute_force_unknown, settle_board
+
+
+def _ids(cards: tuple[str, ...] | list[str]) -> np.ndarray:
+    return np.array([E.CARD_INDEX[c] for c in cards], dtype=np.int64)
+
+
+def _exact_totals(spot: EquitySpot, **kw: object) -> tuple[int, dict[tuple[int, int, str, int], int]]:
+    r = equity(spot, **kw)  # type: ignore[arg-type]
+    return r.boards, {(s.pot, s.run, s.half, s.player): s.total for s in r.shares}
+
+
+# --------------------------------------------------------------------------------------------
+# Tables against the referee's evaluator
+# --------------------------------------------------------------------------------------------
+
+
+def _cards_of(ranks: list[int]) -> list[str]:
+    """Five cards of these ranks, never all of one suit (a non-flush hand)."""
+    out = []
+    for base, r in enumerate(sorted(set(ranks))):
+        for j in range(ranks.count(r)):
+            out.append(RANKS[r] + SUITS[(base + j) % 4])
+    return out
+
+
+def test_non_flush_table_matches_the_evaluator() -> None:
+    checked = 0
+    for r1, r2 in itertools.product(range(13), repeat=2):
+        for m, (a, b, c) in enumerate(E._MS3_RANKS.tolist()):
+            ranks = [r1, r2, a, b, c]
+            value = int(E.NF[13 * r1 + r2, m])
+            if max(ranks.count(r) for r in ranks) == 5:
+                assert value == 0
+                continue
+            assert value == high_rank_5(_cards_of(ranks)), ranks
+            checked += 1
+    assert checked > 75_000
+
+
+def test_flush_table_matches_the_evaluator() -> None:
+    masks = [sum(1 << r for r in rs) for rs in itertools.combinations(range(13), 5)]
+    for mask in masks:
+        cards = [RANKS[r] + "h" for r in range(13) if mask >> r & 1]
+        assert int(E.FL[mask]) == high_rank_5(cards), cards
+    assert int(np.count_nonzero(E.FL)) == len(masks) == 1287
+
+
+def test_low_table_is_the_union_of_two_and_three_different_low_ranks() -> None:
+    low_ranks = "A2345678"
+    for pair in itertools.combinations(range(8), 2):
+        for triple in itertools.combinations(range(8), 3):
+            pm, tm = sum(1 << i for i in pair), sum(1 << i for i in triple)
+            value = int(E.LOWTAB[pm, tm])
+            if set(pair) & set(triple):
+                assert value == E.NO_LOW
+            else:
+                cards = [low_ranks[i] + s for i, s in zip((*pair, *triple), "cdhsc", strict=True)]
+                assert value == low_rank_5(cards)
+    assert (E.LOWTAB[0] == E.NO_LOW).all() and (E.LOWTAB[:, 0] == E.NO_LOW).all()
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(deck=st.permutations(FULL_DECK), n_hole=st.sampled_from((4, 5)))
+def test_hand_values_match_the_evaluator(deck: list[str], n_hole: int) -> None:
+    rows = 8
+    holes = np.stack([_ids(deck[i * 10 : i * 10 + n_hole]) for i in range(rows // 2)] * 2)
+    boards = np.stack([_ids(deck[i * 10 + 5 : i * 10 + 10]) for i in range(rows // 2)]
+                      + [_ids(deck[45:50])] * (rows // 2))
+    hi, lo = E.hand_values(holes, boards, True)
+    for i in range(rows):
+        hole = tuple(FULL_DECK[c] for c in holes[i])
+        board = tuple(FULL_DECK[c] for c in boards[i])
+        if set(hole) & set(board):
+            continue
+        high, low = evaluate(hole, board, True)
+        assert int(hi[i]) == high.rank, (hole, board)
+        assert int(lo[i]) == (low.rank if low is not None else E.NO_LOW), (hole, board)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(deck=st.permutations(FULL_DECK), b0=st.sampled_from((0, 1, 2, 3, 4)), n_hole=st.sampled_from((4, 5)))
+def test_board_tables_match_direct_evaluation(deck: list[str], b0: int, n_hole: int) -> None:
+    """The per-triple tables (M over unseen subsets) against evaluating each board directly."""
+    hole = _ids(deck[:n_hole])
+    known = _ids(deck[n_hole : n_hole + b0])
+    unseen = np.sort(_ids(deck[n_hole + b0 :]))
+    rng = np.random.default_rng(len(deck[0]) + b0)
+    new = np.sort(np.stack([rng.choice(len(unseen), 5 - b0, replace=False) for _ in range(40)]), axis=1)
+    hi, lo = E.board_values(hole, known, unseen, new, True)
+    boards = np.concatenate([np.broadcast_to(known, (40, b0)), unseen[new]], axis=1)
+    hi2, lo2 = E.hand_values(np.broadcast_to(hole, (40, n_hole)), boards, True)
+    assert (hi == hi2).all() and (lo == lo2).all()
+
+
+# --------------------------------------------------------------------------------------------
+# Differential: pokerkit's Omaha high and 8-or-better low
+# --------------------------------------------------------------------------------------------
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+@settings(max_examples=800, deadline=None, derandomize=True)
+@given(deck=st.permutations(FULL_DECK), n_hole=st.sampled_from((4, 5)))
+def test_halves_agree_with_pokerkit(deck: list[str], n_hole: int) -> None:
+    pokerkit = pytest.importorskip("pokerkit")
+    a, b = deck[:n_hole], deck[n_hole : 2 * n_hole]
+    board = deck[2 * n_hole : 2 * n_hole + 5]
+    hi, lo = E.hand_values(np.stack([_ids(a), _ids(b)]), np.stack([_ids(board)] * 2), True)
+    pk_hi, pk_lo = pokerkit.OmahaHoldemHand, pokerkit.OmahaEightOrBetterLowHand
+    ha, hb = pk_hi.from_game("".join(a), "".join(board)), pk_hi.from_game("".join(b), "".join(board))
+    assert _sign(int(hi[0]) - int(hi[1])) == _sign((ha > hb) - (ha < hb)), (a, b, board)
+    la, lb = pk_lo.from_game_or_none("".join(a), "".join(board)), pk_lo.from_game_or_none("".join(b), "".join(board))
+    assert (int(lo[0]) == E.NO_LOW) == (la is None) and (int(lo[1]) == E.NO_LOW) == (lb is None), (a, b, board)
+    if la is not None and lb is not None:  # ours: smaller wins; pokerkit: stronger compares greater
+        assert _sign(int(lo[1]) - int(lo[0])) == _sign((la > lb) - (la < lb)), (a, b, board)
+
+
+# --------------------------------------------------------------------------------------------
+# Exact enumeration against brute force
+# --------------------------------------------------------------------------------------------
+
+
+@st.composite
+def spots(draw: st.DrawFn, b0s: tuple[int, ...] = (3, 4), dead_counts: tuple[int, ...] = (0, 0, 4)) -> EquitySpot:
+    deck = draw(st.permutations(FULL_DECK))
+    n_players = draw(st.sampled_from((2, 2, 3, 4)))
+    hole_size = draw(st.sampled_from((4, 5)))
+    b0 = draw(st.sampled_from(b0s))
+    n_dead = draw(st.sampled_from(dead_counts))
+    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
+    at = n_players * hole_size
+    board = tuple(deck[at : at + b0])
+    dead = tuple(deck[at + b0 : at + b0 + n_dead])
+    amount = draw(st.integers(1, 5000))
+    pots = [EquityPot(((0, amount),), tuple(range(n_players)))]
+    if n_players > 2:  # a side pot between the others, run twice with an odd unit
+        side = draw(st.integers(1, 999))
+        pots.append(EquityPot(((1, side + 1), (2, side)), tuple(range(1, n_players))))
+    if draw(st.booleans()):  # an uncalled-size pot only one player can win
+        pots.append(EquityPot(((0, draw(st.integers(1, 50))),), (n_players - 1,)))
+    return EquitySpot(draw(st.booleans()), hole_size, holes, board, dead, tuple(pots))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(spot=spots())
+def test_flop_and_turn_equity_is_the_brute_force(spot: EquitySpot) -> None:
+    assert _exact_totals(spot) == brute_force(spot)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(0, 1, 2), dead_counts=(30,)))
+def test_preflop_shapes_are_the_brute_force(spot: EquitySpot) -> None:
+    """Four or five cards to come (pre-flop Courchevel: the door card; Omaha: none); dead cards
+    keep the brute force small, the tables are the same."""
+    n_unseen = 52 - len(spot.board) - len(spot.dead) - sum(len(h) for h in spot.holes)
+    if not 0 < math.comb(max(n_unseen, 0), 5 - len(spot.board)) <= 4000:
+        return
+    assert _exact_totals(spot) == brute_force(spot)
+
+
+def test_preflop_courchevel_heads_up_is_exact_over_every_board() -> None:
+    spot = EquitySpot(True, 5, (("As", "2s", "3d", "Kh", "Qc"), ("8c", "8d", "7h", "6h", "Tc")), ("4h",), (),
+                      (EquityPot(((0, 2001),), (0, 1)),))
+    r = equity(spot)
+    assert (r.method, r.boards) == ("exact", math.comb(41, 4))
+    assert sum(r.totals) == 2001 * r.boards
+
+
+# --------------------------------------------------------------------------------------------
+# Properties
+# --------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(1, 3, 4)), mc=st.booleans())
+def test_a_pots_equities_add_up_to_its_amount(spot: EquitySpot, mc: bool) -> None:
+    r = equity(spot, method="mc" if mc else None, samples=500)
+    for k, pot in enumerate(spot.pots):
+        for run, amount in pot.runs:
+            got = sum(s.total for s in r.shares if (s.pot, s.run) == (k, run))
+            assert got == amount * r.boards
+            assert math.isclose(sum(s.ev for s in r.shares if (s.pot, s.run) == (k, run)), amount)
+    assert sum(r.totals) == sum(a for p in spot.pots for _, a in p.runs) * r.boards
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(5,)))
+def test_a_complete_board_gives_the_result(spot: EquitySpot) -> None:
+    """No card to come: the equity is the settlement of that board, whatever the method."""
+    r = equity(spot)
+    assert r.boards == 1 and all(s.std_err == 0 for s in r.shares)
+    assert {(s.pot, s.run, s.half, s.player): s.total for s in r.shares} == settle_board(
+        spot, spot.holes, spot.board
+    )
+
+
+def test_a_locked_scoop_has_all_the_equity() -> None:
+    """A royal flush made on the turn, and a board that can never make a low: certain scoop."""
+    spot = EquitySpot(True, 5, (("Th", "9h", "2c", "3c", "4d"), ("Ad", "As", "Kd", "Ks", "Qc")),
+                      ("Ah", "Kh", "Qh", "Jh"), (), (EquityPot(((0, 999),), (0, 1)),))
+    r = equity(spot)
+    assert r.ev == (999.0, 0.0) and r.std_err == (0.0, 0.0)
+
+
+def test_a_dead_draw_has_no_equity() -> None:
+    """Drawing to the low, with every card that could make it known out of the deck."""
+    holes = (("Kc", "Kd", "Ks", "Qd", "Qs"), ("Ac", "2d", "Jh", "Jd", "Td"))
+    board = ("Kh", "9c", "5s", "3h")
+    # the river could give player 1 a low with any 4, 6, 7 or 8, or a straight with a Queen:
+    # all of them are dead
+    dead = (*(r + s for r in "4678" for s in "cdhs"), "Qc", "Qh")
+    r = equity(EquitySpot(True, 5, holes, board, dead, (EquityPot(((0, 400),), (0, 1)),)))
+    assert r.ev == (400.0, 0.0)
+
+
+def _permute_suits(cards: tuple[str, ...], perm: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(c[0] + SUITS[perm[SUITS.index(c[1])]] for c in cards)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(1, 3, 4)), perm=st.permutations(range(4)))
+def test_equity_is_blind_to_suit_names(spot: EquitySpot, perm: list[int]) -> None:
+    p = tuple(perm)
+    other = EquitySpot(spot.hilo, spot.hole_size, tuple(_permute_suits(h, p) for h in spot.holes),
+                       _permute_suits(spot.board, p), _permute_suits(spot.dead, p), spot.pots)
+    assert equity(other).totals == equity(spot).totals
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(3, 4)))
+def test_equity_follows_the_player_not_the_seat_order(spot: EquitySpot) -> None:
+    """Heads-up with amounts that always split evenly: the odd-chip order cannot matter."""
+    holes = spot.holes[:2]
+    pots = (EquityPot(((0, 4000),), (0, 1)),)
+    a = equity(EquitySpot(spot.hilo, spot.hole_size, holes, spot.board, spot.dead, pots))
+    b = equity(EquitySpot(spot.hilo, spot.hole_size, holes[::-1], spot.board, spot.dead, pots))
+    assert a.totals == b.totals[::-1]
+
+
+def test_odd_chips_go_to_the_high_half_then_first_clockwise() -> None:
+    """Both players make the same straight and the same low on this board: 1001 splits into a
+    high half of 501 and a low half of 500; the odd chip of the high half goes to whoever comes
+    first clockwise from the button (first in ``eligible``)."""
+    a = ("2c", "3d", "9s", "9h", "Jc")
+    b = ("2d", "3h", "9c", "9d", "Js")
+    board = ("4c", "5d", "6h", "Kc", "Kd")
+    first = equity(EquitySpot(True, 5, (a, b), board, (), (EquityPot(((0, 1001),), (0, 1)),)))
+    assert first.ev == (501.0, 500.0)
+    second = equity(EquitySpot(True, 5, (a, b), board, (), (EquityPot(((0, 1001),), (1, 0)),)))
+    assert second.ev == (500.0, 501.0)
+    halves = {(s.half, s.player): s.total for s in first.shares}
+    assert halves == {("high", 0): 251, ("high", 1): 250, ("low", 0): 250, ("low", 1): 250}
+
+
+def test_no_low_gives_the_whole_pot_to_high() -> None:
+    spot = EquitySpot(True, 5, (("As", "Ks", "2d", "3c", "Jh"), ("Qd", "Qc", "Td", "9c", "8s")),
+                      ("Kd", "Kh", "Qs", "Js", "9d"), (), (EquityPot(((0, 301),), (0, 1)),))
+    r = equity(spot)  # no low card on the board: kings full of jacks beats queens full, 301 to 0
+    assert {(s.half, s.player): s.total for s in r.shares} == {
+        ("high", 0): 301, ("high", 1): 0, ("low", 0): 0, ("low", 1): 0}
+
+
+def test_run_it_twice_is_the_sum_of_each_runs_equity() -> None:
+    holes = (("As", "4s", "Ks", "Ad", "Qh"), ("7d", "6d", "Jh", "Ah", "5s"))
+    board = ("7h", "5d", "3s")
+    once = equity(EquitySpot(True, 5, holes, board, (), (EquityPot(((0, 16300),), (0, 1)),)))
+    twice = equity(EquitySpot(True, 5, holes, board, (), (EquityPot(((1, 8151), (2, 8149)), (0, 1)),)))
+    for i in (0, 1):
+        by_run = [sum(s.total for s in twice.shares if s.player == i and s.run == run) for run in (1, 2)]
+        assert sum(by_run) == twice.totals[i]
+        assert math.isclose(twice.ev[i], once.ev[i], abs_tol=1.0)  # only odd chips differ
+
+
+# --------------------------------------------------------------------------------------------
+# Monte Carlo
+# --------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(3, 4)))
+def test_monte_carlo_is_within_its_standard_error(spot: EquitySpot) -> None:
+    exact = equity(spot)
+    mc = equity(spot, method="mc", samples=20_000, seed=7)
+    assert (mc.method, mc.boards) == ("mc", 20_000)
+    for e, m, se in zip(exact.ev, mc.ev, mc.std_err, strict=True):
+        assert abs(m - e) <= 5 * se + 1e-9, (e, m, se)
+    for s_exact, s_mc in zip(exact.shares, mc.shares, strict=True):
+        assert abs(s_mc.ev - s_exact.ev) <= 5 * s_mc.std_err + 1e-9
+
+
+def test_monte_carlo_is_reproducible_from_its_seed() -> None:
+    spot = EquitySpot(True, 5, (("Ah", "2h", "3c", "Kd", "Ks"), ("Qc", "Jc", "Tc", "9d", "8d")), (), (),
+                      (EquityPot(((0, 1000),), (0, 1)),))
+    a, b = equity(spot, seed=11), equity(spot, seed=11)
+    assert a.method == "mc" and a == b
+    assert equity(spot, seed=12).totals != a.totals
+
+
+def test_unknown_hole_cards_are_dealt_at_random() -> None:
+    """A contender who mucked unseen: Monte Carlo over their possible hands and the board,
+    against the exact average over every hand and board (a deck thinned by dead cards)."""
+    deck = list(FULL_DECK)
+    holes = (tuple(deck[0:5]), tuple(deck[5:10]), ())
+    board = tuple(deck[10:14])
+    dead = tuple(deck[14:42])  # leaves 10 unseen: C(10, 5) * 5 = 1260 deals
+    spot = EquitySpot(True, 5, holes, board, dead, (EquityPot(((0, 900),), (0, 1, 2)),))
+    with pytest.raises(ValueError, match="every contender"):
+        equity(spot, method="exact")
+    mc = equity(spot, samples=20_000, seed=3)
+    assert mc.method == "mc"
+    n, totals = brute_force_unknown(spot)
+    for i in range(3):
+        exact = sum(v for (_, _, _, p), v in totals.items() if p == i) / n
+        assert abs(mc.ev[i] - exact) <= 5 * mc.std_err[i], (i, mc.ev[i], exact)
+
+
+def test_the_method_rule() -> None:
+    assert E.choose_method(41, 4, True) == "exact"  # pre-flop Courchevel heads-up
+    assert E.choose_method(21, 4, True) == "exact"  # six-handed
+    assert E.choose_method(39, 2, True) == "exact" and E.choose_method(38, 1, True) == "exact"
+    assert E.choose_method(42, 5, True) == "mc"  # pre-flop 5 Card Omaha heads-up
+    assert E.choose_method(22, 5, True) == "exact"  # six-handed: C(22, 5) boards
+    assert E.choose_method(38, 1, False) == "mc"  # a contender's cards unknown
+    assert math.comb(47, 4) <= E.EXACT_MAX_BOARDS < math.comb(42, 5)
+
+
+def test_impossible_spots_are_refused() -> None:
+    pot = (EquityPot(((0, 10),), (0, 1)),)
+    with pytest.raises(ValueError, match="known twice"):
+        equity(EquitySpot(True, 5, (("As", "Ks", "Qs", "Js", "Ts"), ("As", "2c", "3c", "4c", "5c")), (), (), pot))
+    with pytest.raises(ValueError, match="not a card"):
+        equity(EquitySpot(True, 5, (("Xx", "Ks", "Qs", "Js", "Ts"), ("Ac", "2c", "3c", "4c", "5c")), (), (), pot))
+    with pytest.raises(ValueError, match="names no contender"):
+        equity(EquitySpot(True, 5, (("As", "Ks", "Qs", "Js", "Ts"),), (), (), pot))
