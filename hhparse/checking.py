@@ -17,6 +17,7 @@ from hhparse.facts import RefereeResult
 from hhparse.failures import os_reason
 from hhparse.model import Hand
 from hhparse.parsing import parse_file, parse_path
+from hhparse.rules.spec import variant_for
 from hhparse.splitter import NotRegularFileError, iter_files
 
 
@@ -79,8 +80,7 @@ def _violation_json(v: Violation) -> dict[str, object]:
 def game_name(hand: Hand) -> str:
     """Human game name, e.g. ``Courchevel Hi/Lo PL``."""
     h = hand.header
-    base = {"courchevel": "Courchevel", "5-card-omaha": "5 Card Omaha", "omaha": "Omaha"}[h.game.value]
-    return f"{base}{' Hi/Lo' if h.hilo else ''} {h.structure.value}"
+    return f"{variant_for(h.game, h.hilo).label} {h.structure.value}"
 
 
 def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:

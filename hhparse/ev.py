@@ -52,8 +52,6 @@ hand knows them, and they really were not in the deck.
 pots; every other card counts as unseen.
 """
 
-_BOARD_AT = {Street.PREFLOP: 0, Street.FLOP: 3, Street.TURN: 4}
-
 
 def mc_seed(site: str, hand_id: str) -> int:
     """The Monte Carlo seed of a hand: a hash of its key, so a recomputation gives the same figures."""
@@ -123,9 +121,7 @@ def hand_ev(result: RefereeResult) -> HandEvFacts | None:
     street, live = end
     h = hand.header
     spec = spec_for(h.game, h.hilo, h.structure)
-    n_board = _BOARD_AT[Street(street)]
-    if street == Street.PREFLOP and spec.exposed_card:
-        n_board = 1
+    n_board = (1 if spec.exposed_card else 0) if street == Street.PREFLOP else spec.board_sizes[street - 1]
     board = facts.boards[0][:n_board]
     if any(b[:n_board] != board for b in facts.boards):
         return None  # the runs part before the betting ended: not a board this stage understands

@@ -108,12 +108,9 @@ SYMBOL_CURRENCIES: Final[dict[str, str]] = {"$": "USD", "€": "EUR", "£": "GBP
 prints one: ``($0.01/$0.02 USD)``, ``(€0.01/€0.02 EUR)``, ``(¥25/¥50 CNY)``)."""
 
 
-class Game(StrEnum):
-    """The poker variant, independent of hi/lo and betting structure."""
-
-    COURCHEVEL = "courchevel"
-    FIVE_CARD_OMAHA = "5-card-omaha"
-    OMAHA = "omaha"
+Game = NewType("Game", str)
+"""A game family, independent of hi/lo and betting structure: ``courchevel``, ``omaha``, ...
+(:attr:`hhparse.rules.variants.Variant.game`; the table of games lists them all)."""
 
 
 class Structure(StrEnum):

@@ -76,6 +76,8 @@ from hhparse.model import (
 )
 from hhparse.money import SYMBOLS, parse_amount
 from hhparse.resources import read_text
+from hhparse.rules.spec import LABELS
+from hhparse.rules.variants import BETTINGS, Variant
 from hhparse.splitter import (
     BLOCK_BINARY,
     BLOCK_PREAMBLE,
@@ -120,17 +122,12 @@ _REGULATOR_RE: Final = re.compile(r" \[(?P<reg>(?:AAMS|ADM) ID: [^\]]+)\]$")
 #: A Home Game cash hand names its club before the game: ``{Club #4837790} Omaha Pot Limit (...)``.
 _CLUB_RE: Final = re.compile(r"^\{(?P<club>[^}]*)\} +")
 _MIXED_RE: Final = re.compile(r"^(?P<mixed>[^()]+?) \((?P<inner>[^()]+)\)$")
-_GAME_RE: Final = re.compile(r"^(?P<name>.+?) (?P<struct>Pot Limit|No Limit|Limit)$")
-_GAMES: Final[dict[str, tuple[Game, bool]]] = {
-    "Courchevel": (Game.COURCHEVEL, False),
-    "Courchevel Hi/Lo": (Game.COURCHEVEL, True),
-    "5 Card Omaha": (Game.FIVE_CARD_OMAHA, False),
-    "5 Card Omaha Hi/Lo": (Game.FIVE_CARD_OMAHA, True),
-    "Omaha": (Game.OMAHA, False),
-    "Omaha Hi/Lo": (Game.OMAHA, True),
-}
-_STRUCTS: Final = {"Pot Limit": "PL", "No Limit": "NL", "Limit": "FL"}
-_STRUCTURES: Final = {s.value: s for s in Structure}
+#: Game words -> variant, and structure words -> structure: from the table of games.
+_VARIANTS: Final[dict[str, Variant]] = LABELS
+_STRUCTURES: Final[dict[str, Structure]] = {b.label: b.structure for b in BETTINGS}
+_GAME_RE: Final = re.compile(
+    rf"^(?P<name>.+?) (?P<struct>{'|'.join(re.escape(w) for w in sorted(_STRUCTURES, key=len, reverse=True))})$"
+)
 
 #: Printed zone abbreviation -> IANA zone (with DST rules, which PokerStars applies while
 #: printing the standard abbreviation).
@@ -1050,18 +1047,18 @@ class UnsupportedGame(Exception):
         self.hand_id = hand_id
 
 
-def _game(label: str, line: int, hand_id: str) -> tuple[Game, bool, str, str, str | None]:
-    """``"8-Game (Omaha Hi/Lo Limit)"`` -> (OMAHA, True, "FL", "Omaha Hi/Lo Limit", "8-Game")."""
+def _game(label: str, line: int, hand_id: str) -> tuple[Game, bool, Structure, str, str | None]:
+    """``"8-Game (Omaha Hi/Lo Limit)"`` -> (omaha, True, FIXED_LIMIT, "Omaha Hi/Lo Limit", "8-Game")."""
     mixed: str | None = None
     inner = label
     mm = _MIXED_RE.match(label)
     if mm is not None:
         mixed, inner = mm["mixed"], mm["inner"]
     gm = _GAME_RE.match(inner)
-    if gm is None or gm["name"] not in _GAMES:
+    variant = _VARIANTS.get(gm["name"]) if gm is not None else None
+    if gm is None or variant is None:
         raise UnsupportedGame(inner, hand_id)
-    game, hilo = _GAMES[gm["name"]]
-    return game, hilo, _STRUCTS[gm["struct"]], inner, mixed
+    return variant.game, variant.low is not None, _STRUCTURES[gm["struct"]], inner, mixed
 
 
 def _stamp(date: str, time: str) -> datetime:
@@ -1091,7 +1088,7 @@ def _zone(name: str) -> ZoneInfo:
 #: the same few bodies, so each is read once; bounded like the amount memo. Only bodies that read
 #: without error are kept, so errors always come from the code below with the hand's own details.
 _Stakes = tuple[
-    Game, bool, str, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None", "str | None",
+    Game, bool, Structure, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None", "str | None",
     "str | None",
 ]
 _BODIES: Final[dict[str, _Stakes]] = {}
@@ -1224,7 +1221,7 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
         hand_id,
         game,
         hilo,
-        _STRUCTURES[struct],
+        struct,
         label,
         mixed,
         currency,

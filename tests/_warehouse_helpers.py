@@ -91,7 +91,7 @@ def parsed_hand(hand_id: str = "96353118546") -> Hand:
     """A hand as the parser would build it for HAND_TEXT's header (built by hand: the table
     builder is tested independently of the parser)."""
     header = Header(
-        site="PokerStars", hand_kind="Hand", hand_id=hand_id, game=Game.COURCHEVEL, hilo=False,
+        site="PokerStars", hand_kind="Hand", hand_id=hand_id, game=Game("courchevel"), hilo=False,
         structure=Structure.POT_LIMIT, game_label="Courchevel Pot Limit", mixed=None, currency="USD",
         symbol="$", small_blind=10, big_blind=25, cap=None, tournament=None,
         local_time=datetime(2013, 3, 29, 17, 16, 11), time_zone="ET", et_time=None,

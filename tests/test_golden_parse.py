@@ -137,7 +137,7 @@ def hand_to_dict(h: Hand) -> dict[str, Any]:
     assert s is not None
     out: dict[str, Any] = {
         "hand_id": hd.hand_id,
-        "game": hd.game.value,
+        "game": hd.game,
         "hilo": hd.hilo,
         "structure": hd.structure.value,
         "stakes": [hd.small_blind, hd.big_blind],

@@ -97,7 +97,6 @@ from hhparse.model import (
     DealHole,
     ExposeCard,
     Fold,
-    Game,
     Hand,
     PostBlind,
     PostKind,
@@ -110,13 +109,12 @@ from hhparse.model import (
     replace,
 )
 from hhparse.parsing import parse_file
+from hhparse.rules.spec import spec_for
 
 pytestmark = pytest.mark.corpus
 
 FOLDERS = ("omaha", "omaha-hilo", "mixed", "5-card-omaha", "5-card-omaha-hilo", "courchevel", "courchevel-hilo")
 """Real PokerStars folders replayed (``_fpdb3-head/`` holds the same hands re-saved: not replayed)."""
-
-HOLE_CARDS = {Game.OMAHA: 4, Game.FIVE_CARD_OMAHA: 5, Game.COURCHEVEL: 5}
 
 KNOWN_REJECTS: dict[tuple[str, str], str] = {}
 """Real, undamaged hands the referee (or the parser) still rejects, with the reason: each is
@@ -203,10 +201,11 @@ def _streets(hand: Hand) -> tuple[PkStreet, ...]:
     else:
         small = big = h.big_blind
         pre = post = None
-    exposed = 1 if h.game is Game.COURCHEVEL else 0
+    spec = spec_for(h.game, h.hilo, h.structure)
+    exposed = 1 if spec.exposed_card else 0
     position = Opening.POSITION
     return (
-        PkStreet(False, (False,) * HOLE_CARDS[h.game], exposed, False, position, small, pre),
+        PkStreet(False, (False,) * spec.hole_cards, exposed, False, position, small, pre),
         PkStreet(True, (), 3 - exposed, False, position, small, post),
         PkStreet(True, (), 1, False, position, big, post),
         PkStreet(True, (), 1, False, position, big, post),
@@ -222,7 +221,8 @@ def _players(hand: Hand) -> list[str]:
 
 
 def _known_cards(hand: Hand) -> dict[str, tuple[str, ...]]:
-    n = HOLE_CARDS[hand.header.game]
+    h = hand.header
+    n = spec_for(h.game, h.hilo, h.structure).hole_cards
     known = {e.player: e.cards for e in hand.events if isinstance(e, DealHole | Show) and len(e.cards) == n}
     if hand.summary is not None:
         for s in hand.summary.seats:
@@ -270,8 +270,6 @@ def _new_state(hand: Hand, order: list[str], rake: Rake) -> State:
 def play(hand: Hand, rake: Rake = _no_rake) -> Replay:
     """Replay ``hand`` in pokerkit; :class:`Refused` as soon as pokerkit disagrees with a step."""
     h = hand.header
-    if h.game not in HOLE_CARDS:
-        raise Inexpressible(f"{h.game_label}: not a game of the Omaha family")
     if hand.cancelled:
         raise Inexpressible("'Hand cancelled': pokerkit has no way to call a hand off and return the blinds")
     order = _players(hand)
@@ -279,7 +277,7 @@ def play(hand: Hand, rake: Rake = _no_rake) -> Replay:
         raise Inexpressible("fewer than two players dealt in")
     idx = {p: i for i, p in enumerate(order)}
     runs = 2 if any(isinstance(e, DealBoard) and e.run for e in hand.events) else 1
-    hole = HOLE_CARDS[h.game]
+    hole = spec_for(h.game, h.hilo, h.structure).hole_cards
     known = _known_cards(hand)
     shown = {e.player: e.cards for e in hand.events if isinstance(e, Show) and len(e.cards) == hole}
     notes: list[str] = []

@@ -10,7 +10,7 @@ import sys
 import time
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,13 +18,10 @@ from hhparse.cli.common import add_command
 from hhparse.synth import GAMES, SynthConfig, write
 from hhparse.synth.output import FileStyle
 
-
-class GameChoice(StrEnum):
-    courchevel_hilo = "courchevel-hilo"
-    courchevel = "courchevel"
-    five_card_omaha_hilo = "5-card-omaha-hilo"
-    omaha_hilo = "omaha-hilo"
-    mixed = "mixed"
+if TYPE_CHECKING:
+    GameChoice = str
+else:  # the choices typer shows and checks: every game of the table, or "mixed"
+    GameChoice = StrEnum("GameChoice", {slug: slug for slug in (*GAMES, "mixed")})
 
 
 class StructureChoice(StrEnum):
@@ -55,7 +52,7 @@ def _players(text: str) -> tuple[int, int]:
 def synth(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to generate.")] = 100,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives byte-identical output.")] = 0,
-    game: Annotated[GameChoice, typer.Option(help="Game, or 'mixed' for all four.")] = GameChoice.courchevel_hilo,
+    game: Annotated[GameChoice, typer.Option(help="Game, or 'mixed' for all of them.")] = "courchevel-hilo",
     structure: Annotated[StructureChoice, typer.Option(help="Betting structure, or 'mixed'.")] = StructureChoice.PL,
     kind: Annotated[KindChoice, typer.Option(help="Cash tables, tournaments, or 'mixed'.")] = KindChoice.cash,
     players: Annotated[str, typer.Option(help="Players per table: N or N-M, within 2-9.")] = "2-6",
@@ -72,7 +69,7 @@ def synth(
         config = SynthConfig(
             hands=hands,
             seed=seed,
-            games=tuple(GAMES) if game is GameChoice.mixed else (game.value,),
+            games=tuple(GAMES) if game == "mixed" else (str(game),),
             structures=("PL", "NL", "FL") if structure is StructureChoice.mixed else (structure.value,),
             kinds=("cash", "tournament") if kind is KindChoice.mixed else (kind.value,),
             players=_players(players),

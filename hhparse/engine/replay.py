@@ -51,7 +51,6 @@ from hhparse.model import (
 from hhparse.rules import pots as R
 from hhparse.rules.spec import GameSpec, spec_for
 
-_BOARD_SIZE = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 _STREET_WORD = {Street.PREFLOP: "pre-flop", Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
 
 
@@ -515,9 +514,10 @@ class Referee:
                 self.err("exposed-card-mismatch", e.line,
                          f"the board starts with {cards[0]} but the exposed card was {self.exposed}",
                          expected=self.exposed, found=cards[0])
-        if len(cards) != _BOARD_SIZE.get(e.street, -1):
+        size = self.spec.board_sizes[e.street - 1] if e.street > Street.PREFLOP else None
+        if len(cards) != size:
             self.err("wrong-board-size", e.line, f"{e.street.name} board has {len(cards)} cards",
-                     expected=_BOARD_SIZE.get(e.street), found=len(cards))
+                     expected=size, found=len(cards))
         if len(set(cards)) != len(cards):
             self.err("duplicate-card", e.line, f"a card appears twice on the board {' '.join(cards)}")
         if e.run == 0:

@@ -77,7 +77,6 @@ __all__ = ["HandResult", "HandSetup", "PlayerIn", "simulate_hand"]
 _CHAT = ("nh", "gg", "ty", "lol", "wp", "unreal", "ship it", "quartered again...", "nice low",
          "why would you call that", "gl all", "****", "brb", "scoop!", "\u00e7a va", "one more")
 _LOW_RANKS = frozenset("A2345678")
-_STREET_NAMES = {Street.FLOP: 3, Street.TURN: 4, Street.RIVER: 5}
 _ENDS_TAG = {st: f"ends-{st.name.lower()}" for st in Street}
 
 
@@ -420,6 +419,7 @@ class _Sim:
         tags = s.tags
         bb = setup.big_blind
         fixed = self.fixed
+        cap = self.spec.max_bets_per_round
         cw = self.clockwise_players
         if street is Street.PREFLOP:
             # the bet to call is what the blinds really put in: a big blind all-in for less sets
@@ -477,7 +477,7 @@ class _Sim:
                     p.acted = True
                     continue
             can_raise = has_other and not closed and p.stack > to_call
-            if fixed and bets >= 4:
+            if cap is not None and bets >= cap:
                 can_raise = False
             # maybe_table_event(), with its common "nothing pending, nothing drawn" case inline
             if s.pending_joins or s.pending_leaves:
@@ -538,7 +538,7 @@ class _Sim:
                 since_change = 1
             current = new_to
             s.last_aggressor = p.name
-            if fixed and bets >= 4 and full:
+            if cap is not None and bets >= cap and full:
                 s.line += 1
                 events.append(TableEvent(s.line, "", TableEventKind.BETTING_CAPPED))
                 tags.append("capped")
@@ -647,7 +647,7 @@ class _Sim:
     def deal_street(self, street: Street, run: int = 0, board: list[str] | None = None) -> None:
         s = self.s
         b = s.board if board is None else board
-        need = _STREET_NAMES[street]
+        need = self.spec.board_sizes[street - 1]
         while len(b) < need:
             b.append(s.deck.pop())
         form = FlopForm.PLAIN

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from hhparse.model import FlopForm, Game, Structure, TableEventKind, Tournament
+from hhparse.model import FlopForm, Structure, TableEventKind, Tournament
 from hhparse.money import format_currency
-from hhparse.rules.spec import GameSpec, spec_for
+from hhparse.rules.spec import BY_SLUG, GameSpec, spec_for
+from hhparse.rules.variants import BETTINGS, Variant
 from hhparse.synth.handsim import HandResult, HandSetup, PlayerIn, simulate_hand
 from hhparse.synth.names import STARS as _STARS
 from hhparse.synth.names import player_pool, roman
@@ -25,13 +26,9 @@ from hhparse.synth.styles import STYLES, Style
 
 __all__ = ["GAMES", "STRUCTURES", "SessionInfo", "SessionPlan", "cash_session", "plan_sessions", "tournament_session"]
 
-GAMES: dict[str, tuple[Game, bool]] = {
-    "courchevel-hilo": (Game.COURCHEVEL, True),
-    "courchevel": (Game.COURCHEVEL, False),
-    "5-card-omaha-hilo": (Game.FIVE_CARD_OMAHA, True),
-    "omaha-hilo": (Game.OMAHA, True),
-}
-STRUCTURES: dict[str, Structure] = {"PL": Structure.POT_LIMIT, "NL": Structure.NO_LIMIT, "FL": Structure.FIXED_LIMIT}
+GAMES: dict[str, Variant] = BY_SLUG
+"""Every game by its ``--game`` name: the table of games (:mod:`hhparse.rules.variants`)."""
+STRUCTURES: dict[str, Structure] = {b.structure.value: b.structure for b in BETTINGS}
 
 _ET = ZoneInfo("America/New_York")
 _LOCAL_ZONES = (("CET", "Europe/Paris"), ("EET", "Europe/Helsinki"), ("PT", "America/Los_Angeles"),
@@ -117,19 +114,21 @@ class _Clock:
         self.hand_id = self.ids.next()
 
 
-def _date_for(game: Game, rng: random.Random) -> tuple[datetime, FlopForm]:
-    """A simulated ET start time and the Courchevel flop form the client printed then."""
-    if game is Game.COURCHEVEL:
+def _date_for(variant: Variant, rng: random.Random) -> tuple[datetime, FlopForm]:
+    """A simulated ET start time in a year the game was dealt, and the flop form the client
+    printed then: a game with an exposed card printed its flop ``[8s] [2c 9h]`` from mid-2017
+    (half the tables before 2016, half after)."""
+    years = variant.years
+    form = FlopForm.PLAIN
+    if variant.exposed_card:
         if rng.random() < 0.5:
-            year, form = rng.choice((2013, 2014, 2015)), FlopForm.PLAIN
+            year = rng.choice([y for y in years if y < 2016])
         else:
-            year, form = rng.choice((2017, 2018, 2019)), FlopForm.SPLIT
+            year, form = rng.choice([y for y in years if y > 2016]), FlopForm.SPLIT
             if year == 2017:
                 return datetime(2017, rng.randint(6, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59)), form
-    elif game is Game.FIVE_CARD_OMAHA:
-        year, form = rng.choice((2013, 2014, 2016, 2019, 2025)), FlopForm.PLAIN
     else:
-        year, form = rng.choice((2009, 2010, 2011, 2013, 2014, 2018, 2025)), FlopForm.PLAIN
+        year = rng.choice(years)
     return datetime(year, rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59)), form
 
 
@@ -187,7 +186,7 @@ def plan_sessions(
         kind = kinds[i % len(kinds)]
         game = games[(i // len(kinds)) % len(games)]
         structure = structures[(i // (len(kinds) * len(games))) % len(structures)]
-        n = rng.randint(players[0], players[1])
+        n = min(rng.randint(players[0], players[1]), GAMES[game].max_players)
         size = rng.randint(40, 260) if kind == "cash" else 10**9
         k = i + offset
         table = f"{_STARS[k % len(_STARS)]} {roman(k // len(_STARS) + 1)}"
@@ -198,9 +197,9 @@ def plan_sessions(
 def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[SessionInfo, HandResult]]:
     """A cash table from the hero's seat: blinds, rake, rebuys, sit-outs, joins and leaves."""
     rng = random.Random(plan.seed)
-    game, hilo = GAMES[plan.game]
-    spec = spec_for(game, hilo, STRUCTURES[plan.structure])
-    start, form = _date_for(game, rng)
+    variant = GAMES[plan.game]
+    spec = spec_for(variant.game, variant.hilo, STRUCTURES[plan.structure])
+    start, form = _date_for(variant, rng)
     sb, bb = rng.choice(_STAKES)
     fixed = spec.structure is Structure.FIXED_LIMIT
     if fixed:
@@ -328,9 +327,9 @@ def tournament_session(
 ) -> Iterator[tuple[SessionInfo, HandResult]]:
     """A single-table knockout/freezeout until the hero busts or wins (or the plan's hand budget)."""
     rng = random.Random(plan.seed)
-    game, hilo = GAMES[plan.game]
-    spec = spec_for(game, hilo, STRUCTURES[plan.structure])
-    start, form = _date_for(game, rng)
+    variant = GAMES[plan.game]
+    spec = spec_for(variant.game, variant.hilo, STRUCTURES[plan.structure])
+    start, form = _date_for(variant, rng)
     n = max(plan.players, 3)
     max_seats = 6 if n <= 6 else 9
     flavour = rng.choice(("pko", "ko", "freezeout"))

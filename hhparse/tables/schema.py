@@ -107,7 +107,7 @@ HANDS = Table(
     (
         *_hand_key(),
         _c("hand_kind", _STR, "Words between site and `#`: `Hand`, `Zoom Hand`, `Home Game Hand`..."),
-        _c("game", _STR, "Variant: `courchevel`, `omaha`, `5-card-omaha`."),
+        _c("game", _STR, "Game family without its low half (`courchevel`, `omaha`, `5-card-omaha`, ...; the table of games, `hhparse/rules/variants.py`)."),
         _c("hilo", _BOOL, "True for Hi/Lo (8 or better) split games."),
         _c("structure", _STR, "Betting structure: `PL`, `NL` or `FL`."),
         _c("game_label", _STR, "Game words exactly as printed, e.g. `Courchevel Hi/Lo Pot Limit`."),
