@@ -15,7 +15,10 @@ known at the showdown. The equity is taken at that point: the board dealt by the
 pre-flop: the exposed card), every pot as the hand finally formed it (after rake, as the hand
 took it), each run of a run-it-twice pot on its own board. A contender whose cards stay unknown
 (mucked unseen) is dealt random cards (Monte Carlo). Every other hand's ``allin_ev`` is its
-``net``.
+``net``, and so is every hand in which a player cashed out (all-in cash out): the room paid that
+player its own estimate of their share and kept what their hand then won, so the pots did not
+go to the hands that won them, and the expected net that adds up to minus the rake does not
+exist there. Any number of hole cards works (6 Card Omaha: 15 hole pairs).
 
 **Which cards are out of the deck** is :data:`KNOWN_CARDS`, the one switch of that choice.
 
@@ -112,6 +115,8 @@ def hand_ev(result: RefereeResult) -> HandEvFacts | None:
         return None
     if not any(p.all_in_street is not None for p in facts.players):
         return None
+    if any(p.cash_out for p in facts.players):
+        return None  # the room bought a player's share of the pots (see the module docstring)
     hand = result.hand
     if hand.cancelled or not facts.boards or any(len(b) != 5 for b in facts.boards):
         return None

@@ -115,6 +115,8 @@ class PlayerFacts(Record):
         "nonshowdown_won",
         "high_won",
         "low_won",
+        "cash_out",
+        "cash_out_fee",
     )
 
     def __init__(
@@ -161,6 +163,8 @@ class PlayerFacts(Record):
         nonshowdown_won: int,
         high_won: int,
         low_won: int,
+        cash_out: int = 0,
+        cash_out_fee: int = 0,
     ) -> None:
         self.seat: Final = seat
         self.player: Final = player
@@ -176,7 +180,7 @@ class PlayerFacts(Record):
         )
         self.returned: Final = returned  # uncalled bet returned
         self.collected: Final = collected  # from all collect lines (all pots, halves, runs)
-        self.net: Final = net  # collected + returned - sum(contributed)
+        self.net: Final = net  # collected + returned + cash_out - sum(contributed)
         # Pre-flop stats (PokerTracker 4 definitions; see analytics/ for the exact wording).
         self.vpip: Final = vpip
         self.pfr: Final = pfr
@@ -214,6 +218,10 @@ class PlayerFacts(Record):
         self.nonshowdown_won: Final = nonshowdown_won  # amount collected without a showdown
         self.high_won: Final = high_won  # amount from high halves (and whole pots)
         self.low_won: Final = low_won  # amount from low halves
+        # All-in cash out: what the room paid the player for their claim on the pots (not from the
+        # pots: what their hand then won is kept by the room), and the room's fee for it.
+        self.cash_out: Final = cash_out
+        self.cash_out_fee: Final = cash_out_fee
 
 
 class AwardFact(Record):

@@ -953,6 +953,8 @@ class _Builder:
         cashed = pot_na = False
         if rest.endswith(" (cashed out)"):
             cashed, rest = True, rest[: -len(" (cashed out)")]
+        elif rest.endswith(" (cashed out)."):  # real hand 212598594281 (2020) ends it with a period
+            cashed, rest = True, rest[: -len(" (cashed out).")]
         elif rest.endswith(" (pot not awarded as player cashed out)"):
             pot_na, rest = True, rest[: -len(" (pot not awarded as player cashed out)")]
         outcome = SeatOutcome.NOTHING

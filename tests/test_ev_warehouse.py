@@ -159,3 +159,25 @@ def test_ev_command_shows_the_coverage(imported: tuple[Path, Path], tmp_path: Pa
     assert "  none        -: 1 hands" in lines
     missing = CliRunner().invoke(app, ["ev", "--warehouse", str(tmp_path / "nothing")])
     assert missing.exit_code == 2
+
+
+def test_a_cash_out_is_stored_and_the_data_tests_hold(tmp_path: Path) -> None:
+    """All-in cash out (``tests/data/rules/all-in-cash-out.txt``): the room's payment and fee are
+    stored, the net counts the payment, the hand has no all-in EV (``allin_ev`` = ``net``), and
+    the conservation data tests hold with what the room paid and kept; a wrong payment fails them."""
+    src = tmp_path / "in"
+    src.mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "rules" / "all-in-cash-out.txt", src)
+    wh = tmp_path / "wh"
+    assert import_paths([src], wh, jobs=1).stats.new == 3
+    rows = _rows(wh, "SELECT hand_id, player, net, cash_out, cash_out_fee, allin_ev, ev_method FROM hand_players "
+                     "WHERE cash_out <> 0 ORDER BY hand_id")
+    assert rows == [("200000000101", "Cal", -77, 2673, 27, -77, None), ("200000000102", "Bea", 1175, 3875, 39, 1175, None),
+                    ("200000000103", "Bea", 633, 6633, 67, 633, None)]
+    assert {k: len(v) for k, v in data_tests(wh).items() if len(v)} == {}
+    con = warehouse(wh)
+    con.execute("CREATE TABLE hp AS SELECT * REPLACE (CASE WHEN cash_out <> 0 THEN cash_out_dec + 1 ELSE cash_out_dec "
+                "END AS cash_out_dec) FROM hand_players")
+    con.execute("CREATE OR REPLACE VIEW hand_players AS SELECT * FROM hp")
+    found = {k: len(v) for k, v in data_tests(con).items() if len(v)}
+    assert found == {"net_sums_to_minus_rake": 3, "allin_ev_sums_to_minus_rake": 3}

@@ -779,7 +779,7 @@ def test_capped_table_rules_are_enforced(old: str, new: str, code: str) -> None:
 
 # ------------------------------------------------------------------------------------------
 # Round 2, item 7: every table-event line of pokerstars-format.md §5, §8 and §10 reads, and
-# changes no chip (the cash-out line is left to the cash-out redesign)
+# changes no chip (the cash-out line, which does, is tested above)
 # ------------------------------------------------------------------------------------------
 
 
@@ -807,6 +807,70 @@ def test_every_table_event_line_form_reads_and_moves_no_chip(line: str, kind: Ta
     valid(h)
     (e,) = [e for e in h.events if isinstance(e, TableEvent)]
     assert e.kind is kind and e.line == 9
+
+
+# ------------------------------------------------------------------------------------------
+# All-in cash out: the room buys a player's share of the pots
+# ------------------------------------------------------------------------------------------
+
+
+def room_balance(r: RefereeResult) -> int:
+    """What the room paid minus what it kept of the pots: cash outs, less what those hands won."""
+    assert r.facts is not None
+    return sum(p.cash_out - p.high_won - p.low_won for p in r.facts.players if p.cash_out)
+
+
+def test_all_in_cash_out_is_paid_by_the_room_which_keeps_what_the_hand_wins() -> None:
+    """``NAME cashed out the hand for $X | Cash Out Fee $Y``: $X is paid by the room, outside the pot
+    (``Total pot`` and the rake are as without it); what the player's hand then wins is not
+    collected (``won ($W) ... (pot not awarded as player cashed out)``); a player who cashed out and
+    lost is marked ``(cashed out)``, with or without a final period; the other winners collect."""
+    won, lost, side = hands("all-in-cash-out.txt")
+    nets = {}
+    for h in (won, lost, side):
+        r = referee(h)
+        assert r.valid, [(v.code, v.line, v.message) for v in r.errors]
+        assert r.facts is not None
+        assert sum(p.net for p in r.facts.players) == room_balance(r) - r.facts.rake
+        nets[h.hand_id] = {p.player: (p.net, p.cash_out, p.cash_out_fee) for p in r.facts.players}
+    assert nets["200000000101"] == {"Abe": (-50, 0, 0), "Bea": (-2750, 0, 0), "Cal": (-77, 2673, 27)}
+    assert nets["200000000102"] == {"Abe": (0, 0, 0), "Bea": (1175, 3875, 39), "Cal": (2500, 0, 0)}
+    assert nets["200000000103"] == {"Abe": (1700, 0, 0), "Bea": (633, 6633, 67), "Cal": (-6000, 0, 0)}
+    (seat,) = [s for s in lost.summary.seats if s.player == "Bea"] if lost.summary else []
+    assert seat.cashed_out and not seat.pot_not_awarded
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code"),
+    [
+        # the winner who cashed out is paid at the table too
+        ("Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\n",
+         "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\nCal collected $52.75 from pot\n", "wrong-winner"),
+        # the summary does not say the pot was not awarded, or says it of another player
+        (" (pot not awarded as player cashed out)\n\n\n\nPokerStars Hand #200000000102", "\n\n\n\nPokerStars Hand #200000000102",
+         "summary-mismatch"),
+        ("lost with a pair of Sevens\n", "lost with a pair of Sevens (cashed out)\n", "summary-mismatch"),
+        ("lost with a pair of Aces (cashed out).", "lost with a pair of Aces", "summary-mismatch"),
+        # a player who folded, twice, or for more than every pot the player can win
+        ("Cal cashed out the hand for $26.73", "Abe cashed out the hand for $1\nCal cashed out the hand for $26.73",
+         "wrong-cash-out"),
+        ("Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\n",
+         "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\nCal cashed out the hand for $1\n", "wrong-cash-out"),
+        ("Cal cashed out the hand for $26.73", "Cal cashed out the hand for $52.73", "wrong-cash-out"),
+        ("Bea cashed out the hand for $66.33", "Bea cashed out the hand for $130", "wrong-cash-out"),
+        # betting went on to the river: nothing to cash out
+        ("*** TURN *** [Jd 7c 2h] [7h]\nBea: bets $18.50 and is all-in\nCal: calls $18.50\n*** RIVER *** [Jd 7c 2h 7h] [3d]\n",
+         "*** TURN *** [Jd 7c 2h] [7h]\nBea: checks\nCal: checks\n*** RIVER *** [Jd 7c 2h 7h] [3d]\n"
+         "Bea: bets $18.50 and is all-in\nCal: calls $18.50\n", "wrong-cash-out"),
+        # the rake is what nobody was paid: collected or kept by the room (which the summary names)
+        ("Total pot $55.50 | Rake $2.75", "Total pot $55.50 | Rake $2.70", "summary-mismatch"),
+        ("Total pot $130 Main pot $27. Side pot $100. | Rake $3", "Total pot $130 Main pot $27. Side pot $100. | Rake $4",
+         "wrong-rake"),
+    ],
+)
+def test_all_in_cash_out_rules_are_enforced(old: str, new: str, code: str) -> None:
+    found = set().union(*(codes(h) for h in hands("all-in-cash-out.txt", lambda t: t.replace(old, new))))
+    assert code in found, found
 
 
 # ------------------------------------------------------------------------------------------

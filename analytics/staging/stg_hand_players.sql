@@ -53,6 +53,8 @@ SELECT
     nonshowdown_won_dec                                         AS nonshowdown_won,
     high_won_dec                                                AS high_won,
     low_won_dec                                                 AS low_won,
+    cash_out_dec                                                AS cash_out,
+    cash_out_fee_dec                                            AS cash_out_fee,
     allin_ev_dec                                                AS allin_ev,
     ev_street,
     ev_method,

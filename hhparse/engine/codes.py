@@ -59,7 +59,10 @@ ERRORS: dict[str, str] = {
     "wrong-side-pot": "the summary's main/side pots are not the pots the contributions make, or no rake "
                       "allocation a room uses explains them (each pot net of its share of the rake)",
     "negative-rake": "the collected amounts exceed the total pot",
-    "wrong-rake": "the printed rake is not total pot minus everything collected",
+    "wrong-rake": "the printed rake is not total pot minus everything collected (and kept by the room for a "
+                  "player who cashed out)",
+    "wrong-cash-out": "an all-in cash out by a player who folded, twice, for nothing, when the betting did not end "
+                      "before the river with a player all-in, or worth more than the pots the player can win",
     "rake-in-tournament": "a tournament or play-money hand takes rake",
     # settlement
     "wrong-collected-amount": "a player collects a different amount than the pot/half they won",

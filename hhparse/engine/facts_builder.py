@@ -235,14 +235,14 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
         players.append(PlayerFacts(
             p.seat, name, name == hero, pos.get(name, ""), p.start_stack,
             _known_cards(p.hole, p.shown, p.mucked_cards), dealt_in, contributed, p.returned, p.collected,
-            p.collected + p.returned - (c0 + c1 + c2 + c3),
+            p.collected + p.returned + p.cash_out - (c0 + c1 + c2 + c3),
             fl[_VPIP], fl[_PFR], fl[_3B_OPP], fl[_3B], fl[_F3B_OPP], fl[_F3B], fl[_STEAL_OPP], fl[_STEAL],
             fl[_FSTEAL_OPP], fl[_FSTEAL], fl[_CBET_OPP], fl[_CBET], fl[_FCBET_OPP], fl[_FCBET],
             cn[0], cn[1], cn[2], cn[3], cn[4],
             dealt_in and flop_seen and not (folded and p.fold_street is Street.PREFLOP),
             went, won_sd, hw > 0, lw > 0, scooped, name in low_shared,
             int(ais) if ais is not None else None,
-            showdown_won, p.collected - showdown_won, hw, lw,
+            showdown_won, p.collected - showdown_won, hw, lw, p.cash_out, p.cash_out_fee,
         ))
     boards: tuple[tuple[str, ...], ...]
     if ref.run_boards:

@@ -853,10 +853,15 @@ class Referee:
         self.no_low_lines.append(e)
 
     def _table_event(self, e: TableEvent) -> None:
-        """Only ``NAME is being treated as all-in`` changes the play (disconnect protection, old
-        histories): the player puts no more chips in and acts no more, yet keeps a claim on the pots
-        up to what they put in, as if all-in. No real hand in the corpus shows it."""
+        """Two table lines change the hand. ``NAME is being treated as all-in`` (disconnect
+        protection, old histories): the player puts no more chips in and acts no more, yet keeps a
+        claim on the pots up to what they put in, as if all-in; no real hand in the corpus shows it.
+        ``NAME cashed out the hand for $X | Cash Out Fee $Y`` (all-in cash out): the room pays the
+        player $X for their claim on the pots (checked by the settlement)."""
         kind = e.kind
+        if kind is TableEventKind.CASHED_OUT:
+            self._cash_out(e)
+            return
         if kind is not TableEventKind.TREATED_ALL_IN and kind is not TableEventKind.TREATED_ALL_IN_COLON:
             return
         p = self._player(e.player, e.line)
@@ -867,6 +872,25 @@ class Referee:
         elif not p.all_in:
             p.all_in = True
             p.all_in_street = self.street
+
+    def _cash_out(self, e: TableEvent) -> None:
+        """All-in cash out: a live player sells their claim on the pots to the room, once."""
+        p = self._player(e.player, e.line)
+        if p is None:
+            return
+        fmt = self.fmt
+        amount = e.amount or 0
+        if p.folded:
+            self.err("wrong-cash-out", e.line, f"{p.name} cashes out after folding", player=p.name)
+        elif p.cash_out_line:
+            self.err("wrong-cash-out", e.line, f"{p.name} cashes out twice", player=p.name)
+        elif amount <= 0:
+            self.err("wrong-cash-out", e.line, f"{p.name} cashes out for {fmt(amount)}",
+                     expected="a positive amount", found=fmt(amount), player=p.name)
+        else:
+            p.cash_out = amount
+            p.cash_out_fee = e.fee or 0
+            p.cash_out_line = e.line
 
 
 _DISPATCH: dict[type, Callable[[Referee, Any], None]] = {

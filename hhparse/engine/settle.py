@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hhparse.engine.replay import Referee, ShownHand
+from hhparse.engine.replay import K_POST, Referee, ShownHand
 from hhparse.facts import AwardFact, PotFact, ShowdownFact
 from hhparse.model import Collect, SeatOutcome, Street
 from hhparse.rules import pots as R
@@ -33,7 +33,7 @@ class Settlement:
     """
 
     __slots__ = ("awards", "contested_eligible", "high_won", "low_shared", "low_won", "per_run", "pots", "rake",
-                 "runs", "showdown", "showdowns", "total_pot")
+                 "runs", "showdown", "showdowns", "total_pot", "unpaid")
 
     def __init__(self) -> None:
         self.total_pot = 0
@@ -48,6 +48,7 @@ class Settlement:
         self.low_won: dict[str, int] = {}
         self.low_shared: set[str] = set()
         self.contested_eligible: dict[str, list[tuple[int, int]]] = {}  # player -> [(pot amt, won)]
+        self.unpaid = 0  # won by players who had cashed out: kept by the room
 
 
 def _pot_name(k: int) -> str:
@@ -127,6 +128,46 @@ class Settler:
         self.out = Settlement()
         self.evals: dict[tuple[str, int], ShownHand] = {}
         self.boards: dict[int, tuple[str, ...]] = {}
+        self.cashed = {p.name for p in ref.ring if p.cash_out_line}  # players who cashed out
+
+    # ------------------------------------------------------------------ all-in cash out
+
+    def _paid(self, shares: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """The shares paid at the table: a player who cashed out sold theirs to the room, which
+        keeps it (``Settlement.unpaid``); no collect line is printed for it."""
+        out: list[tuple[str, int]] = []
+        for name, amount in shares:
+            if name in self.cashed:
+                self.out.unpaid += amount
+            else:
+                out.append((name, amount))
+        return out
+
+    def _check_cash_outs(self, pots: tuple[R.Pot, ...]) -> None:
+        """All-in cash out (*observed*, 6 Card Omaha 2020-2022): offered to a live player once the
+        betting is over before the river with a player all-in, and worth at most every pot the
+        player can win (the room pays its estimate of their share, less its fee)."""
+        ref = self.ref
+        if not self.cashed:
+            return
+        fmt = ref.fmt
+        last = max((street for kind, _, street, *_ in ref.ledger if kind < K_POST), default=Street.PREFLOP)
+        allin = any(p.all_in and not p.folded for p in ref.ring)
+        for p in ref.ring:
+            if not p.cash_out_line:
+                continue
+            if not allin or last >= Street.RIVER:
+                ref.err("wrong-cash-out", p.cash_out_line,
+                        f"{p.name} cashes out although the betting did not end before the river with a player all-in",
+                        player=p.name)
+                continue
+            value = p.cash_out + p.cash_out_fee
+            claim = sum(pot.amount for pot in pots if p.name in pot.eligible)
+            if value > claim:
+                ref.err("wrong-cash-out", p.cash_out_line,
+                        f"{p.name} cashes out {fmt(p.cash_out)} + {fmt(p.cash_out_fee)} fee, more than the "
+                        f"{fmt(claim)} of the pots they can win", expected=f"at most {fmt(claim)}",
+                        found=fmt(value), player=p.name)
 
     # ------------------------------------------------------------------ evaluation
 
@@ -225,13 +266,6 @@ class Settler:
             ref.err("wrong-total-pot", tline,
                     f"total pot {fmt(summary.total_pot)} but the players put in {fmt(total)}",
                     expected=fmt(total), found=fmt(summary.total_pot))
-        if collected > total:
-            ref.err("negative-rake", tline, f"{fmt(collected)} collected from a pot of {fmt(total)}",
-                    expected=f"at most {fmt(total)}", found=fmt(collected))
-        elif rake != total - collected:
-            ref.err("wrong-rake", tline,
-                    f"rake {fmt(rake)} but {fmt(total)} - {fmt(collected)} collected = {fmt(total - collected)}",
-                    expected=fmt(total - collected), found=fmt(rake))
         if rake and (ref.h.tournament is not None or ref.h.play_money):
             ref.err("rake-in-tournament", tline, f"rake {fmt(rake)} in a hand without rake", expected="0",
                     found=fmt(rake))
@@ -281,7 +315,12 @@ class Settler:
                 exp_hi = list(zip(hi_w, hi_split, strict=True))
                 exp_lo = list(zip(lo_w, lo_split, strict=True))
                 run_actual = [c for c in actual if (c.run == run or not rit)]
-                self._compare(k, run, exp_hi, exp_lo, hi_w, run_actual, amount, hi_amt, lo_w)
+                if self.cashed:  # a player who cashed out is not paid: no collect line for their share
+                    self._compare(k, run, self._paid(exp_hi), self._paid(exp_lo),
+                                  [n for n in hi_w if n not in self.cashed], run_actual, amount, hi_amt,
+                                  [n for n in lo_w if n not in self.cashed])
+                else:
+                    self._compare(k, run, exp_hi, exp_lo, hi_w, run_actual, amount, hi_amt, lo_w)
                 ev_by = {e.player: e for e in evals}
                 half = "high" if lo_w else "whole"
                 out.awards.append(AwardFact(k, run, half, hi_amt, pot.eligible, tuple(hi_w), hi_split,
@@ -300,6 +339,18 @@ class Settler:
                 for n in pot.eligible:
                     won = sum(a for m, a in exp_hi + exp_lo if m == n)
                     out.contested_eligible.setdefault(n, []).append((amount, won))
+
+        # The rake is what the pots held and nobody was paid: collected, or kept by the room for a
+        # player who cashed out.
+        kept = out.unpaid
+        if collected + kept > total:
+            ref.err("negative-rake", tline, f"{fmt(collected)} collected from a pot of {fmt(total)}",
+                    expected=f"at most {fmt(total)}", found=fmt(collected))
+        elif rake != total - collected - kept:
+            paid = f"{fmt(collected)} collected" + (f" - {fmt(kept)} not awarded (cashed out)" if kept else "")
+            ref.err("wrong-rake", tline, f"rake {fmt(rake)} but {fmt(total)} - {paid} = {fmt(total - collected - kept)}",
+                    expected=fmt(total - collected - kept), found=fmt(rake))
+        self._check_cash_outs(raked)
 
         # "No low hand qualified": printed iff a hi/lo showdown pot had no qualifying low (*observed*).
         # For a pot with a single eligible player who showed no low no real hand settles it: the
@@ -417,6 +468,8 @@ class Settler:
                 elif sh is not None:
                     no_low = True
             run_actual = [c for c in actual if c.run == run] if rit else actual
+            if winner is not None and winner in self.cashed:
+                exp, exp_lo = self._paid(exp), self._paid(exp_lo)
             self._compare(k, run, exp, exp_lo, [winner] if winner is not None else [], run_actual, amount, None,
                           None)
             if winner is not None:
@@ -691,10 +744,26 @@ class Settler:
                 if known and not set(s.cards) <= known and not set(known) <= set(s.cards):
                     bad(s.line, f"{p.name}'s summary cards differ from the body", " ".join(sorted(known)),
                         " ".join(s.cards), p.name)
+            # A player who cashed out: "(pot not awarded as player cashed out)" after what their hand
+            # won, "(cashed out)" when it won nothing (*observed*, 6 Card Omaha 2020-2022).
+            sold = self.out.per_run.get(p.name, {}) if p.cash_out_line else {}
+            if p.cash_out_line:
+                won_any = any(sold.values())
+                if s.pot_not_awarded != won_any or s.cashed_out == won_any:
+                    exp_mark = "(pot not awarded as player cashed out)" if won_any else "(cashed out)"
+                    bad(s.line, f"{p.name} cashed out but the summary line does not say {exp_mark}", exp_mark,
+                        "(pot not awarded ...)" if s.pot_not_awarded else "(cashed out)" if s.cashed_out else "nothing",
+                        p.name)
+            elif s.cashed_out or s.pot_not_awarded:
+                bad(s.line, f"{p.name} did not cash out but the summary line says so", "nothing",
+                    "(cashed out)" if s.cashed_out else "(pot not awarded as player cashed out)", p.name)
             # Won amounts: one clause per run the player won something on.
             if s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.COLLECTED) or s.won:
                 exp_won: tuple[int, ...]
-                if not rit:
+                if sold:  # what their hand won, not paid at the table
+                    exp_won = tuple(sold[r] for r in sorted(sold) if sold[r]) if rit else (
+                        (sold[0],) if sold.get(0) else ())
+                elif not rit:
                     exp_won = (p.collected,) if p.collected else ()
                 else:  # run twice: per run, as collected (the settlement's split is checked in _compare)
                     actual_runs: dict[int, int] = {}
@@ -714,9 +783,10 @@ class Settler:
                 if s.won != exp_won:
                     bad(s.line, f"{p.name}'s summary says won {', '.join(fmt(a) for a in s.won)}",
                         ", ".join(fmt(a) for a in exp_won) or "nothing", ", ".join(fmt(a) for a in s.won), p.name)
-            elif p.collected:
-                bad(s.line, f"{p.name} collected {fmt(p.collected)} but the summary line shows no win",
-                    fmt(p.collected), s.outcome.value, p.name)
+            elif p.collected or any(sold.values()):
+                won_total = p.collected + sum(sold.values())
+                bad(s.line, f"{p.name} collected {fmt(won_total)} but the summary line shows no win",
+                    fmt(won_total), s.outcome.value, p.name)
             # Outcome words.
             if s.outcome is SeatOutcome.FOLDED:
                 if not p.folded or p.fold_street != s.folded_street:

@@ -32,6 +32,9 @@ class PlayerState:
         "all_in",
         "all_in_street",
         "antes",
+        "cash_out",
+        "cash_out_fee",
+        "cash_out_line",
         "collected",
         "contrib",
         "dealt_in",
@@ -79,6 +82,9 @@ class PlayerState:
         self.antes = 0  # posted as antes (dead money, not a bet: "(didn't bet)" ignores it)
         self.returned = 0
         self.collected = 0
+        self.cash_out = 0  # paid by the room: "NAME cashed out the hand for $X | Cash Out Fee $Y"
+        self.cash_out_fee = 0
+        self.cash_out_line = 0
         self.posted_sb = False
         self.posted_bb = False
 

@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from hhparse.failures import WarehouseVersionError as WarehouseVersionError  # re-exported
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 """Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
 
 MANIFEST_NAME = "manifest.json"
@@ -196,7 +196,7 @@ HAND_PLAYERS = Table(
         _c("contributed_river", _I64, "Put in the pot on the river.", money=True),
         _c("returned", _I64, "Uncalled bet returned.", money=True),
         _c("collected", _I64, "Collected from all pots, halves and runs.", money=True),
-        _c("net", _I64, "collected + returned - contributed.", money=True),
+        _c("net", _I64, "collected + returned + cash_out - contributed.", money=True),
         _c("vpip", _BOOL, "Voluntarily put money in pre-flop."),
         _c("pfr", _BOOL, "Raised pre-flop."),
         _c("three_bet_opportunity", _BOOL, "Faced a single raise pre-flop with the option to re-raise."),
@@ -228,8 +228,14 @@ HAND_PLAYERS = Table(
         ),
         _c("showdown_won", _I64, "Collected in a hand that reached showdown.", money=True),
         _c("nonshowdown_won", _I64, "Collected without a showdown.", money=True),
-        _c("high_won", _I64, "Collected from high halves and whole pots.", money=True),
-        _c("low_won", _I64, "Collected from low halves.", money=True),
+        _c("high_won", _I64, "Won from high halves and whole pots (collected; kept by the room when the "
+           "player cashed out).", money=True),
+        _c("low_won", _I64, "Won from low halves (collected; kept by the room when the player cashed out).",
+           money=True),
+        _c("cash_out", _I64, "All-in cash out: what the room paid the player for their share of the pots "
+           "(not from the pots: the room kept what the hand then won); 0 without one.", money=True),
+        _c("cash_out_fee", _I64, "The room's fee for that cash out (its value is `cash_out` + fee); 0 without one.",
+           money=True),
         _c(
             "allin_ev",
             _I64,
