@@ -21,8 +21,15 @@ Design (issue #5), and why:
   table a record batch at a time and kept up to date in memory. Rejects are deduplicated on their
   content hash.
 
+* **Live files** (the client appends each hand as it ends). A file's last hand with no blank
+  line after it is stored only once it reads whole or the file has stopped changing
+  (``settle_seconds``); until then it is *pending* and read by the next import. A half-written
+  last hand rejected after its file stopped changing is not committed: if the file grows, it is
+  read again and its old reject, now stale, is recorded as superseded (``docs/input.md``).
+
 Nothing about a single hand or file is fatal: unreadable files become ``imports`` rows with a
-status and error; unparsable or illegal hands become ``rejects`` rows.
+status and error; unparsable or illegal hands become ``rejects`` rows (one per place read), and a
+hand the tables cannot hold too.
 """
 
 from __future__ import annotations
@@ -143,9 +150,10 @@ def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozens
     An exception from the parser or referee on one hand is a bug there, but must not lose the
     batch: it becomes a reject with code ``internal-error`` and the exception's text (and a hand
     the tables cannot hold becomes an ``unstorable-hand`` reject in :meth:`BatchBuilder.finish`).
-    ``open_tails`` are the positions of blocks that end their file with no blank line after, in a
-    file that has stopped changing: such a hand whose summary lists fewer seats than its seat
-    lines was cut while being written (``truncated-hand``), never a valid hand.
+    ``open_tails`` are the positions of blocks that end their file with no blank line after: such
+    a hand whose summary lists fewer seats than its seat lines was cut while being written
+    (``truncated-hand``: pending while its file changes, a reject once it has stopped), never a
+    valid hand.
     """
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
     from hhparse.parsing import parse_block
