@@ -46,7 +46,8 @@ def test_import_all_accepted_exits_0_then_noop(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "1 unchanged" in r.output
 
 
-def test_import_with_rejects_exits_1(tmp_path: Path) -> None:
+def test_import_with_rejects_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HHPARSE_SETTLE_SECONDS", "0")  # the file just written has stopped changing
     (tmp_path / "bad.txt").write_text(make_hand("5").replace("*** SUMMARY ***", "*** SUMMRY ***"))
     r = runner.invoke(_app(), ["import", str(tmp_path / "bad.txt"), "-w", str(tmp_path / "wh"), "-j", "1"])
     assert r.exit_code == 1, r.output
