@@ -129,6 +129,30 @@ def test_a_hand_the_tables_cannot_hold_is_rejected_not_the_batch() -> None:
     assert [r.accepted for r in b.refs] == [True, False, True]
 
 
+def test_a_hand_set_apart_keeps_the_others_all_in_ev_on_their_own_rows() -> None:
+    """Regression (merge of the EV stage with the per-hand last line of defence): when a hand is
+    set apart, the EV values and ev_shares rows of the hands after it must follow their hands."""
+    from hhparse.facts import EvShareFact, HandEvFacts
+    from hhparse.model import replace
+
+    def ev(values: tuple[int, int]) -> HandEvFacts:
+        share = EvShareFact(0, 0, "whole", "Alice", 1, 50, values[0] + 25, 1, 1, 0, 50, 0, "exact")
+        return HandEvFacts(0, "exact", 1, values, (0, 0), (share,))
+
+    b = BatchBuilder()
+    b.add_result(fake_result("1"), "text 1", ev=ev((11, -11)))
+    bad = fake_result("2")
+    assert bad.facts is not None
+    facts = replace(bad.facts, players=(player(70_000, "Alice"), *bad.facts.players[1:]))
+    b.add_result(replace(bad, facts=facts), "text 2", ev=ev((22, -22)))
+    b.add_result(fake_result("3"), "text 3", ev=ev((33, -33)))
+    tables = b.finish()
+    players = tables["hand_players"].select(["hand_id", "allin_ev"]).to_pylist()
+    assert [(r["hand_id"], r["allin_ev"]) for r in players] == [("1", 11), ("1", -11), ("3", 33), ("3", -33)]
+    shares = tables["ev_shares"].select(["hand_id", "ev"]).to_pylist()
+    assert [(r["hand_id"], r["ev"]) for r in shares] == [("1", 36), ("3", 58)]
+
+
 def test_text_with_lone_surrogates_cannot_fail_the_batch() -> None:
     b = BatchBuilder()
     b.add_result(fake_result("1"), "text 1")

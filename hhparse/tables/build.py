@@ -450,21 +450,8 @@ class BatchBuilder:
         self._ev_shares.counts.append(len(ev.shares))
 
     def _ev_columns(self, net: Column) -> dict[str, pa.Array[Any]]:
-        """The hand_players EV columns: ``net`` and nulls, overwritten where a hand has an EV."""
-        allin_ev = np.array(net, dtype=np.int64)
-        n = len(allin_ev)
-        street: list[int | None] = [None] * n
-        method: list[str | None] = [None] * n
-        err: list[int | None] = [None] * n
-        for row, (value, st, how, e) in zip(self._ev_rows, self._ev_values, strict=True):
-            allin_ev[row] = value
-            street[row], method[row], err[row] = st, how, e
-        return {
-            "allin_ev": pa.array(allin_ev, type=pa.int64()),
-            "ev_street": pa.array(street, type=pa.int8()),
-            "ev_method": pa.array(method, type=pa.string()),
-            "ev_std_err": pa.array(err, type=pa.int64()),
-        }
+        """The hand_players EV columns of the batch (see :func:`_ev_arrays`)."""
+        return _ev_arrays(net, self._ev_rows, self._ev_values)
 
     def add_parse_error(self, error: ParseError, source: str, line: int, text: str) -> HandRef:
         """Add a block that did not parse (or a whole-file problem) as a reject."""
@@ -521,7 +508,9 @@ class BatchBuilder:
                 for rows, off in zip(children, offsets, strict=True):
                     part = rows.rows[int(off[k]) : int(off[k + 1])]
                     where = pa.array(np.zeros(len(part), dtype=np.int32), type=pa.int32())
-                    _table(rows.plan, _Columns(part, rows.getters), None, hands=(hands, where))
+                    fields = _Columns(part, rows.getters)
+                    extra = _ev_arrays(fields["net"], (), ()) if rows is self._players else None
+                    _table(rows.plan, fields, None, hands=(hands, where), extra=extra)
             except Exception as exc:
                 bad[k] = exc
         keep = [k for k in range(len(self._hands)) if k not in bad]
@@ -632,6 +621,26 @@ def _encodable(reject: _Reject) -> _Reject:
 
 def _int64(value: Any) -> int:
     return value if isinstance(value, int) and -(2**63) <= value < 2**63 else 0
+
+
+def _ev_arrays(
+    net: Column, rows: Sequence[int], values: Sequence[tuple[int, int | None, str, int]]
+) -> dict[str, pa.Array[Any]]:
+    """The hand_players EV columns: ``net`` and nulls, overwritten at ``rows`` by ``values``."""
+    allin_ev = np.array(net, dtype=np.int64)
+    n = len(allin_ev)
+    street: list[int | None] = [None] * n
+    method: list[str | None] = [None] * n
+    err: list[int | None] = [None] * n
+    for row, (value, st, how, e) in zip(rows, values, strict=True):
+        allin_ev[row] = value
+        street[row], method[row], err[row] = st, how, e
+    return {
+        "allin_ev": pa.array(allin_ev, type=pa.int64()),
+        "ev_street": pa.array(street, type=pa.int8()),
+        "ev_method": pa.array(method, type=pa.string()),
+        "ev_std_err": pa.array(err, type=pa.int64()),
+    }
 
 
 def _table(
