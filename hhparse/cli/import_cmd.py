@@ -153,6 +153,11 @@ def summary_table(result: ImportResult) -> Table:
             f"; {s.reopened:,} rejected last hand(s) with no blank line after (half written?) "
             "will be read again if their file grows"
         )
+    if s.pending:
+        table.caption += (
+            f"; {s.pending:,} last hand(s) pending: their file is still being written, "
+            "the next import reads them"
+        )
     return table
 
 

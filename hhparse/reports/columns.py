@@ -31,6 +31,16 @@ COLUMNS: dict[str, Label] = {
     "net": Label("Net won", "Collected + uncalled bets returned − everything put in (after rake)."),
     "bb_per_100": Label("bb/100", "Net won in big blinds per 100 hands (each hand in its own big blind; "
                         "fixed limit: the big bet)."),
+    "ev_net": Label("All-in EV net", "Net won had every all-in before the river paid its equity (allin_ev summed; "
+                    "docs/stats.md)."),
+    "ev_bb_per_100": Label("EV bb/100", "bb/100 with the all-in EV in place of the net."),
+    "allin_ev": Label("All-in EV", "The player's expected result at the all-in: equity of every pot, half and run, "
+                      "minus what they put in."),
+    "luck": Label("Luck", "Net won − all-in EV: what the cards dealt after the betting ended gave or took."),
+    "ev_std_err": Label("EV std. error", "Standard error of a Monte Carlo all-in EV (0 when exact)."),
+    "rank": Label("Rank", "1 = the largest swing of its unit (absolute luck)."),
+    "method": Label("Method", "exact (every board enumerated) or mc (seeded Monte Carlo)."),
+    "street": Label("All-in street", "The street the betting ended on with a player all-in."),
     # pre-flop
     "vpip": Label("VPIP %", "Voluntarily put money in pre-flop (call, bet, raise; blinds alone do not count), "
                   + _PCT + "hands dealt in, walks excluded."),
@@ -80,6 +90,7 @@ COLUMNS: dict[str, Label] = {
     "cum_net": Label("Cumulative net"),
     "cum_showdown": Label("Cumulative showdown"),
     "cum_nonshowdown": Label("Cumulative non-showdown"),
+    "cum_allin_ev": Label("Cumulative all-in EV"),
     # rejects
     "code": Label("Code", "Stable error code (docs/referee-codes.md)."),
     "code_count": Label("Hands with code", "Rejected hands with this code."),

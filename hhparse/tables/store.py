@@ -431,6 +431,19 @@ def _listed_path(root: Path, rel: str) -> Path:
     return legacy if legacy.exists() else stored
 
 
+def file_records(warehouse_dir: Path | str) -> dict[str, dict[str, Any]]:
+    """The manifest's progress record of every imported file (empty when nothing was published).
+
+    Read after :func:`published_files` has vouched for the manifest, so a damage raised here is
+    one that appeared in between.
+
+    Raises:
+        WarehouseDamagedError: the manifest is unreadable.
+    """
+    manifest = _read_manifest_at(Path(warehouse_dir).absolute())
+    return manifest.files if manifest is not None else {}
+
+
 def published_files(
     warehouse_dir: Path | str, *, verify: bool = True, missing_ok: bool = False
 ) -> dict[str, list[str]]:
