@@ -306,6 +306,7 @@ def build_document(
         snap("showdown", f"Showdown: {names} show", 4)
     results: list[dict[str, Any]] = []
     by_pot_run: dict[tuple[int, int], list[Row]] = {}
+    sold = [int(p.get("cash_out") or 0) for p in seats]
     for aw in awards:
         by_pot_run.setdefault((int(aw["pot"]), int(aw["run"])), []).append(aw)
     for (pot, run), halves in sorted(by_pot_run.items()):
@@ -316,17 +317,24 @@ def build_document(
                 for w, x, d in zip(aw["winners"], aw["amounts"], aw["descriptions"], strict=True)
             ]
             for seat, won, _ in shares:
-                st.stacks[seat] += won
+                if not sold[seat]:  # a player who cashed out is not paid: the room keeps it
+                    st.stacks[seat] += won
             results.append({"pot": pot, "run": run, "half": str(aw["half"]), "amount": int(aw["amount"]),
                             "winners": [{"seat": i, "amount": won, "desc": d} for i, won, d in shares]})
             who = ", ".join(
-                f"{seats[i]['player']} {fmt(won)}" + (f" ({d})" if d else "") for i, won, d in shares
+                f"{seats[i]['player']} {fmt(won)}" + (f" ({d})" if d else "")
+                + (" (not awarded: cashed out)" if sold[i] else "")
+                for i, won, d in shares
             )
             parts.append(f"{aw['half']}: {who}" if aw["half"] != "whole" else who)
         st.awarded = sorted({*st.awarded, pot})
         name = "Main pot" if pot == 0 else f"Side pot {pot}"
         run_text = f", run {run}" if run else ""
         snap("award", f"{name}{run_text} — " + "; ".join(parts), 4, award=[pot, run])
+    for i, paid in enumerate(sold):
+        if paid:  # all-in cash out: the room pays the player outside the pot
+            st.stacks[i] += paid
+            snap("award", f"{seats[i]['player']} cashed out the hand for {fmt(paid)}", 4, actor=i)
     final = [int(p["starting_stack"]) + int(p["net"]) for p in seats]
     st.stacks = final
     st.shown = st.shown | {i for i in known if i != hero}  # shown at showdown or after it
