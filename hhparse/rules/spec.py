@@ -10,7 +10,7 @@ names one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hhparse.model import Game, Structure
 from hhparse.rules.variants import BETTINGS, VARIANTS, Betting, Variant
@@ -20,51 +20,41 @@ __all__ = ["BY_SLUG", "LABELS", "SPECS", "GameSpec", "spec_for", "variant_for"]
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
-    """One variant in one betting structure; every field is the variant's or the structure's."""
+    """One variant in one betting structure. Every field after the first two is the variant's or
+    the structure's, copied once when the spec is made (the referee reads them on every hand):
+    not an argument, not part of the value."""
 
     variant: Variant
     betting: Betting
+    name: str = field(init=False, repr=False, compare=False)
+    """The header label PokerStars prints, e.g. ``Courchevel Hi/Lo Pot Limit``."""
+    game: Game = field(init=False, repr=False, compare=False)
+    hilo: bool = field(init=False, repr=False, compare=False)
+    hole_cards: int = field(init=False, repr=False, compare=False)
+    exposed_card: bool = field(init=False, repr=False, compare=False)
+    """The first flop card is dealt face up before the pre-flop betting (Courchevel)."""
+    board_sizes: tuple[int, int, int] = field(init=False, repr=False, compare=False)
+    """The board's cards after the flop, the turn and the river."""
+    structure: Structure = field(init=False, repr=False, compare=False)
+    fixed_limit: bool = field(init=False, repr=False, compare=False)
+    """True for fixed limit, where bet sizes are fixed and rounds are capped."""
+    max_bets_per_round: int | None = field(init=False, repr=False, compare=False)
+    """The fixed-limit cap (bet, raise, re-raise, cap); None when the structure has none."""
 
-    @property
-    def name(self) -> str:
-        """The header label PokerStars prints, e.g. ``Courchevel Hi/Lo Pot Limit``."""
-        return f"{self.variant.label} {self.betting.label}"
-
-    @property
-    def game(self) -> Game:
-        return self.variant.game
-
-    @property
-    def hilo(self) -> bool:
-        return self.variant.low is not None
-
-    @property
-    def hole_cards(self) -> int:
-        return self.variant.hole_cards
-
-    @property
-    def exposed_card(self) -> bool:
-        """The first flop card is dealt face up before the pre-flop betting (Courchevel)."""
-        return self.variant.exposed_card
-
-    @property
-    def board_sizes(self) -> tuple[int, int, int]:
-        """The board's cards after the flop, the turn and the river."""
-        return self.variant.board_sizes
-
-    @property
-    def structure(self) -> Structure:
-        return self.betting.structure
-
-    @property
-    def fixed_limit(self) -> bool:
-        """True for fixed limit, where bet sizes are fixed and rounds are capped."""
-        return self.betting.structure is Structure.FIXED_LIMIT
-
-    @property
-    def max_bets_per_round(self) -> int | None:
-        """The fixed-limit cap (bet, raise, re-raise, cap); None when the structure has none."""
-        return self.betting.max_bets_per_round
+    def __post_init__(self) -> None:
+        v, b = self.variant, self.betting
+        for name, value in (
+            ("name", f"{v.label} {b.label}"),
+            ("game", v.game),
+            ("hilo", v.low is not None),
+            ("hole_cards", v.hole_cards),
+            ("exposed_card", v.exposed_card),
+            ("board_sizes", v.board_sizes),
+            ("structure", b.structure),
+            ("fixed_limit", b.structure is Structure.FIXED_LIMIT),
+            ("max_bets_per_round", b.max_bets_per_round),
+        ):
+            object.__setattr__(self, name, value)
 
 
 _ALL: tuple[GameSpec, ...] = tuple(GameSpec(v, b) for v in VARIANTS for b in BETTINGS)
