@@ -18,11 +18,10 @@ DAMAGED = {
     ("stars-cash-pl-2-4-2014-partial.txt", "112824228684"): "truncated-hand",
     ("stars-cash-pl-2-4-2014-partial.txt", "112824184047"): "truncated-hand",
     ("stars-cash-pl-200-400-2015-partial-observed.txt", "142624277978"): "truncated-hand",
-    # 6 Card Omaha, "*** TURN *** [3c Jd 6d] []": a bad board once a variant reads the game
+    # 6 Card Omaha, "*** TURN *** [3c Jd 6d] []": a bad board
     ("stars-cash-pl-0.10-0.25-2022-empty-turncard-DAMAGED.txt", "238296909420"): "syntax",
 }
 TOLERANCE = ("converted", "synthetic")
-NOT_YET = ("6 Card Omaha",)  # real games no variant reads yet
 
 
 def test_whole_corpus(corpus_dir: Path) -> None:
@@ -38,7 +37,7 @@ def test_whole_corpus(corpus_dir: Path) -> None:
             assert r.code in PARSE_CODES, r.format()  # every code is documented
             if r.code == "unsupported-game":
                 assert r.game, r.format()
-                assert r.game.startswith(NOT_YET) or "Omaha" not in r.game.replace("5-Card Omaha High", ""), r.format()
+                assert "Omaha" not in r.game.replace("5-Card Omaha High", ""), r.format()
                 continue
             if any(part in rel.split("/") for part in TOLERANCE):
                 assert r.line >= 1 and r.text, r.format()

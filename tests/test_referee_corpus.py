@@ -1,8 +1,7 @@
 """Every real Omaha-family and Courchevel hand of the corpus replays as valid, with net results
 that match the amounts printed in the hand; damaged and truncated hands (pokerstars-format.md §14,
 corpus SOURCES.md "Added later") are flagged with the right code while the complete hands of the
-same files stay valid. Games not supported yet (6 Card Omaha) are ``unsupported``, or valid once
-a variant reads them. Converted and synthetic files are not PokerStars output: they never crash
+same files stay valid. Converted and synthetic files are not PokerStars output: they never crash
 the referee, and are never ground truth.
 
 If a rule rejects a real, undamaged hand, the rule is wrong, not the hand.
@@ -36,15 +35,12 @@ from hhparse.parsing import parse_file
 pytestmark = pytest.mark.corpus
 
 SKIP_DIRS = ("converted", "synthetic", "summaries")
-NOT_YET = "6-card-omaha"  # a game no variant reads yet: unsupported, or valid once one does
-
-# Damaged and truncated hands: (hand id) -> (the codes that may flag it: the first while its game
-# is unsupported, the damage's own code once supported). Never valid, never a crash.
+# Damaged and truncated hands: (hand id) -> the codes that may flag it. Never valid, never a crash.
 DAMAGED: dict[str, tuple[str, ...]] = {
     "258753941248": ("syntax",),  # O8-25: "Seat 5: Player6 (didn't bet)" names the wrong player
     "0000000000": ("syntax",),  # O8-PERL: a summary line wrapped in two
     "246328968504": ("wrong-board-size",),  # 2023 Zoom: the FLOP line repeats the hero's 4 hole cards
-    "238296909420": ("unsupported-game", "syntax"),  # 6 Card Omaha 2022: "*** TURN *** [3c Jd 6d] []"
+    "238296909420": ("syntax",),  # 6 Card Omaha 2022: "*** TURN *** [3c Jd 6d] []"
     "112824228684": ("truncated-hand",),  # FPDB partial file: cut in the FLOP line
     "112824184047": ("truncated-hand",),  # cut after "Player0"
     "142624277978": ("truncated-hand",),  # cut in the table line
@@ -87,6 +83,8 @@ def _printed_net(hand: Hand) -> dict[str, int]:
             street_total[e.player] = e.to
         elif isinstance(e, UncalledBet | Collect):
             got[e.player] += e.amount
+        elif isinstance(e, TableEvent) and e.kind is TableEventKind.CASHED_OUT:
+            got[e.player] += e.amount or 0  # paid by the room
         elif type(e).__name__ == "DealBoard":
             street_total.clear()
     return {s.player: got[s.player] - put_in[s.player] for s in hand.seats}
@@ -99,9 +97,8 @@ def test_every_real_hand_is_valid(refereed: list[tuple[str, Hand | ParseError, R
         if item.hand_id in DAMAGED:
             continue
         if isinstance(item, ParseError):
-            # what is left unparsed: summaries' kin and games not supported yet, nothing else
-            ok = item.code == "unsupported-game" and (item.game or "").startswith("6 Card Omaha")
-            ok = ok or (item.code == "unsupported-game" and "mixed/" in rel)
+            # what is left unparsed: the other games of mixed-game files, nothing else
+            ok = item.code == "unsupported-game" and "mixed/" in rel
             if not ok:
                 bad.append(f"{rel}: {item.format()}")
             continue
@@ -125,7 +122,10 @@ def test_net_results_match_printed_amounts(refereed: list[tuple[str, Hand | Pars
         for p in result.facts.players:
             assert p.net == printed[p.player] + silent.get(p.player, 0), (item.hand_id, p.player)
         total_net = sum(p.net for p in result.facts.players)
-        assert total_net == -result.facts.rake, item.hand_id  # chips are conserved: only rake leaves
+        # chips are conserved: only rake leaves, and what the room paid for a cash out comes in
+        # while what that player's hand then won stays with the room
+        room = sum(p.cash_out - p.high_won - p.low_won for p in result.facts.players if p.cash_out)
+        assert total_net == room - result.facts.rake, item.hand_id
 
 
 def test_stacks_carry_over_between_tournament_hands(

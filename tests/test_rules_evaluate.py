@@ -409,3 +409,17 @@ def test_agrees_with_pokerkit_five_card(deck: list[str], n_board: int) -> None:
 @given(deck=st.permutations(FULL_DECK), n_board=st.sampled_from((5, 5, 4, 3)))
 def test_agrees_with_pokerkit_four_card(deck: list[str], n_board: int) -> None:
     _compare_with_pokerkit(deck, 4, n_board)
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(deck=st.permutations(FULL_DECK), n_board=st.sampled_from((5, 5, 4, 3)))
+def test_agrees_with_pokerkit_six_card(deck: list[str], n_board: int) -> None:
+    """6 Card Omaha: every one of the 15 hole pairs is tried (exactly two of six, three of the board)."""
+    _compare_with_pokerkit(deck, 6, n_board)
+
+
+def test_six_hole_cards_use_the_best_of_fifteen_pairs() -> None:
+    # only Qs Js of the six make the flush; the other four hole cards pair the board
+    board = ("As", "Ks", "Ts", "2d", "2c")
+    high, _ = evaluate(("2h", "Ad", "Kd", "Th", "Qs", "Js"), board, hilo=False)
+    assert high.description == "a Royal Flush"

@@ -50,3 +50,17 @@ def test_file_and_dir_and_stats(tmp_path: Path) -> None:
 def test_bad_players_is_usage_error() -> None:
     r = CliRunner().invoke(_app(), ["synth", "--players", "1-12"])
     assert r.exit_code == 2
+
+
+def test_every_game_of_the_table_is_a_choice() -> None:
+    """``--game`` offers the table of games (and ``mixed``): 6 Card Omaha included, dealt six-max."""
+    result = CliRunner().invoke(_app(), ["synth", "--hands", "40", "--seed", "2", "--game", "6-card-omaha",
+                                         "--players", "2-9"])
+    assert result.exit_code == 0, result.output
+    hands = list(parse_text(result.stdout))
+    assert len(hands) == 40
+    for h in hands:
+        assert not hasattr(h, "code") and h.header.game_label == "6 Card Omaha Pot Limit"
+        assert len(h.seats) <= 6
+    bad = CliRunner().invoke(_app(), ["synth", "--game", "7-card-omaha"])
+    assert bad.exit_code == 2
