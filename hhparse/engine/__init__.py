@@ -21,6 +21,9 @@ def referee(hand: Hand) -> RefereeResult:
     """Replay ``hand`` and return the verdict (errors, warnings) and the facts it proved."""
     ref = Referee(hand)
     ref.run()
-    settlement = Settler(ref).settle()
-    facts = build_facts(ref, settlement)
-    return RefereeResult(hand=hand, errors=tuple(ref.errors), warnings=tuple(ref.warnings), facts=facts)
+    view = ref.view()
+    settlement = Settler(view).settle()
+    facts = build_facts(view, settlement)
+    errors = ref.errors + settlement.errors if settlement.errors else ref.errors
+    warnings = ref.warnings + settlement.warnings if settlement.warnings else ref.warnings
+    return RefereeResult(hand=hand, errors=tuple(errors), warnings=tuple(warnings), facts=facts)

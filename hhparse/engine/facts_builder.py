@@ -35,8 +35,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hhparse.engine.replay import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE, Referee
 from hhparse.engine.settle import Settlement
+from hhparse.engine.table import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE
+from hhparse.engine.view import PlayerView, ReplayView
 from hhparse.facts import ActionFact, HandFacts, PlayerFacts
 from hhparse.model import Cards, PostKind, Street
 
@@ -68,32 +69,34 @@ def _known_cards(hole: Cards, shown: Cards, mucked: Cards) -> Cards:
     return best
 
 
-def positions(ref: Referee) -> dict[str, str]:
+def positions(view: ReplayView) -> dict[str, str]:
     """Position name per dealt-in player (see the module docstring)."""
-    ring = ref.ring
+    ring = view.ring
     out: dict[str, str] = {}
     n = len(ring)
     if n == 0:
         return out
-    button = next((p for p in ring if p.seat == ref.h.button_seat), None)
+    button_seat = view.hand.header.button_seat
+    button = next((p for p in ring if p.seat == button_seat), None)
     if n == 2:
         sb = button or ring[-1]
         for p in ring:
             out[p.name] = "BTN" if p is sb else "BB"
         return out
-    sb = ref.sb_player or ring[0]
-    bb = ref.bb_player or ref._next_after(sb)
+    seats = view.seats
+    sb = seats[view.sb_player] if view.sb_player is not None else ring[0]
+    bb = seats[view.bb_player] if view.bb_player is not None else view.next_after(sb)
     if button is not None:
         out[button.name] = "BTN"
     out.setdefault(sb.name, "SB")
     out.setdefault(bb.name, "BB")
-    middle = []
-    q = ref._next_after(bb)
+    middle: list[PlayerView] = []
+    q = view.next_after(bb)
     for _ in range(n):
         if q.name in out:
             break
         middle.append(q)
-        q = ref._next_after(q)
+        q = view.next_after(q)
     names = _MIDDLE.get(len(middle)) or (
         *(f"UTG+{i}" if i else "UTG" for i in range(len(middle) - 2)), "HJ", "CO")
     for p, name in zip(middle, names, strict=False):
@@ -108,14 +111,14 @@ _NO_FLAGS = (False,) * 14
 _NO_COUNTS = (0, 0, 0, 0, 0)
 
 
-def build_facts(ref: Referee, st: Settlement) -> HandFacts:
+def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     """Assemble every record of :mod:`hhparse.facts` from the replay and the settlement."""
-    pos = positions(ref)
+    pos = positions(view)
     actions: list[ActionFact] = []
     # Per-player stat flags (see the ``_VPIP`` ... indexes), filled from one pass over the ledger.
     flags: dict[str, list[bool]] = {}
     counts: dict[str, list[int]] = {}  # bets raises calls checks folds
-    for rp in ref.ring:
+    for rp in view.ring:
         flags[rp.name] = [False] * 14
         counts[rp.name] = [0, 0, 0, 0, 0]
     raises = 0
@@ -131,15 +134,16 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
     f3_done: set[str] = set()
     append = actions.append
     seq = 0
-    for kind, e, street, p, amount, to, pot_before, stack_before, faced in ref.ledger:
-        name = p.name
+    for entry in view.ledger:
+        kind = entry.kind
+        street = entry.street
+        name = entry.player
+        faced = entry.faced
         if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
-            if kind == K_POST:
-                append(ActionFact(seq, int(street), name, p.seat, _POST_ACTION[e.kind], amount, to, e.all_in,
-                                  pot_before, stack_before, faced, e.line))
-            else:
-                append(ActionFact(seq, int(street), name, p.seat, "uncalled", amount, to, False, pot_before,
-                                  stack_before, faced, e.line))
+            post = entry.post
+            action = _POST_ACTION[post] if post is not None else "uncalled"
+            append(ActionFact(seq, int(street), name, entry.seat, action, entry.amount, entry.to, entry.all_in,
+                              entry.pot_before, entry.stack_before, faced, entry.line))
             seq += 1
             continue
         is_raise = kind == K_RAISE
@@ -195,25 +199,28 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
                     flop_bet = True
                 elif is_raise and cbet_made:
                     cbet_raised = True
-        append(ActionFact(seq, int(street), name, p.seat, _KIND_NAME[kind], amount, to,
-                          e.all_in if kind >= K_CALL else False, pot_before, stack_before, faced, e.line))
+        append(ActionFact(seq, int(street), name, entry.seat, _KIND_NAME[kind], entry.amount, entry.to,
+                          entry.all_in, entry.pot_before, entry.stack_before, faced, entry.line))
         seq += 1
 
     contested = st.contested_eligible
-    hilo = ref.spec.hilo
-    hero = ref.hero
-    flop_seen = ref.flop_seen
+    hilo = view.spec.hilo
+    hero = view.hero
+    flop_seen = view.flop_seen
     high_won = st.high_won
     low_won = st.low_won
     low_shared = st.low_shared
+    refunds = st.refunds
+    mucked_cards = st.mucked_cards
     players: list[PlayerFacts] = []
-    get_player = ref.players.get
-    for s in ref.hand.seats:
+    get_player = view.seats.get
+    for s in view.hand.seats:
         ps = get_player(s.player)
         if ps is None:
             continue
         p = ps
         name = p.name
+        returned = p.returned + refunds[name] if name in refunds else p.returned
         fl: Sequence[bool] = flags.get(name, _NO_FLAGS)
         cn: Sequence[int] = counts.get(name, _NO_COUNTS)
         c0, c1, c2, c3 = p.contrib
@@ -234,8 +241,8 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
         ais = p.all_in_street
         players.append(PlayerFacts(
             p.seat, name, name == hero, pos.get(name, ""), p.start_stack,
-            _known_cards(p.hole, p.shown, p.mucked_cards), dealt_in, contributed, p.returned, p.collected,
-            p.collected + p.returned + p.cash_out - (c0 + c1 + c2 + c3),
+            _known_cards(p.hole, p.shown, mucked_cards.get(name, ())), dealt_in, contributed, returned, p.collected,
+            p.collected + returned + p.cash_out - (c0 + c1 + c2 + c3),
             fl[_VPIP], fl[_PFR], fl[_3B_OPP], fl[_3B], fl[_F3B_OPP], fl[_F3B], fl[_STEAL_OPP], fl[_STEAL],
             fl[_FSTEAL_OPP], fl[_FSTEAL], fl[_CBET_OPP], fl[_CBET], fl[_FCBET_OPP], fl[_FCBET],
             cn[0], cn[1], cn[2], cn[3], cn[4],
@@ -245,11 +252,11 @@ def build_facts(ref: Referee, st: Settlement) -> HandFacts:
             showdown_won, p.collected - showdown_won, hw, lw, p.cash_out, p.cash_out_fee,
         ))
     boards: tuple[tuple[str, ...], ...]
-    if ref.run_boards:
-        boards = tuple(tuple(ref.run_boards[r]) for r in sorted(ref.run_boards))
+    if view.run_boards:
+        boards = tuple(view.run_boards[r] for r in sorted(view.run_boards))
     else:
-        boards = (tuple(ref.board),) if ref.board else ()
+        boards = (view.board,) if view.board else ()
     return HandFacts(
-        ref.hand, tuple(players), tuple(actions), tuple(st.pots), tuple(st.awards), tuple(st.showdowns),
-        st.total_pot, st.rake, st.runs, boards, ref.exposed,
+        view.hand, tuple(players), tuple(actions), tuple(st.pots), tuple(st.awards), tuple(st.showdowns),
+        st.total_pot, st.rake, st.runs, boards, view.exposed,
     )

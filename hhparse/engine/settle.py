@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hhparse.engine.replay import K_POST, Referee, ShownHand
+from hhparse.engine.table import K_POST
+from hhparse.engine.view import PlayerView, ReplayView
+from hhparse.errors import Violation
 from hhparse.facts import AwardFact, PotFact, ShowdownFact
-from hhparse.model import Collect, SeatOutcome, Street
+from hhparse.model import Cards, Collect, SeatOutcome, Street
 from hhparse.rules import pots as R
 from hhparse.rules.evaluate import evaluate
 
@@ -32,8 +34,9 @@ class Settlement:
     A plain slotted class (not a dataclass with eight ``default_factory`` fields): one per hand.
     """
 
-    __slots__ = ("awards", "contested_eligible", "high_won", "low_shared", "low_won", "per_run", "pots", "rake",
-                 "runs", "showdown", "showdowns", "total_pot", "unpaid")
+    __slots__ = ("awards", "contested_eligible", "errors", "high_won", "low_shared", "low_won", "mucked_cards",
+                 "per_run", "pots", "rake", "refunds", "runs", "showdown", "showdowns", "total_pot", "unpaid",
+                 "warnings")
 
     def __init__(self) -> None:
         self.total_pot = 0
@@ -49,6 +52,24 @@ class Settlement:
         self.low_shared: set[str] = set()
         self.contested_eligible: dict[str, list[tuple[int, int]]] = {}  # player -> [(pot amt, won)]
         self.unpaid = 0  # won by players who had cashed out: kept by the room
+        self.refunds: dict[str, int] = {}  # returned without a line: a cancelled hand, a 2005 uncalled bet
+        self.mucked_cards: dict[str, Cards] = {}  # revealed by the summary: "Seat 2: X mucked [3s Ac 5h Jc]"
+        self.errors: list[Violation] = []
+        self.warnings: list[Violation] = []
+
+
+class ShownHand:
+    """A hand shown at showdown and its evaluation on one board (computed lazily, cached)."""
+
+    __slots__ = ("cards", "high_desc", "high_rank", "low_desc", "low_rank", "player")
+
+    def __init__(self, player: str, cards: tuple[str, ...]) -> None:
+        self.player = player
+        self.cards = cards
+        self.high_rank = 0
+        self.high_desc = ""
+        self.low_rank: int | None = None
+        self.low_desc: str | None = None
 
 
 def _pot_name(k: int) -> str:
@@ -123,12 +144,39 @@ def _kickers_ok(desc: str, rank: int) -> bool:
 class Settler:
     """Settles a replayed hand; one instance per hand."""
 
-    def __init__(self, ref: Referee) -> None:
-        self.ref = ref
+    def __init__(self, view: ReplayView) -> None:
+        self.v = view
         self.out = Settlement()
         self.evals: dict[tuple[str, int], ShownHand] = {}
         self.boards: dict[int, tuple[str, ...]] = {}
-        self.cashed = {p.name for p in ref.ring if p.cash_out_line}  # players who cashed out
+        self.cashed = {p.name for p in view.ring if p.cash_out_line}  # players who cashed out
+        self.owners: dict[str, str] | None = None  # the replay's card owners, once the summary adds some
+
+    def err(self, code: str, line: int, message: str, expected: object = None, found: object = None,
+            player: str | None = None) -> None:
+        """Record an error (never raise: a bad hand is normal input)."""
+        self.out.errors.append(Violation(code, line, message, None if expected is None else str(expected),
+                                         None if found is None else str(found), player))
+
+    def warn(self, code: str, line: int, message: str, player: str | None = None) -> None:
+        self.out.warnings.append(Violation(code, line, message, None, None, player))
+
+    def contributed(self, p: PlayerView) -> int:
+        """What ``p`` has in the pot once the settlement's returns are made."""
+        return p.total_contrib - self.out.refunds.get(p.name, 0)
+
+    def _claim(self, card: str, owner: str, line: int) -> None:
+        """A card of a summary line: one owner per physical card, the replay's cards included."""
+        owners = self.owners
+        if owners is None:
+            owners = self.owners = dict(self.v.owners)
+        prev = owners.get(card)
+        if prev is None:
+            owners[card] = owner
+        elif prev != owner:
+            where = "the board" if prev.startswith("\x00") else prev
+            self.err("duplicate-card", line, f"{card} appears twice (already held by {where})", found=card,
+                     player=owner)
 
     # ------------------------------------------------------------------ all-in cash out
 
@@ -147,24 +195,24 @@ class Settler:
         """All-in cash out (*observed*, 6 Card Omaha 2020-2022): offered to a live player once the
         betting is over before the river with a player all-in, and worth at most every pot the
         player can win (the room pays its estimate of their share, less its fee)."""
-        ref = self.ref
+        v = self.v
         if not self.cashed:
             return
-        fmt = ref.fmt
-        last = max((street for kind, _, street, *_ in ref.ledger if kind < K_POST), default=Street.PREFLOP)
-        allin = any(p.all_in and not p.folded for p in ref.ring)
-        for p in ref.ring:
+        fmt = v.fmt
+        last = max((e.street for e in v.ledger if e.kind < K_POST), default=Street.PREFLOP)
+        allin = any(p.all_in and not p.folded for p in v.ring)
+        for p in v.ring:
             if not p.cash_out_line:
                 continue
             if not allin or last >= Street.RIVER:
-                ref.err("wrong-cash-out", p.cash_out_line,
+                self.err("wrong-cash-out", p.cash_out_line,
                         f"{p.name} cashes out although the betting did not end before the river with a player all-in",
                         player=p.name)
                 continue
             value = p.cash_out + p.cash_out_fee
             claim = sum(pot.amount for pot in pots if p.name in pot.eligible)
             if value > claim:
-                ref.err("wrong-cash-out", p.cash_out_line,
+                self.err("wrong-cash-out", p.cash_out_line,
                         f"{p.name} cashes out {fmt(p.cash_out)} + {fmt(p.cash_out_fee)} fee, more than the "
                         f"{fmt(claim)} of the pots they can win", expected=f"at most {fmt(claim)}",
                         found=fmt(value), player=p.name)
@@ -174,8 +222,8 @@ class Settler:
     def board_for(self, run: int) -> tuple[str, ...]:
         b = self.boards.get(run)
         if b is None:
-            ref = self.ref
-            b = tuple(ref.run_boards.get(run, ref.board)) if run else tuple(ref.board)
+            v = self.v
+            b = tuple(v.run_boards.get(run, v.board)) if run else tuple(v.board)
             self.boards[run] = b
         return b
 
@@ -185,7 +233,7 @@ class Settler:
         sh = self.evals.get(key)
         if sh is not None:
             return sh
-        sh = self._evaluated(player, self.ref.players[player].shown, run)
+        sh = self._evaluated(player, self.v.seats[player].shown, run)
         if sh is not None:
             self.evals[key] = sh
         return sh
@@ -193,10 +241,10 @@ class Settler:
     def _evaluated(self, player: str, cards: tuple[str, ...], run: int) -> ShownHand | None:
         """Evaluation of ``cards`` (a whole hand) on the board of ``run``; None if unevaluable."""
         board = self.board_for(run)
-        if len(cards) != self.ref.spec.hole_cards or len(board) < 3:
+        if len(cards) != self.v.spec.hole_cards or len(board) < 3:
             return None
         try:
-            high, low = evaluate(cards, board, self.ref.spec.hilo)
+            high, low = evaluate(cards, board, self.v.spec.hilo)
         except (KeyError, ValueError):
             # Impossible cards (a duplicate makes five of a kind; already a ``duplicate-card`` error):
             # the referee never raises on a bad hand, so this hand is simply not evaluable.
@@ -210,74 +258,75 @@ class Settler:
     # ------------------------------------------------------------------ main
 
     def settle(self) -> Settlement:
-        ref = self.ref
+        v = self.v
         out = self.out
-        fmt = ref.fmt
-        summary = ref.hand.summary
-        rit = bool(ref.run_boards)
+        fmt = v.fmt
+        summary = v.hand.summary
+        rit = bool(v.run_boards)
         runs = (1, 2) if rit else (0,)
         out.runs = 2 if rit else 1
-        if ref.cancelled:
-            got = sum(c.amount for c in ref.collects)
+        if v.cancelled:
+            got = sum(c.amount for c in v.collects)
             if got:
-                c0 = ref.collects[0]
-                ref.err("cancelled-hand-with-pot", c0.line, f"a cancelled hand awards {fmt(got)}", found=fmt(got))
+                c0 = v.collects[0]
+                self.err("cancelled-hand-with-pot", c0.line, f"a cancelled hand awards {fmt(got)}", found=fmt(got))
             # A cancelled hand never happened for the players' balances: the room hands every posted
             # chip back (no Total pot, no rake, "collected ($0)"), so nobody wins or loses by it.
-            for p in ref.players.values():
-                p.returned += sum(p.contrib)
+            for p in v.seats.values():
+                if any(p.contrib):
+                    out.refunds[p.name] = sum(p.contrib)
             return out
 
         # Uncalled bet that was never returned.
-        top, excess = ref._expected_uncalled()
-        if excess <= 0 or top is None or ref.uncalled_seen:
+        top, excess = v.uncalled_to, v.uncalled
+        if excess <= 0 or top is None or v.uncalled_seen:
             pass
-        elif ref.h.local_time.year < SILENT_UNCALLED_BEFORE:
-            top.returned += excess  # returned without a line, and not in the total pot (*observed*, 2005)
-            top.stack += excess
+        elif v.hand.header.local_time.year < SILENT_UNCALLED_BEFORE:
+            out.refunds[top] = excess  # returned without a line, and not in the total pot (*observed*, 2005)
         else:
-            line = ref.collects[0].line if ref.collects else (summary.line if summary else ref.hand.line)
-            ref.err("missing-uncalled-bet", line,
-                    f"{fmt(excess)} of {top.name}'s bet was not called and not returned",
-                    expected=f"Uncalled bet ({fmt(excess)}) returned to {top.name}", player=top.name)
+            line = v.collects[0].line if v.collects else (summary.line if summary else v.hand.line)
+            self.err("missing-uncalled-bet", line, f"{fmt(excess)} of {top}'s bet was not called and not returned",
+                     expected=f"Uncalled bet ({fmt(excess)}) returned to {top}", player=top)
 
         contributions: dict[str, int] = {}
         live: set[str] = set()
         order: list[str] = []  # the ring is already clockwise from the button
         total = 0
-        for p in ref.ring:
+        for p in v.ring:
             name = p.name
             pc = p.contrib
             amt = contributions[name] = pc[0] + pc[1] + pc[2] + pc[3] - p.returned  # p.total_contrib
+            if out.refunds:
+                amt = contributions[name] = amt - out.refunds.get(name, 0)
             total += amt
             order.append(name)
             if not p.folded:
                 live.add(name)
         out.total_pot = total
         collected = 0
-        for col in ref.collects:
+        for col in v.collects:
             collected += col.amount
         pots = R.side_pots(contributions, live, order)
         rake = summary.rake if summary is not None and summary.rake is not None else total - collected
         out.rake = rake
         tline = summary.total_line if summary is not None and summary.total_line else (
-            summary.line if summary is not None else ref.hand.line)
+            summary.line if summary is not None else v.hand.line)
         if summary is not None and summary.total_pot is not None and summary.total_pot != total:
-            ref.err("wrong-total-pot", tline,
+            self.err("wrong-total-pot", tline,
                     f"total pot {fmt(summary.total_pot)} but the players put in {fmt(total)}",
                     expected=fmt(total), found=fmt(summary.total_pot))
-        if rake and (ref.h.tournament is not None or ref.h.play_money):
-            ref.err("rake-in-tournament", tline, f"rake {fmt(rake)} in a hand without rake", expected="0",
+        if rake and (v.hand.header.tournament is not None or v.hand.header.play_money):
+            self.err("rake-in-tournament", tline, f"rake {fmt(rake)} in a hand without rake", expected="0",
                     found=fmt(rake))
         raked = self._net_pots(pots, rake, total, tline)
 
         # Showdown awards, pot by pot, run by run, half by half.
         by_pot: dict[int, list[Collect]] = {}
-        for c in ref.collects:
+        for c in v.collects:
             by_pot.setdefault(c.pot, []).append(c)
-        for c in ref.collects:
+        for c in v.collects:
             if c.pot >= len(raked):
-                ref.err("unknown-pot", c.line, f"{c.player} collects from {c.pot_label}, which does not exist",
+                self.err("unknown-pot", c.line, f"{c.player} collects from {c.pot_label}, which does not exist",
                         found=c.pot_label, player=c.player)
         any_low = False
         no_low_pot = False
@@ -291,23 +340,23 @@ class Settler:
             out.showdown = True
             amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
             for run, amount in zip(runs, amounts, strict=True):
-                contenders = [n for n in pot.eligible if ref.players[n].showed]
+                contenders = [n for n in pot.eligible if v.seats[n].showed]
                 evals = [e for e in (self.shown(n, run) for n in contenders) if e is not None]
                 if not evals:
                     line = actual[0].line if actual else tline
-                    ref.err("wrong-winner", line, f"pot {k} is contested but no eligible player showed a hand",
+                    self.err("wrong-winner", line, f"pot {k} is contested but no eligible player showed a hand",
                             expected="a shown hand")
                     continue
                 best_h = max(e.high_rank for e in evals)
                 hi_w = [e.player for e in evals if e.high_rank == best_h]
                 lows = [e for e in evals if e.low_rank is not None]
-                if ref.spec.hilo and lows:
+                if v.spec.hilo and lows:
                     any_low = True
                     best_l = min(e.low_rank for e in lows if e.low_rank is not None)
                     lo_w = [e.player for e in lows if e.low_rank == best_l]
                     hi_amt, lo_amt = R.hilo_halves(amount)
                 else:
-                    if ref.spec.hilo:
+                    if v.spec.hilo:
                         no_low_pot = True
                     lo_w, hi_amt, lo_amt = [], amount, 0
                 hi_split = R.split_evenly(hi_amt, hi_w)
@@ -344,36 +393,36 @@ class Settler:
         # player who cashed out.
         kept = out.unpaid
         if collected + kept > total:
-            ref.err("negative-rake", tline, f"{fmt(collected)} collected from a pot of {fmt(total)}",
+            self.err("negative-rake", tline, f"{fmt(collected)} collected from a pot of {fmt(total)}",
                     expected=f"at most {fmt(total)}", found=fmt(collected))
         elif rake != total - collected - kept:
             paid = f"{fmt(collected)} collected" + (f" - {fmt(kept)} not awarded (cashed out)" if kept else "")
-            ref.err("wrong-rake", tline, f"rake {fmt(rake)} but {fmt(total)} - {paid} = {fmt(total - collected - kept)}",
+            self.err("wrong-rake", tline, f"rake {fmt(rake)} but {fmt(total)} - {paid} = {fmt(total - collected - kept)}",
                     expected=fmt(total - collected - kept), found=fmt(rake))
         self._check_cash_outs(raked)
 
         # "No low hand qualified": printed iff a hi/lo showdown pot had no qualifying low (*observed*).
         # For a pot with a single eligible player who showed no low no real hand settles it: the
         # line may be printed or not (docs/format-conventions.md).
-        if ref.spec.hilo and (out.showdown or optional_no_low):
-            if no_low_pot and not ref.no_low_lines:
-                ref.err("no-low-line-mismatch", tline, "no low qualified but 'No low hand qualified' is missing",
+        if v.spec.hilo and (out.showdown or optional_no_low):
+            if no_low_pot and not v.no_low_lines:
+                self.err("no-low-line-mismatch", tline, "no low qualified but 'No low hand qualified' is missing",
                         expected="No low hand qualified", found="(missing)")
-            if ref.no_low_lines and not no_low_pot and not optional_no_low and any_low:
-                ref.err("no-low-line-mismatch", ref.no_low_lines[0].line,
+            if v.no_low_lines and not no_low_pot and not optional_no_low and any_low:
+                self.err("no-low-line-mismatch", v.no_low_lines[0].line,
                         "'No low hand qualified' printed although a low qualified",
                         expected="(no line)", found="No low hand qualified")
-        elif ref.no_low_lines:
-            ref.err("no-low-line-mismatch", ref.no_low_lines[0].line,
+        elif v.no_low_lines:
+            self.err("no-low-line-mismatch", v.no_low_lines[0].line,
                     "'No low hand qualified' printed without a hi/lo showdown", expected="(no line)",
                     found="No low hand qualified")
 
         if summary is not None:
             self._summary_mucks()
         if out.showdown:
-            for p in ref.ring:
-                if not p.folded and p.mucked and not p.shown and not p.hole and not p.mucked_cards:
-                    ref.warn("mucked-unknown-cards", tline, f"{p.name} mucked at showdown; cards unknown", p.name)
+            for p in v.ring:
+                if not p.folded and p.mucked and not p.shown and not p.hole and p.name not in out.mucked_cards:
+                    self.warn("mucked-unknown-cards", tline, f"{p.name} mucked at showdown; cards unknown", p.name)
         self._check_descriptions()
         self._showdown_facts(runs)
         if summary is not None:
@@ -393,9 +442,9 @@ class Settler:
         negative share, pots that do not add up to total − rake) is a ``wrong-side-pot``, and
         the awards are then checked against the main-pot-first allocation.
         """
-        ref = self.ref
-        fmt = ref.fmt
-        summary = ref.hand.summary
+        v = self.v
+        fmt = v.fmt
+        summary = v.hand.summary
         gross = [p.amount for p in pots]
         shares = R.rake_main_first(gross, max(rake, 0))
         printed: list[int] = []
@@ -425,12 +474,12 @@ class Settler:
                                    + " + ".join(fmt(r) for r in read) + f" of the {fmt(rake)} rake")
             if problem:
                 computed = [g - r for g, r in zip(gross, shares, strict=True)]
-                ref.err("wrong-side-pot", tline, "main/side pots " + " ".join(fmt(a) for a in printed) + ": "
+                self.err("wrong-side-pot", tline, "main/side pots " + " ".join(fmt(a) for a in printed) + ": "
                         + problem, expected=" ".join(fmt(a) for a in computed),
                         found=" ".join(fmt(a) for a in printed))
         elif len(gross) > 1 and summary is not None and summary.total_pot is not None:
             computed = [g - r for g, r in zip(gross, shares, strict=True)]
-            ref.err("wrong-side-pot", tline,
+            self.err("wrong-side-pot", tline,
                     "main/side pots (none printed) but the contributions make " + " ".join(fmt(a) for a in computed),
                     expected=" ".join(fmt(a) for a in computed), found="")
         out = self.out
@@ -451,10 +500,10 @@ class Settler:
         pot). At a hi/lo showdown the room splits it into halves when its owner shows a low: two
         collect lines (O8-KO 68174239249, *observed*).
         """
-        ref = self.ref
+        v = self.v
         out = self.out
         winner = pot.eligible[0] if pot.eligible else None
-        shown_down = bool(winner is not None and ref.spec.hilo and ref.showdown_marker and ref.players[winner].showed)
+        shown_down = bool(winner is not None and v.spec.hilo and v.showdown_marker and v.seats[winner].showed)
         no_low = False
         amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
         for run, amount in zip(runs, amounts, strict=True):
@@ -483,8 +532,8 @@ class Settler:
                  hi_w: list[str], actual: list[Collect], amount: int, hi_amt: int | None,
                  lo_w: list[str] | None) -> None:
         """Compare one pot/run's collect lines with the expected awards; name the first difference."""
-        ref = self.ref
-        fmt = ref.fmt
+        v = self.v
+        fmt = v.fmt
         # A share of nothing (the low half of a one-chip pot, the second of two players tying for
         # one chip) moves no chip: no "collected" line is required for it, and a "collected $0"
         # line, should one be printed, proves nothing either way.
@@ -499,13 +548,13 @@ class Settler:
             # Halves are told apart by order: high collect lines first, then low (*observed*, 29/29).
             if exp_lo and {n for n, _ in exp_hi} != {n for n, _ in exp_lo} and \
                     Counter(got[: len(exp_hi)]) != Counter(exp_hi):
-                ref.err("halves-swapped", actual[0].line,
+                self.err("halves-swapped", actual[0].line,
                         f"{_where(k, run)}: the low half's collect lines come before the high half's",
                         expected=", ".join(n for n, _ in exp_hi) + " (high) first",
                         found=", ".join(n for n, _ in got[: len(exp_hi)]))
             return
         where = _where(k, run)
-        line = actual[0].line if actual else (ref.hand.summary.line if ref.hand.summary else ref.hand.line)
+        line = actual[0].line if actual else (v.hand.summary.line if v.hand.summary else v.hand.line)
         exp_txt = ", ".join(f"{n} {fmt(a)}" for n, a in exp) or "nothing"
         got_txt = ", ".join(f"{n} {fmt(a)}" for n, a in got) or "nothing"
         if exp_lo and hi_amt is not None and lo_w is not None:
@@ -513,13 +562,13 @@ class Settler:
             swapped = list(zip(lo_w, R.split_evenly(hi_amt, lo_w), strict=True)) + \
                 list(zip(hi_w, R.split_evenly(lo_amt, hi_w), strict=True))
             if Counter(got) == Counter(swapped):
-                ref.err("halves-swapped", line, f"{where}: high half given to the low winner(s) and vice versa",
+                self.err("halves-swapped", line, f"{where}: high half given to the low winner(s) and vice versa",
                         expected=exp_txt, found=got_txt)
                 return
-        if ref.spec.hilo and not exp_lo and hi_w and sum(a for _, a in got) == amount and len(got) > len(exp_hi):
+        if v.spec.hilo and not exp_lo and hi_w and sum(a for _, a in got) == amount and len(got) > len(exp_hi):
             h_amt, _ = R.hilo_halves(amount)
             if not Counter(zip(hi_w, R.split_evenly(h_amt, hi_w), strict=True)) - Counter(got):
-                ref.err("low-awarded-without-qualifier", line,
+                self.err("low-awarded-without-qualifier", line,
                         f"{where}: a low half is awarded but no shown hand has an 8-or-better low",
                         expected=exp_txt, found=got_txt)
                 return
@@ -527,14 +576,14 @@ class Settler:
         bad = [c for c in actual if c.player not in exp_names]
         if bad:
             c = bad[0]
-            ref.err("wrong-winner", c.line, f"{where}: {c.player} collects but does not win it",
+            self.err("wrong-winner", c.line, f"{where}: {c.player} collects but does not win it",
                     expected=exp_txt, found=got_txt, player=c.player)
             return
         got_names = {c.player for c in actual}
         # In the expected (clockwise) order, not set order: the message must not depend on hashing.
         missing = list(dict.fromkeys(n for n, _ in exp if n not in got_names))
         if missing:
-            ref.err("wrong-winner", line, f"{where}: {', '.join(missing)} won but collects nothing",
+            self.err("wrong-winner", line, f"{where}: {', '.join(missing)} won but collects nothing",
                     expected=exp_txt, found=got_txt, player=missing[0])
             return
         # Same players, different amounts: point at the first line that differs.
@@ -543,10 +592,10 @@ class Settler:
             if remaining[(c.player, c.amount)] > 0:
                 remaining[(c.player, c.amount)] -= 1
                 continue
-            ref.err("wrong-collected-amount", c.line, f"{where}: {c.player} collects {fmt(c.amount)}",
+            self.err("wrong-collected-amount", c.line, f"{where}: {c.player} collects {fmt(c.amount)}",
                     expected=exp_txt, found=got_txt, player=c.player)
             return
-        ref.err("wrong-collected-amount", line, f"{where}: collect lines missing", expected=exp_txt, found=got_txt)
+        self.err("wrong-collected-amount", line, f"{where}: collect lines missing", expected=exp_txt, found=got_txt)
 
     # ------------------------------------------------------------------ descriptions
 
@@ -573,7 +622,7 @@ class Settler:
             want_better, higher = False, tail[: -len(" higher")]
         else:
             return False
-        for p in self.ref.ring:
+        for p in self.v.ring:
             if p.name == sh.player or not p.showed:
                 continue
             other = self.shown(p.name, run)
@@ -597,22 +646,22 @@ class Settler:
         return (lo if sep else None) == sh.low_desc and self._suffix_ok(hi, sh, run)
 
     def _check_descriptions(self) -> None:
-        ref = self.ref
-        hilo = ref.spec.hilo
-        for e, run in ref.shows:
+        v = self.v
+        hilo = v.spec.hilo
+        for e, run in v.shows:
             if e.description is None:
                 continue
             sh = self.shown(e.player, run)
             if sh is None:
-                if len(e.cards) == ref.spec.hole_cards:
-                    ref.warn("unevaluated-show", e.line, f"{e.player}'s hand cannot be evaluated on this board",
+                if len(e.cards) == v.spec.hole_cards:
+                    self.warn("unevaluated-show", e.line, f"{e.player}'s hand cannot be evaluated on this board",
                              e.player)
                 continue
             hi = e.hi if e.hi is not None else e.description
             if hi != sh.high_desc and self._suffix_ok(hi, sh, run):
                 hi = sh.high_desc
             if hi != sh.high_desc or (hilo and e.lo != sh.low_desc):
-                ref.err("wrong-hand-description", e.line,
+                self.err("wrong-hand-description", e.line,
                         f"{e.player} shows ({e.description})",
                         expected=_hand_desc(sh.high_desc, sh.low_desc, hilo),
                         found=e.description, player=e.player)
@@ -623,27 +672,27 @@ class Settler:
         FPDB do, once checked: no card twice, and a whole hand, or exactly the cards the player
         showed (a partial show is summarised ``mucked [Qs]``, HHSmithy muscida). Ownership against
         the other players' cards and the board is checked with the other summary cards."""
-        ref = self.ref
-        summary = ref.hand.summary
+        v = self.v
+        summary = v.hand.summary
         assert summary is not None
-        n = ref.spec.hole_cards
+        n = v.spec.hole_cards
         for s in summary.seats:
             if s.outcome is not SeatOutcome.MUCKED or not s.cards:
                 continue
-            p = ref.players.get(s.player)
+            p = v.seats.get(s.player)
             if p is None or p.seat != s.seat:
                 continue  # reported by the summary checks
             cards = s.cards
             if len(set(cards)) != len(cards):
-                ref.err("duplicate-card", s.line, f"{p.name} mucks the same card twice", found=" ".join(cards),
+                self.err("duplicate-card", s.line, f"{p.name} mucks the same card twice", found=" ".join(cards),
                         player=p.name)
             elif len(cards) == n:
-                p.mucked_cards = cards
+                self.out.mucked_cards[p.name] = cards
                 if s.descriptions:
                     self._check_muck_description(p.name, cards, s.descriptions[0], s.line)
             elif len(cards) > n or set(cards) != set(p.shown):
-                ref.err("wrong-hole-card-count", s.line,
-                        f"{p.name} mucks {len(cards)} cards; {ref.spec.name} deals {n}", expected=n,
+                self.err("wrong-hole-card-count", s.line,
+                        f"{p.name} mucks {len(cards)} cards; {v.spec.name} deals {n}", expected=n,
                         found=len(cards), player=p.name)
 
     def _check_muck_description(self, player: str, cards: tuple[str, ...], desc: str, line: int) -> None:
@@ -651,9 +700,9 @@ class Settler:
         show lines word it; run twice, one per board joined by ``, ``. No real hand prints this
         suffix: the words are accepted with or without the leading article (``pair of Kings``) and,
         run twice, with the second board's hand or without it; what they name is checked."""
-        ref = self.ref
-        hilo = ref.spec.hilo
-        runs = (1, 2) if ref.run_boards else (0,)
+        v = self.v
+        hilo = v.spec.hilo
+        runs = (1, 2) if v.run_boards else (0,)
         words: list[set[str]] = []
         for run in runs:
             sh = self._evaluated(player, cards, run)
@@ -669,18 +718,19 @@ class Settler:
         ok = desc in words[0] or (len(words) == 2 and any(
             desc == f"{a}, {b}" for a in words[0] for b in words[1]))
         if not ok:
-            ref.err("wrong-hand-description", line, f"summary: {player} mucked with {desc}",
+            self.err("wrong-hand-description", line, f"summary: {player} mucked with {desc}",
                     expected=", ".join(sorted(words[0])[:1] + (sorted(words[1])[:1] if len(words) == 2 else [])),
                     found=desc, player=player)
 
     def _showdown_facts(self, runs: tuple[int, ...]) -> None:
-        ref = self.ref
-        for p in ref.ring:
-            mucked = not p.showed and bool(p.mucked_cards) and not p.folded
+        v = self.v
+        for p in v.ring:
+            mucked_cards = self.out.mucked_cards.get(p.name, ())
+            mucked = not p.showed and bool(mucked_cards) and not p.folded
             if not p.showed and not mucked:
                 continue
             for run in runs:
-                sh = self.shown(p.name, run) if not mucked else self._evaluated(p.name, p.mucked_cards, run)
+                sh = self.shown(p.name, run) if not mucked else self._evaluated(p.name, mucked_cards, run)
                 if sh is not None:
                     self.out.showdowns.append(ShowdownFact(p.name, run, sh.cards, sh.high_desc, sh.high_rank,
                                                            sh.low_desc, sh.low_rank, mucked))
@@ -688,41 +738,41 @@ class Settler:
     # ------------------------------------------------------------------ summary
 
     def _check_summary(self, rit: bool, runs: tuple[int, ...]) -> None:
-        ref = self.ref
-        summary = ref.hand.summary
+        v = self.v
+        summary = v.hand.summary
         assert summary is not None
-        fmt = ref.fmt
-        hilo = ref.spec.hilo
+        fmt = v.fmt
+        hilo = v.spec.hilo
 
         def bad(line: int, msg: str, expected: object, found: object, player: str | None = None) -> None:
-            ref.err("summary-mismatch", line, msg, expected=expected, found=found, player=player)
+            self.err("summary-mismatch", line, msg, expected=expected, found=found, player=player)
 
         # Boards.
-        exp_boards = [tuple(ref.run_boards[r]) for r in (1, 2) if r in ref.run_boards] if rit else (
-            [tuple(ref.board)] if ref.board else [])
-        if not exp_boards and ref.spec.exposed_card and ref.exposed is not None and \
-                list(summary.boards) == [(ref.exposed,)]:
+        exp_boards = [tuple(v.run_boards[r]) for r in (1, 2) if r in v.run_boards] if rit else (
+            [tuple(v.board)] if v.board else [])
+        if not exp_boards and v.spec.exposed_card and v.exposed is not None and \
+                list(summary.boards) == [(v.exposed,)]:
             # A Courchevel hand that ends before the flop: no real hand settles whether the summary
             # prints "Board [7d]" (the exposed card alone) or no Board line; both are accepted, the
             # card must be the exposed one (docs/format-conventions.md).
-            exp_boards = [(ref.exposed,)]
+            exp_boards = [(v.exposed,)]
         if list(summary.boards) != exp_boards:
             line = summary.board_lines[0] if summary.board_lines else summary.line
-            ref.err("board-mismatch", line, "summary board differs from the dealt board",
+            self.err("board-mismatch", line, "summary board differs from the dealt board",
                     expected=" / ".join(" ".join(b) for b in exp_boards) or "(none)",
                     found=" / ".join(" ".join(b) for b in summary.boards) or "(none)")
-        if ref.spec.exposed_card and ref.exposed is not None:
+        if v.spec.exposed_card and v.exposed is not None:
             for b, line in zip(summary.boards, summary.board_lines or (summary.line,) * len(summary.boards),
                                strict=False):
-                if b and b[0] != ref.exposed:
-                    ref.err("exposed-card-mismatch", line, f"summary board starts with {b[0]}",
-                            expected=ref.exposed, found=b[0])
+                if b and b[0] != v.exposed:
+                    self.err("exposed-card-mismatch", line, f"summary board starts with {b[0]}",
+                            expected=v.exposed, found=b[0])
         if summary.run_twice != rit:
             bad(summary.line, "'Hand was run twice' disagrees with the boards dealt", rit, summary.run_twice)
 
-        players = ref.players
-        button_seat = ref.h.button_seat
-        owners = ref.owners
+        players = v.seats
+        button_seat = v.hand.header.button_seat
+        owners = v.owners
         for s in summary.seats:
             p = players.get(s.player)
             if p is None or p.seat != s.seat:
@@ -738,8 +788,8 @@ class Settler:
             if s.cards:
                 name = p.name
                 for c in s.cards:
-                    if owners.setdefault(c, name) != name:
-                        ref._claim(c, name, s.line, name)  # reports the duplicate
+                    if owners.get(c) != name:
+                        self._claim(c, name, s.line)  # a card of its own, or a duplicate
                 known = set(p.hole) | set(p.shown)
                 if known and not set(s.cards) <= known and not set(known) <= set(s.cards):
                     bad(s.line, f"{p.name}'s summary cards differ from the body", " ".join(sorted(known)),
@@ -767,7 +817,7 @@ class Settler:
                     exp_won = (p.collected,) if p.collected else ()
                 else:  # run twice: per run, as collected (the settlement's split is checked in _compare)
                     actual_runs: dict[int, int] = {}
-                    for col in ref.collects:
+                    for col in v.collects:
                         if col.player == p.name:
                             actual_runs[col.run] = actual_runs.get(col.run, 0) + col.amount
                     if len(s.clauses) == len(runs):
@@ -794,10 +844,10 @@ class Settler:
                         "not folded")
                     found = f"folded {_STREET_NAME[s.folded_street]}" if s.folded_street is not None else "folded"
                     bad(s.line, f"{p.name}: summary fold disagrees with the body", exp, found, p.name)
-                elif s.didnt_bet != (p.total_contrib - p.antes == 0 and p.fold_street is Street.PREFLOP):
+                elif s.didnt_bet != (self.contributed(p) - p.antes == 0 and p.fold_street is Street.PREFLOP):
                     # Antes are not bets: a player who posted only an ante and folded "didn't bet"
                     # (*observed*, cash 78784137150 "posts the ante $20"); blinds are bets.
-                    bad(s.line, f"{p.name}: '(didn't bet)' disagrees with the body", p.total_contrib - p.antes == 0,
+                    bad(s.line, f"{p.name}: '(didn't bet)' disagrees with the body", self.contributed(p) - p.antes == 0,
                         s.didnt_bet, p.name)
             elif p.folded and s.outcome is not SeatOutcome.NOTHING:
                 bad(s.line, f"{p.name} folded {_STREET_NAME[p.fold_street or Street.PREFLOP]} but the summary says "
@@ -819,7 +869,7 @@ class Settler:
                     pairs = list(zip(runs, s.descriptions, strict=False))
                 elif rit and s.outcome is SeatOutcome.SHOWED_WON:
                     won_runs = [r for r in runs if any(c.player == p.name and c.run == r and c.amount
-                                                       for c in ref.collects)]
+                                                       for c in v.collects)]
                     pairs = list(zip(won_runs, s.descriptions, strict=False))
                 elif rit:
                     pairs = []
@@ -831,5 +881,5 @@ class Settler:
                         continue
                     exp_d = _hand_desc(sh.high_desc, sh.low_desc, hilo)
                     if desc != exp_d and not self._summary_suffix_ok(desc, sh, run, hilo):
-                        ref.err("wrong-hand-description", s.line, f"summary: {p.name} with {desc}",
+                        self.err("wrong-hand-description", s.line, f"summary: {p.name} with {desc}",
                                 expected=exp_d, found=desc, player=p.name)

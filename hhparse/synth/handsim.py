@@ -18,6 +18,7 @@ from datetime import datetime
 from itertools import repeat, starmap
 from typing import NamedTuple
 
+from hhparse.engine.table import Player, Table
 from hhparse.model import (
     Bet,
     Bounty,
@@ -149,24 +150,47 @@ class HandResult(NamedTuple):
 
 @dataclass(slots=True)
 class _P:
-    """Mutable per-hand state of one player."""
+    """One player of the simulated hand: the betting engine's state of them (``bet``, changed only
+    by the engine) and what only the simulation needs (cards, style, hand strength)."""
 
     name: str
     seat: int
-    stack: int  # chips behind
-    start: int
     style: Style
     hole: tuple[str, ...]
     pre: float  # pre-flop quality in [0, 1)
-    folded: bool = False
-    all_in: bool = False
-    street_bet: int = 0
-    total: int = 0
-    acted: bool = False
-    fold_street: Street | None = None
+    bet: Player
     strength: float = -1.0  # post-flop, this street; < 0: not computed yet (see betting_round)
     noise: float = 0.0  # this street's random part of the strength, drawn when the street starts
     evaluated: tuple[tuple[str, ...], HighHand, LowHand | None] | None = None  # last board scored
+
+    # the engine's figures, read-only here
+    @property
+    def stack(self) -> int:
+        return self.bet.stack
+
+    @property
+    def start(self) -> int:
+        return self.bet.start_stack
+
+    @property
+    def total(self) -> int:
+        return self.bet.total_contrib
+
+    @property
+    def street_bet(self) -> int:
+        return self.bet.street_bet
+
+    @property
+    def folded(self) -> bool:
+        return self.bet.folded
+
+    @property
+    def all_in(self) -> bool:
+        return self.bet.all_in
+
+    @property
+    def fold_street(self) -> Street | None:
+        return self.bet.fold_street
 
 
 @dataclass(slots=True)
@@ -282,7 +306,8 @@ class _Sim:
             if base is None:
                 base = _quality_base_of(hole, hilo)
             q = base + 0.45 * r
-            players.append(_P(pin.name, pin.seat, pin.stack, pin.stack, pin.style, hole, q if q < 0.999 else 0.999))
+            players.append(_P(pin.name, pin.seat, pin.style, hole, q if q < 0.999 else 0.999,
+                              Player(pin.name, pin.seat, pin.stack)))
         self.s = _State(setup, rng, players, {p.name: p for p in players}, deck=deck)
         self.s.line = setup.first_line + 1 + len(players)  # header, table line, seats
         self.s.pending_joins = list(setup.joins)
@@ -305,9 +330,8 @@ class _Sim:
         self.won: dict[str, list[int]] = {}
         self.new_bounties: dict[str, int] = {}
         self.street_board: tuple[str, ...] = ()
-        self.pot = 0  # sum of every player's total, kept as chips move (put / return_uncalled)
-        by_name = self.s.by_name
-        self.clockwise_players = [by_name[n] for n in order]
+        # the betting: the engine the referee replays it with (header stakes: FL small/big bets)
+        self.table = Table(spec, [p.bet for p in players], setup.button_seat, setup.header_small, setup.header_big)
 
     # ---------------------------------------------------------------- helpers
 
@@ -321,17 +345,15 @@ class _Sim:
         return [p for p in self.s.players if not p.folded]
 
     def pot_total(self) -> int:
-        return self.pot
+        return self.table.pot_total
 
-    def put(self, p: _P, amount: int) -> None:
-        if amount > p.stack:
-            amount = p.stack
-        p.stack -= amount
-        p.street_bet += amount
-        p.total += amount
-        self.pot += amount
-        if p.stack == 0:
-            p.all_in = True
+    def post(self, p: _P, kind: PostKind, blind: int) -> None:
+        """A forced bet (all the stack when it is short), applied by the engine."""
+        s = self.s
+        amount = blind if blind < p.stack else p.stack
+        s.line += 1
+        self.table.apply_post(p.bet, kind, amount, amount >= p.stack, s.line)
+        s.events.append(PostBlind(s.line, p.name, kind, amount, p.all_in))
 
     def maybe_table_event(self) -> None:
         """Sprinkle chat, connection and join/leave lines between actions, as the client does."""
@@ -374,24 +396,17 @@ class _Sim:
         for name, kind in pre_deal:
             if kind is TableEventKind.ALLOWED_AFTER_BUTTON:
                 self.emit(TableEvent(s.next_line(), name, kind))
-        events = s.events
         sb = s.by_name[self.sb_name]
-        self.put(sb, setup.small_blind)
-        s.line += 1
-        events.append(PostBlind(s.line, sb.name, PostKind.SMALL_BLIND, sb.street_bet, sb.all_in))
+        self.post(sb, PostKind.SMALL_BLIND, setup.small_blind)
         bb = s.by_name[self.bb_name]
-        self.put(bb, setup.big_blind)
-        s.line += 1
-        events.append(PostBlind(s.line, bb.name, PostKind.BIG_BLIND, bb.street_bet, bb.all_in))
+        self.post(bb, PostKind.BIG_BLIND, setup.big_blind)
         if sb.all_in or bb.all_in:
             s.tags.append("blind-all-in")
         if not pre_deal and not any(pin.posts_extra_bb for pin in setup.players):
             return
         for pin in setup.players:
             if pin.posts_extra_bb and pin.name not in (self.sb_name, self.bb_name):
-                q = self.p(pin.name)
-                self.put(q, self.setup.big_blind)
-                self.emit(PostBlind(s.next_line(), q.name, PostKind.BIG_BLIND, q.street_bet, q.all_in))
+                self.post(self.p(pin.name), PostKind.BIG_BLIND, self.setup.big_blind)
                 s.tags.append("extra-big-blind")
         for name, kind in self.setup.pre_deal:
             if kind is not TableEventKind.ALLOWED_AFTER_BUTTON:
@@ -401,6 +416,7 @@ class _Sim:
     def deal(self) -> None:
         s = self.s
         self.emit(HoleCardsMarker(s.next_line()))
+        assert not self.table.deal(s.line)  # the forced bets are legal by construction
         hero = s.by_name.get(self.setup.hero)
         if hero is not None:
             self.emit(DealHole(s.next_line(), hero.name, hero.hole))
@@ -409,41 +425,22 @@ class _Sim:
             self.emit(ExposeCard(s.next_line(), s.board[0]))
 
     def betting_round(self, street: Street) -> None:
-        """One betting round under the structure's rules; stops early when one player is left."""
+        """One betting round: the engine says whose turn it is and what is legal, the players'
+        styles choose among it. A style choice, not a rule: after a short all-in raise nobody here
+        raises again on that street (the rules would let a player who has not acted since)."""
         s = self.s
         setup = self.setup
+        table = self.table
         rng = self.rng
         random = rng.random
         players = s.players
+        by_name = s.by_name
         events = s.events
         tags = s.tags
-        bb = setup.big_blind
         fixed = self.fixed
         cap = self.spec.max_bets_per_round
-        cw = self.clockwise_players
-        if street is Street.PREFLOP:
-            # the bet to call is what the blinds really put in: a big blind all-in for less sets
-            # it (rules.md, *observed* 2021); a full raise is still at least the big blind
-            current = max(p.street_bet for p in players)
-            last_raise = bb
-            bets = 1
-            start = (self.pos[self.bb_name] + 1) % len(cw)
-            if len(cw) == 2:
-                start = self.pos[self.sb_name]
-        else:
-            for p in players:
-                p.street_bet = 0
-            current = 0
-            last_raise = 0
-            bets = 0
-            start = 0
-        unit = fixed_limit_size(street, setup.header_small, setup.header_big) if fixed else bb
-        for p in players:
-            p.acted = False
-        closed = False  # a short all-in raise: the rest may only call or fold (see module notes)
-        # who can still act, from the first to act round the table: folded and all-in players
-        # never act again this round, so leaving them out changes nothing but the loop's length
-        order = [p for p in cw[start:] + cw[:start] if not p.folded and not p.all_in]
+        unit = fixed_limit_size(street, setup.header_small, setup.header_big) if fixed else setup.big_blind
+        closed = False
         if street is not Street.PREFLOP:
             # each live player's noise is drawn now, in seat order; the evaluator runs only for
             # players who actually decide something this street (see decide)
@@ -453,32 +450,18 @@ class _Sim:
                     p.noise = random()
                     p.strength = -1.0
         events_chance = setup.events_chance
-        idx = 0
-        since_change = 0
-        n = len(order)
-        while since_change < n:
-            p = order[idx % n]
-            idx += 1
-            since_change += 1
-            if p.folded or p.all_in:
-                continue
-            to_call = current - p.street_bet
-            if p.acted and to_call == 0:
-                continue
-            has_other = False  # anyone else still able to act? (only players in order can)
-            for q in order:
+        while True:
+            bp = table.next_to_act()
+            if bp is None:
+                break
+            p = by_name[bp.name]
+            to_call = table.owed(bp)
+            has_other = False  # anyone else still able to act?
+            for q in players:
                 if q is not p and not q.folded and not q.all_in:
                     has_other = True
                     break
-            if not has_other:
-                if all(q.folded for q in players if q is not p):
-                    break
-                if to_call == 0:
-                    p.acted = True
-                    continue
-            can_raise = has_other and not closed and p.stack > to_call
-            if cap is not None and bets >= cap:
-                can_raise = False
+            can_raise = has_other and not closed and self.may_raise(bp)
             # maybe_table_event(), with its common "nothing pending, nothing drawn" case inline
             if s.pending_joins or s.pending_leaves:
                 self.maybe_table_event()
@@ -491,58 +474,62 @@ class _Sim:
                 tags.append("timed-out")
                 action = "fold"
             else:
-                action = self.decide(p, street, to_call, can_raise, current)
-            p.acted = True
+                action = self.decide(p, street, to_call, can_raise, table.current_bet)
+            s.line += 1
             if action == "fold":
-                p.folded = True
-                p.fold_street = street
-                s.line += 1
+                assert table.can_fold(bp)
+                table.apply_fold(bp, s.line)
                 events.append(Fold(s.line, p.name))
                 if s.timed_out and p.name in s.timed_out:
                     s.line += 1
                     events.append(TableEvent(s.line, p.name, TableEventKind.IS_SITTING_OUT))
                 continue
             if action == "check":
-                s.line += 1
+                assert table.can_check(bp)
+                table.apply_check(bp, s.line)
                 events.append(Check(s.line, p.name))
                 continue
             if action == "call":
-                amount = to_call if to_call < p.stack else p.stack
-                self.put(p, amount)
-                s.line += 1
-                events.append(Call(s.line, p.name, amount, p.all_in))
+                assert table.can_call(bp)
+                amount = table.call_amount(bp)
+                table.apply_call(bp, amount, amount >= bp.stack, s.line)
+                events.append(Call(s.line, p.name, amount, bp.all_in))
                 continue
             # bet or raise
-            target = self.size(p, street, current, last_raise, unit, to_call)
-            full = target - current >= (unit if fixed else max(last_raise, bb))
-            before = p.street_bet
-            self.put(p, target - p.street_bet)
-            new_to = p.street_bet
-            s.line += 1
+            current = table.current_bet
+            target = self.size(p, street, current, table.last_raise, unit, to_call)
+            full = target - current >= (unit if fixed else max(table.last_raise, setup.big_blind))
+            moved = target - bp.street_bet
             if current == 0:
-                events.append(Bet(s.line, p.name, new_to - before, p.all_in))
+                assert table.can_bet(bp, moved), (p.name, moved)
+                table.apply_bet(bp, moved, moved >= bp.stack, s.line)
+                events.append(Bet(s.line, p.name, moved, bp.all_in))
                 tags.append("bet")
             else:
-                events.append(Raise(s.line, p.name, new_to - current, new_to, p.all_in))
+                assert table.can_raise_to(bp, target), (p.name, target)
+                table.apply_raise_to(bp, target, moved >= bp.stack, s.line)
+                events.append(Raise(s.line, p.name, target - current, target, bp.all_in))
                 tags.append("raise")
-            if full:
-                last_raise = new_to - current
-                bets += 1
-                since_change = 1
-                for q in players:
-                    if q is not p:
-                        q.acted = False
-            else:
+            if not full:
                 closed = True
                 tags.append("short-all-in-raise")
-                since_change = 1
-            current = new_to
             s.last_aggressor = p.name
-            if cap is not None and bets >= cap and full:
+            if cap is not None and table.bets >= cap and full:
                 s.line += 1
                 events.append(TableEvent(s.line, "", TableEventKind.BETTING_CAPPED))
                 tags.append("capped")
         self.return_uncalled()
+
+    def may_raise(self, bp: Player) -> bool:
+        """Whether the engine allows ``bp`` a bet or raise now (the smallest one, or all-in for less)."""
+        table = self.table
+        lo, hi = table.raise_bounds(bp)
+        to = lo if lo <= hi else hi
+        if to <= table.current_bet:
+            return False
+        if table.current_bet == 0:
+            return table.can_bet(bp, to - bp.street_bet)
+        return table.can_raise_to(bp, to)
 
     def decide(self, p: _P, street: Street, to_call: int, can_raise: bool, current: int) -> str:
         """Pick fold / check / call / raise from the style and a noisy hand strength.
@@ -570,7 +557,7 @@ class _Sim:
             if can_raise and rng.random() < st.aggression * (0.35 + sv):
                 return "raise"
             return "check"
-        price = to_call / max(self.pot, 1)
+        price = to_call / max(self.table.pot_total, 1)
         if can_raise and sv > 0.62 and rng.random() < st.aggression * 0.55:
             return "raise"
         if sv + st.stickiness * 0.6 > 0.55 + 0.45 * price + 0.25 * rng.random():
@@ -603,31 +590,16 @@ class _Sim:
         return min(want, cap_to)
 
     def return_uncalled(self) -> None:
-        """Return the part of the top street bet nobody matched (``Uncalled bet (X) returned to P``)."""
+        """Return the part of the top bet nobody matched (``Uncalled bet (X) returned to P``)."""
         s = self.s
-        if len(s.players) < 2:
-            return
-        top = second = -1  # the two largest street bets (equal when the top is matched)
-        p = s.players[0]
-        for q in s.players:
-            b = q.street_bet
-            if b > top:
-                second = top
-                top = b
-                p = q
-            elif b > second:
-                second = b
-        if top > second:
-            name = p.name
-            back = top - second
-            p.street_bet -= back
-            p.total -= back
-            self.pot -= back
-            p.stack += back
-            if p.stack > 0:
-                p.all_in = False
+        top, back = self.table.expected_uncalled()
+        if top is not None and back > 0:
+            name = top.name
+            line = s.next_line()
+            assert not self.table.verify_uncalled(top, back, line)
+            self.table.apply_uncalled(top, back, line)
             s.returned[name] = s.returned.get(name, 0) + back
-            self.emit(UncalledBet(s.next_line(), name, back))
+            s.events.append(UncalledBet(line, name, back))
             s.tags.append("uncalled")
 
     def can_bet(self) -> bool:
@@ -655,6 +627,10 @@ class _Sim:
             form = self.setup.flop_form
         s.line += 1
         s.events.append(DealBoard(s.line, street, tuple(b), run, form))
+        if run == 0:
+            self.table.new_street(street)
+        else:
+            self.table.start_runout()
 
     # ---------------------------------------------------------------- whole hand
 
