@@ -253,9 +253,9 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
         ))
     boards: tuple[tuple[str, ...], ...]
     if view.run_boards:
-        boards = tuple(view.run_boards[r] for r in sorted(view.run_boards))
+        boards = tuple(tuple(view.run_boards[r]) for r in sorted(view.run_boards))
     else:
-        boards = (view.board,) if view.board else ()
+        boards = (tuple(view.board),) if view.board else ()
     return HandFacts(
         view.hand, tuple(players), tuple(actions), tuple(st.pots), tuple(st.awards), tuple(st.showdowns),
         st.total_pot, st.rake, st.runs, boards, view.exposed,

@@ -23,12 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 from hhparse.engine.table import LedgerEntry, Phase, Player, Table
-from hhparse.engine.view import PlayerView, ReplayView
+from hhparse.engine.view import Notes, PlayerView, ReplayView
 from hhparse.errors import Violation
 from hhparse.model import (
     Bet,
     Call,
-    Cards,
     Check,
     Collect,
     DealBoard,
@@ -76,22 +75,6 @@ def _cash_formatter(sym: str) -> Callable[[int], str]:
         return f"{sign}{sym}{whole}" if cents == 0 else f"{sign}{sym}{whole}.{cents:02d}"
 
     return fmt
-
-
-class Notes:
-    """What the hand shows of one player besides the betting: cards, showdown, collects, cash out."""
-
-    __slots__ = ("cash_out", "cash_out_fee", "cash_out_line", "collected", "hole", "mucked", "showed", "shown")
-
-    def __init__(self) -> None:
-        self.hole: Cards = ()
-        self.shown: Cards = ()
-        self.showed = False  # showed a full hand
-        self.mucked = False
-        self.collected = 0
-        self.cash_out = 0  # paid by the room: "NAME cashed out the hand for $X | Cash Out Fee $Y"
-        self.cash_out_fee = 0
-        self.cash_out_line = 0
 
 
 class Referee:
@@ -491,25 +474,14 @@ class Referee:
     def view(self) -> ReplayView:
         """What the replay proved, frozen for the settlement and the facts."""
         table = self.table
-        seats: dict[str, PlayerView] = {}
-        by_player: dict[int, PlayerView] = {}
-        for name, p in self.players.items():
-            n = self.notes[name]
-            c = p.contrib
-            v = PlayerView(
-                name, p.seat, p.start_stack, p.stack, p.sitting_out, p.dealt_in, (c[0], c[1], c[2], c[3]), p.returned,
-                p.antes, p.folded, p.fold_street, p.all_in, p.all_in_street, p.posted_sb, p.posted_bb, n.hole,
-                n.shown, n.showed, n.mucked, n.collected, n.cash_out, n.cash_out_fee, n.cash_out_line,
-            )
-            seats[name] = v
-            by_player[id(p)] = v
+        notes = self.notes
+        seats = {name: PlayerView(p, notes[name]) for name, p in self.players.items()}
         top, excess = table.expected_uncalled()
         sb, bb = table.sb_player, table.bb_player
         return ReplayView(
-            self.hand, self.spec, self.fmt, seats, tuple([by_player[id(p)] for p in table.ring]), tuple(self.board),
-            {run: tuple(b) for run, b in self.run_boards.items()}, self.exposed, self.owners, tuple(self.shows),
-            tuple(self.collects), tuple(self.no_low_lines), tuple(self.ledger), self.cancelled, self.uncalled_seen,
-            self.showdown_marker, self.flop_seen, sb.name if sb is not None else None,
+            self.hand, self.spec, self.fmt, seats, [seats[p.name] for p in table.ring], self.board, self.run_boards,
+            self.exposed, self.owners, self.shows, self.collects, self.no_low_lines, self.ledger, self.cancelled,
+            self.uncalled_seen, self.showdown_marker, self.flop_seen, sb.name if sb is not None else None,
             bb.name if bb is not None else None, self.hero, top.name if top is not None else None, excess,
         )
 

@@ -1,110 +1,159 @@
-"""What a replay leaves for the settlement and the facts: frozen records, read, never changed.
+"""What a replay leaves for the settlement and the facts: read, never changed.
 
 Why a view: the replay's state is mutable and changes on every event (:mod:`hhparse.engine.table`);
 the settlement (:mod:`hhparse.engine.settle`) and the facts builder
-(:mod:`hhparse.engine.facts_builder`) only need what the replay proved once it is over. Frozen
-into records (one per player, one for the hand), it can be read by both and changed by neither:
-what the settlement decides beyond it (returns nobody printed, cards a summary reveals) is its own
-output. Compiled by mypyc with the rest of the referee.
+(:mod:`hhparse.engine.facts_builder`) only need what the replay proved once it is over. Through
+this view — read-only properties per player, a record for the hand, sequences typed read-only —
+both can read it and neither can change it (mypy enforces it): what the settlement decides beyond
+it (returns nobody printed, cards a summary reveals) is its own output. Compiled by mypyc with the
+rest of the referee.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from hhparse.engine.table import LedgerEntry
+from hhparse.engine.table import LedgerEntry, Player
 from hhparse.model import Cards, Collect, Hand, NoLowHand, Record, Show, Street
 from hhparse.rules.spec import GameSpec
 
-__all__ = ["PlayerView", "ReplayView"]
+__all__ = ["Notes", "PlayerView", "ReplayView"]
 
 
-class PlayerView(Record):
-    """One seated player at the end of the replay: chips (as :class:`~hhparse.engine.table.Player`)
-    and what the hand showed of them."""
+class PlayerView:
+    """One seated player, read-only: the betting engine's figures
+    (:class:`~hhparse.engine.table.Player`) and what the hand showed of them (:class:`Notes`).
 
-    __match_args__ = (
-        "name",
-        "seat",
-        "start_stack",
-        "stack",
-        "sitting_out",
-        "dealt_in",
-        "contrib",
-        "returned",
-        "antes",
-        "folded",
-        "fold_street",
-        "all_in",
-        "all_in_street",
-        "posted_sb",
-        "posted_bb",
-        "hole",
-        "shown",
-        "showed",
-        "mucked",
-        "collected",
-        "cash_out",
-        "cash_out_fee",
-        "cash_out_line",
-    )
+    A window on the replay's objects rather than a copy: the replay is over when the view is
+    taken, and copying two dozen fields per player cost more than the settlement reading them."""
 
-    def __init__(
-        self,
-        name: str,
-        seat: int,
-        start_stack: int,
-        stack: int,
-        sitting_out: bool,
-        dealt_in: bool,
-        contrib: tuple[int, int, int, int],
-        returned: int,
-        antes: int,
-        folded: bool,
-        fold_street: Street | None,
-        all_in: bool,
-        all_in_street: Street | None,
-        posted_sb: bool,
-        posted_bb: bool,
-        hole: Cards,
-        shown: Cards,
-        showed: bool,
-        mucked: bool,
-        collected: int,
-        cash_out: int,
-        cash_out_fee: int,
-        cash_out_line: int,
-    ) -> None:
-        self.name: Final = name
-        self.seat: Final = seat
-        self.start_stack: Final = start_stack
-        self.stack: Final = stack
-        self.sitting_out: Final = sitting_out
-        self.dealt_in: Final = dealt_in
-        self.contrib: Final = contrib  # per street, gross (an uncalled return is in ``returned``)
-        self.returned: Final = returned
-        self.antes: Final = antes  # posted as antes (dead money, not a bet)
-        self.folded: Final = folded
-        self.fold_street: Final = fold_street
-        self.all_in: Final = all_in
-        self.all_in_street: Final = all_in_street
-        self.posted_sb: Final = posted_sb
-        self.posted_bb: Final = posted_bb
-        self.hole: Final = hole  # dealt (the hero's)
-        self.shown: Final = shown  # the most cards shown
-        self.showed: Final = showed  # showed a whole hand, not folded
-        self.mucked: Final = mucked
-        self.collected: Final = collected  # from the collect lines
-        self.cash_out: Final = cash_out  # paid by the room (all-in cash out)
-        self.cash_out_fee: Final = cash_out_fee
-        self.cash_out_line: Final = cash_out_line  # 0: did not cash out
+    __slots__ = ("_notes", "_player")
+
+    def __init__(self, player: Player, notes: Notes) -> None:
+        self._player = player
+        self._notes = notes
+
+    @property
+    def name(self) -> str:
+        return self._player.name
+
+    @property
+    def seat(self) -> int:
+        return self._player.seat
+
+    @property
+    def start_stack(self) -> int:
+        return self._player.start_stack
+
+    @property
+    def stack(self) -> int:
+        return self._player.stack
+
+    @property
+    def sitting_out(self) -> bool:
+        return self._player.sitting_out
+
+    @property
+    def dealt_in(self) -> bool:
+        return self._player.dealt_in
+
+    @property
+    def contrib(self) -> Sequence[int]:
+        """Per street, gross (an uncalled return is in ``returned``)."""
+        return self._player.contrib
+
+    @property
+    def returned(self) -> int:
+        return self._player.returned
+
+    @property
+    def antes(self) -> int:
+        """Posted as antes (dead money, not a bet)."""
+        return self._player.antes
+
+    @property
+    def folded(self) -> bool:
+        return self._player.folded
+
+    @property
+    def fold_street(self) -> Street | None:
+        return self._player.fold_street
+
+    @property
+    def all_in(self) -> bool:
+        return self._player.all_in
+
+    @property
+    def all_in_street(self) -> Street | None:
+        return self._player.all_in_street
+
+    @property
+    def posted_sb(self) -> bool:
+        return self._player.posted_sb
+
+    @property
+    def posted_bb(self) -> bool:
+        return self._player.posted_bb
 
     @property
     def total_contrib(self) -> int:
         """Chips this player has in the pot in all, net of any uncalled return."""
-        c = self.contrib
-        return c[0] + c[1] + c[2] + c[3] - self.returned
+        return self._player.total_contrib
+
+    @property
+    def hole(self) -> Cards:
+        """Dealt (the hero's)."""
+        return self._notes.hole
+
+    @property
+    def shown(self) -> Cards:
+        """The most cards shown."""
+        return self._notes.shown
+
+    @property
+    def showed(self) -> bool:
+        """Showed a whole hand."""
+        return self._notes.showed
+
+    @property
+    def mucked(self) -> bool:
+        return self._notes.mucked
+
+    @property
+    def collected(self) -> int:
+        """From the collect lines."""
+        return self._notes.collected
+
+    @property
+    def cash_out(self) -> int:
+        """Paid by the room (all-in cash out)."""
+        return self._notes.cash_out
+
+    @property
+    def cash_out_fee(self) -> int:
+        return self._notes.cash_out_fee
+
+    @property
+    def cash_out_line(self) -> int:
+        """The cash-out line (0: did not cash out)."""
+        return self._notes.cash_out_line
+
+
+class Notes:
+    """What the hand shows of one player besides the betting (the replay fills it in)."""
+
+    __slots__ = ("cash_out", "cash_out_fee", "cash_out_line", "collected", "hole", "mucked", "showed", "shown")
+
+    def __init__(self) -> None:
+        self.hole: Cards = ()
+        self.shown: Cards = ()
+        self.showed = False  # showed a full hand
+        self.mucked = False
+        self.collected = 0
+        self.cash_out = 0  # paid by the room: "NAME cashed out the hand for $X | Cash Out Fee $Y"
+        self.cash_out_fee = 0
+        self.cash_out_line = 0
 
 
 class ReplayView(Record):
@@ -142,15 +191,15 @@ class ReplayView(Record):
         spec: GameSpec,
         fmt: Callable[[int], str],
         seats: Mapping[str, PlayerView],
-        ring: tuple[PlayerView, ...],
-        board: Cards,
-        run_boards: Mapping[int, Cards],
+        ring: Sequence[PlayerView],
+        board: Sequence[str],
+        run_boards: Mapping[int, Sequence[str]],
         exposed: str | None,
         owners: Mapping[str, str],
-        shows: tuple[tuple[Show, int], ...],
-        collects: tuple[Collect, ...],
-        no_low_lines: tuple[NoLowHand, ...],
-        ledger: tuple[LedgerEntry, ...],
+        shows: Sequence[tuple[Show, int]],
+        collects: Sequence[Collect],
+        no_low_lines: Sequence[NoLowHand],
+        ledger: Sequence[LedgerEntry],
         cancelled: bool,
         uncalled_seen: bool,
         showdown_marker: bool,
