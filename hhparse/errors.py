@@ -19,7 +19,7 @@ depend on them): never rename a code, add a new one. A :class:`ParseError`'s cod
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 
 
@@ -118,16 +118,3 @@ class Violation:
         if text:
             out += f"\n    {excerpt(text)}\n    ^"
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class CheckResult:
-    """What ``check`` knows about one hand: used by the CLI and the JSONL output."""
-
-    source: str
-    line: int
-    hand_id: str | None
-    game: str | None
-    status: Status
-    errors: tuple[Violation, ...] = field(default=())
-    warnings: tuple[Violation, ...] = field(default=())

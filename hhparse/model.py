@@ -25,7 +25,7 @@ classes and immutability is enforced by mypy alone (``Final``).
 from __future__ import annotations
 
 from datetime import datetime
-from enum import Enum, IntEnum, StrEnum
+from enum import IntEnum, StrEnum
 from typing import Any, ClassVar, Final, NewType, TypeVar
 
 Money = NewType("Money", int)
@@ -825,11 +825,6 @@ class Summary(Record):
 # --------------------------------------------------------------------------------------------
 # Hand
 # --------------------------------------------------------------------------------------------
-
-
-class Severity(Enum):
-    WARNING = "warning"
-    ERROR = "error"
 
 
 class ParseWarning(Record):

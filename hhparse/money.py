@@ -7,6 +7,7 @@ integer is chips (tournament chips, play money) and is taken as is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 SYMBOLS = "$€£₹¥"
@@ -53,14 +54,45 @@ def _parse_amount(text: str) -> int:
 
 
 def format_amount(value: int, symbol: str) -> str:
-    """How PokerStars prints an amount in an action line: ``$1``, ``$0.70``; chips ``1500``."""
+    """How PokerStars prints an amount in an action line: ``$1``, ``$0.70``; chips ``1500``.
+
+    The one amount formatter: the renderer, the referee's messages (:func:`cash_formatter`) and
+    the reports' Python side all print through it (the SQL side has its macro in
+    ``analytics/staging/00_macros.sql``)."""
     if not symbol:
         return str(value)
-    whole, cents = divmod(value, 100)
-    return f"{symbol}{whole}" if cents == 0 else f"{symbol}{whole}.{cents:02d}"
+    return format_cash(value, symbol)
+
+
+def format_cash(value: int, symbol: str) -> str:
+    """A cash amount in currency, with or without a symbol: ``$0.46``, ``$1``, ``-$2.50``."""
+    sign = "-" if value < 0 else ""
+    whole, cents = divmod(-value if value < 0 else value, 100)
+    return f"{sign}{symbol}{whole}" if cents == 0 else f"{sign}{symbol}{whole}.{cents:02d}"
+
+
+_CASH_FORMATTERS: dict[str, Callable[[int], str]] = {}
+
+
+def cash_formatter(symbol: str) -> Callable[[int], str]:
+    """:func:`format_cash` for one symbol, as a one-argument function (how the referee writes
+    amounts in its messages); one per symbol, made once."""
+    fmt = _CASH_FORMATTERS.get(symbol)
+    if fmt is None:
+        fmt = _CASH_FORMATTERS[symbol] = _bind(symbol)
+    return fmt
+
+
+def _bind(symbol: str) -> Callable[[int], str]:
+    def fmt(value: int) -> str:
+        return format_cash(value, symbol)
+
+    return fmt
 
 
 def format_currency(value: int, symbol: str) -> str:
-    """Always two decimals (``$5.00``, or ``200.00`` without a symbol): buy-ins and prizes."""
-    whole, cents = divmod(value, 100)
-    return f"{symbol}{whole}.{cents:02d}"
+    """Always two decimals (``$5.00``, ``-$0.50``, or ``200.00`` without a symbol): buy-ins,
+    prizes and the reports' amounts."""
+    sign = "-" if value < 0 else ""
+    whole, cents = divmod(-value if value < 0 else value, 100)
+    return f"{sign}{symbol}{whole}.{cents:02d}"

@@ -1356,11 +1356,6 @@ def use_backend(backend: str) -> None:
         _build(backend)
 
 
-def use_cython(enabled: bool) -> None:
-    """Lark alone, with or without lark-cython (see :func:`use_backend`)."""
-    use_backend("lark-cython" if enabled else "lark")
-
-
 # ------------------------------------------------------------------------------------------
 # Public API
 # ------------------------------------------------------------------------------------------

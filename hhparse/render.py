@@ -126,14 +126,14 @@ def render_header(h: Header) -> tuple[str, str]:
 
 def _seat(s: Seat, sym: str, tsym: str) -> str:
     if s.bounty is None and not s.sitting_out and s.out_of_hand is None:  # the usual line
-        return f"Seat {s.seat}: {s.player} ({_amt(s.stack, sym)} in chips)"
-    bounty = f", {_amt(s.bounty, tsym)} bounty" if s.bounty is not None else ""
+        return f"Seat {s.seat}: {s.player} ({format_amount(s.stack, sym)} in chips)"
+    bounty = f", {format_amount(s.bounty, tsym)} bounty" if s.bounty is not None else ""
     tail = (
         " is sitting out"
         if s.sitting_out
         else (f" out of hand ({s.out_of_hand})" if s.out_of_hand is not None else "")
     )
-    return f"Seat {s.seat}: {s.player} ({_amt(s.stack, sym)} in chips{bounty}){tail}"
+    return f"Seat {s.seat}: {s.player} ({format_amount(s.stack, sym)} in chips{bounty}){tail}"
 
 
 def _tail(all_in: bool, cap: int | None, sym: str) -> str:
@@ -156,14 +156,6 @@ def _board(e: DealBoard) -> str:
     return f"{head} [{' '.join(c[:-1])}] [{c[-1]}]"
 
 
-def _amt(value: int, sym: str) -> str:
-    """:func:`hhparse.money.format_amount`, repeated here because it runs once per amount printed."""
-    if not sym:
-        return str(value)
-    cents = value % 100
-    return f"{sym}{value // 100}" if cents == 0 else f"{sym}{value // 100}.{cents:02d}"
-
-
 # One small function per event type, found by ``type(e)`` (a dict lookup instead of a chain of
 # class patterns: the renderer runs once per line of every generated hand).
 
@@ -173,7 +165,7 @@ _POST_WORDS: dict[str, str] = {k: k.value for k in PostKind}  # (Enum.value is a
 
 def _post_blind(e: PostBlind, sym: str, tsym: str) -> str:
     kind = _POST_WORDS.get(e.kind) or e.kind.value
-    return f"{e.player}: posts {kind} {_amt(e.amount, sym)}{' and is all-in' if e.all_in else ''}"
+    return f"{e.player}: posts {kind} {format_amount(e.amount, sym)}{' and is all-in' if e.all_in else ''}"
 
 
 def _hole_cards(e: HoleCardsMarker, sym: str, tsym: str) -> str:
@@ -206,23 +198,23 @@ def _check(e: Check, sym: str, tsym: str) -> str:
 
 def _call(e: Call, sym: str, tsym: str) -> str:
     if e.all_in or e.cap_reached is not None:
-        return f"{e.player}: calls {_amt(e.amount, sym)}{_tail(e.all_in, e.cap_reached, sym)}"
-    return f"{e.player}: calls {_amt(e.amount, sym)}"
+        return f"{e.player}: calls {format_amount(e.amount, sym)}{_tail(e.all_in, e.cap_reached, sym)}"
+    return f"{e.player}: calls {format_amount(e.amount, sym)}"
 
 
 def _bet(e: Bet, sym: str, tsym: str) -> str:
     if e.all_in or e.cap_reached is not None:
-        return f"{e.player}: bets {_amt(e.amount, sym)}{_tail(e.all_in, e.cap_reached, sym)}"
-    return f"{e.player}: bets {_amt(e.amount, sym)}"
+        return f"{e.player}: bets {format_amount(e.amount, sym)}{_tail(e.all_in, e.cap_reached, sym)}"
+    return f"{e.player}: bets {format_amount(e.amount, sym)}"
 
 
 def _raise(e: Raise, sym: str, tsym: str) -> str:
     tail = _tail(e.all_in, e.cap_reached, sym) if e.all_in or e.cap_reached is not None else ""
-    return f"{e.player}: raises {_amt(e.by, sym)} to {_amt(e.to, sym)}{tail}"
+    return f"{e.player}: raises {format_amount(e.by, sym)} to {format_amount(e.to, sym)}{tail}"
 
 
 def _uncalled(e: UncalledBet, sym: str, tsym: str) -> str:
-    return f"Uncalled bet ({_amt(e.amount, sym)}) returned to {e.player}"
+    return f"Uncalled bet ({format_amount(e.amount, sym)}) returned to {e.player}"
 
 
 def _showdown(e: ShowdownMarker, sym: str, tsym: str) -> str:
@@ -243,7 +235,7 @@ def _no_show(e: DoesNotShow, sym: str, tsym: str) -> str:
 
 
 def _collect(e: Collect, sym: str, tsym: str) -> str:
-    return f"{e.player} collected {_amt(e.amount, sym)} from {e.pot_label}"
+    return f"{e.player} collected {format_amount(e.amount, sym)} from {e.pot_label}"
 
 
 def _no_low(e: NoLowHand, sym: str, tsym: str) -> str:
@@ -387,7 +379,7 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
         won = iter(s.won)
         for i, is_won in enumerate(s.clauses):
             desc = s.descriptions[i] if i < len(s.descriptions) else ""
-            head = f"won ({_amt(next(won, 0), sym)})" if is_won else "lost"
+            head = f"won ({format_amount(next(won, 0), sym)})" if is_won else "lost"
             parts.append(head + (f" with {desc}" if desc else ""))
         out += f" showed [{' '.join(s.cards)}] and " + ", and ".join(parts)
     elif outcome == SeatOutcome.SHOWED_WON:
@@ -395,7 +387,7 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
         descriptions = s.descriptions
         for i, amount in enumerate(s.won):
             desc = descriptions[i] if i < len(descriptions) else ""
-            clauses.append(f"won ({_amt(amount, sym)})" + (f" with {desc}" if desc else ""))
+            clauses.append(f"won ({format_amount(amount, sym)})" + (f" with {desc}" if desc else ""))
         out += f" showed [{' '.join(s.cards)}] and " + ", and ".join(clauses)
     elif outcome == SeatOutcome.SHOWED_LOST:
         out += f" showed [{' '.join(s.cards)}] and lost" + (f" with {s.descriptions[0]}" if s.descriptions else "")
@@ -404,7 +396,7 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
         if s.descriptions:
             out += f" - {s.descriptions[0]}"
     elif outcome == SeatOutcome.COLLECTED:
-        out += f" collected ({_amt(s.won[0] if s.won else 0, sym)})"
+        out += f" collected ({format_amount(s.won[0] if s.won else 0, sym)})"
     if s.cashed_out:
         out += " (cashed out)"
     if s.pot_not_awarded:
@@ -413,13 +405,13 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
 
 
 def _total(s: Summary, sym: str) -> str:
-    out = f"Total pot {_amt(s.total_pot or 0, sym)}"
+    out = f"Total pot {format_amount(s.total_pot or 0, sym)}"
     if s.main_pot is not None:
-        out += f" Main pot {_amt(s.main_pot, sym)}."
+        out += f" Main pot {format_amount(s.main_pot, sym)}."
         for i, side in enumerate(s.side_pots, 1):
             label = f"Side pot-{i}" if s.side_pots_numbered else "Side pot"
-            out += f" {label} {_amt(side, sym)}."
-    return out + f" | Rake {_amt(s.rake or 0, sym)}"
+            out += f" {label} {format_amount(side, sym)}."
+    return out + f" | Rake {format_amount(s.rake or 0, sym)}"
 
 
 def render(hand: Hand) -> str:

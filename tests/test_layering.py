@@ -41,7 +41,6 @@ TEXT_SIDE = (
     "hhparse.larkglue",
     "hhparse.lalr", "hhparse.splitter",
     "hhparse.render",
-    "hhparse.transform",
 )
 
 
@@ -56,7 +55,7 @@ def test_referee_never_reads_text(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "render.py", "transform.py"),
+    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "render.py"),
     ids=lambda p: p.name,
 )
 def test_parser_never_judges_legality(path: Path) -> None:

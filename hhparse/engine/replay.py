@@ -49,11 +49,11 @@ from hhparse.model import (
     TableEventKind,
     UncalledBet,
 )
+from hhparse.money import cash_formatter
 from hhparse.rules.spec import GameSpec, spec_for
 
 __all__ = ["Referee", "money_formatter"]
 
-_FORMATTERS: dict[str, Callable[[int], str]] = {}
 _SPECS: dict[tuple[object, object, object], GameSpec] = {}
 
 
@@ -62,19 +62,7 @@ def money_formatter(hand: Hand) -> Callable[[int], str]:
     h = hand.header
     if h.tournament is not None or h.play_money:
         return str
-    fmt = _FORMATTERS.get(h.symbol)
-    if fmt is None:
-        fmt = _FORMATTERS[h.symbol] = _cash_formatter(h.symbol)
-    return fmt
-
-
-def _cash_formatter(sym: str) -> Callable[[int], str]:
-    def fmt(amount: int) -> str:
-        sign = "-" if amount < 0 else ""
-        whole, cents = divmod(abs(amount), 100)
-        return f"{sign}{sym}{whole}" if cents == 0 else f"{sign}{sym}{whole}.{cents:02d}"
-
-    return fmt
+    return cash_formatter(h.symbol)
 
 
 class Referee:

@@ -36,6 +36,7 @@ from typing import Any
 
 import duckdb
 
+from hhparse.money import format_currency
 from hhparse.resources import read_text
 from hhparse.rules.pots import clockwise_from_button, side_pots
 from hhparse.rules.spec import SPECS
@@ -73,13 +74,10 @@ def money_text(amount: int, unit: str, scale: int) -> str:
     Integer arithmetic only (no float rounding). The page's JavaScript formats the same way
     (``fmt`` in ``replay.js``; a browser test compares the two).
     """
-    sign = "-" if amount < 0 else ""
-    value = abs(amount)
-    text = str(value) if scale == 1 else f"{value // 100}.{value % 100:02d}"
-    symbol = _SYMBOLS.get(unit)
     if scale == 1 or unit in ("chips", "play"):
-        return sign + text
-    return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {unit}"
+        return str(amount)
+    symbol = _SYMBOLS.get(unit)
+    return format_currency(amount, symbol) if symbol else f"{format_currency(amount, '')} {unit}"
 
 
 def seat_layout(seats: Sequence[int], max_seats: int | None, hero_seat: int | None) -> dict[int, tuple[float, float]]:

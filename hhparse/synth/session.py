@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from hhparse.model import FlopForm, Structure, TableEventKind, Tournament
-from hhparse.money import format_currency
+from hhparse.money import format_amount, format_currency
 from hhparse.rules.spec import BY_SLUG, GameSpec, spec_for
 from hhparse.rules.variants import BETTINGS, Variant
 from hhparse.synth.handsim import HandResult, HandSetup, PlayerIn, simulate_hand
@@ -226,7 +226,7 @@ def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[S
     button = rng.choice([s.seat for s in seated])
     era_cards = rng.random() < 0.5
     allow_rit = start.year >= 2012
-    name_tail = f" {table} - {format_currency_short(header_small)}-{format_currency_short(header_big)} - USD {_file_game(spec)}.txt"
+    name_tail = f" {table} - {format_amount(header_small, '$')}-{format_amount(header_big, '$')} - USD {_file_game(spec)}.txt"
     info = SessionInfo("", "")  # replaced on the first hand (a new day: a new file)
     played = 0
     while played < plan.hands:
@@ -307,12 +307,6 @@ def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[S
             seat = next(x for x in range(1, max_seats + 1) if x not in taken)
             seated.append(_Seated(name, seat, buy_max, styles.get(name, STYLES["loose-passive"])))
         clock.line = _next_line(result)
-
-
-def format_currency_short(cents: int) -> str:
-    """Stakes in file names: ``$1``, ``$0.10`` (two decimals unless whole dollars)."""
-    whole, c = divmod(cents, 100)
-    return f"${whole}" if c == 0 else f"${whole}.{c:02d}"
 
 
 def _next_line(result: HandResult) -> int:
