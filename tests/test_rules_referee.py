@@ -1,8 +1,11 @@
 """Referee rules, one test per rule (named after it), on small hand-built hands; plus a property
-test: random legal hands from a tiny simulator replay as valid and conserve every chip."""
+test: legal hands drawn by hypothesis through the betting engine replay as valid and conserve
+every chip."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -47,7 +50,68 @@ def codes(h: Any) -> list[str]:
     return [v.code for v in referee(h).errors]
 
 
+_PKG = Path(__file__).resolve().parent.parent / "hhparse"
+_EMITTERS = {"err", "warn", "Violation", "ParseWarning"}
+
+
+def _code_literals(node: ast.expr, fn: ast.FunctionDef | None) -> set[str]:
+    """The codes an emitter's first argument can take: a literal, either side of ``a if c else b``,
+    or what a local variable is assigned (the emitter's own ``code`` parameter is not a code)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, ast.IfExp):
+        return _code_literals(node.body, fn) | _code_literals(node.orelse, fn)
+    if isinstance(node, ast.Compare):  # ``w.code if w.code in ("a", "b") else ...``
+        return {c.value for t in node.comparators if isinstance(t, ast.Tuple) for c in t.elts
+                if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+    if isinstance(node, ast.Name) and fn is not None:
+        out: set[str] = set()
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets):
+                out |= _code_literals(n.value, None)
+                if isinstance(n.value, ast.IfExp):
+                    out |= _code_literals(n.value.test, None)
+        return out
+    return set()
+
+
+def _emitted_codes() -> tuple[set[str], list[str]]:
+    """Every code the referee and the parser's warnings can emit, read from the source."""
+    found: set[str] = set()
+    unread: list[str] = []
+    for path in [*sorted((_PKG / "engine").glob("*.py")), _PKG / "parsing.py"]:
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            params = {a.arg for a in fn.args.args}
+            for call in ast.walk(fn):
+                if not isinstance(call, ast.Call) or not call.args:
+                    continue
+                f = call.func
+                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+                if name not in _EMITTERS:
+                    continue
+                arg = call.args[0]
+                if isinstance(arg, ast.Name) and arg.id in params:
+                    continue  # a wrapper passing its caller's code on
+                codes_here = _code_literals(arg, fn)
+                if not codes_here:
+                    unread.append(f"{path.name}:{call.lineno}: {ast.unparse(arg)}")
+                found |= codes_here
+    return found, unread
+
+
 def test_every_emitted_code_is_documented() -> None:
+    """Every code the engine (or the parser's warnings) can emit is registered in
+    ``engine/codes.py`` and listed in ``docs/referee-codes.md``; every registered code is emitted
+    somewhere (no dead entry). Read from the source, so a new ``err("typo-code", ...)`` fails."""
+    found, unread = _emitted_codes()
+    assert not unread, f"codes the test cannot read statically: {unread}"
+    assert len(found) > 40, found  # the scan itself works
+    assert found - set(ALL_CODES) == set(), "emitted but not registered"
+    assert set(ALL_CODES) - found == set(), "registered but never emitted"
+    doc = (_PKG.parent / "docs" / "referee-codes.md").read_text(encoding="utf-8")
+    assert [c for c in ALL_CODES if f"| `{c}` |" not in doc] == []
     assert all(code == code.lower() and " " not in code for code in ALL_CODES)
 
 
