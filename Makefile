@@ -6,7 +6,7 @@ STAMP_DEMO := $(VENV)/.installed-demo
 STAMP_TEST := $(VENV)/.installed-test
 WAREHOUSE ?= $(CURDIR)/.demo-warehouse
 # The referee is compiled by mypyc at install (hatch_build.py): a change to it reinstalls.
-NATIVE_SRC := hatch_build.py hhparse/lalr.py hhparse/model.py hhparse/facts.py hhparse/money.py hhparse/parsing.py hhparse/tables/build.py $(wildcard hhparse/engine/*.py hhparse/rules/*.py)
+NATIVE_SRC := hatch_build.py hhparse/lalr.py hhparse/model.py hhparse/facts.py hhparse/money.py hhparse/memo.py hhparse/parsing.py hhparse/tables/build.py $(wildcard hhparse/engine/*.py hhparse/rules/*.py)
 
 .PHONY: demo test lint typecheck pytest venv bench clean
 

@@ -48,6 +48,7 @@ COMPILED = (
     "hhparse/model.py",
     "hhparse/facts.py",
     "hhparse/money.py",
+    "hhparse/memo.py",
     "hhparse/tables/build.py",
     "hhparse/parsing.py",
     "hhparse/engine/__init__.py",

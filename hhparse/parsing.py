@@ -34,6 +34,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from hhparse.errors import ParseError
 from hhparse.lalr import LineParser, Rejected
 from hhparse.larkglue import direct_entry, line_parser, make_parser
+from hhparse.memo import remember
 from hhparse.model import (
     Bet,
     Bounty,
@@ -334,9 +335,7 @@ def _amount(text: str) -> int:
     value = _AMOUNTS.get(text)
     if value is None:
         value = parse_amount(text)
-        if len(_AMOUNTS) >= _AMOUNTS_MAX:
-            _AMOUNTS.clear()
-        _AMOUNTS[text] = value
+        remember(_AMOUNTS, _AMOUNTS_MAX, text, value)
     return value
 
 
@@ -479,9 +478,7 @@ class _Builder:
         self.seats.append(seat)
         self.seated.add(name)
         if len(self.problems) == before:  # only clean readings are shared between lines
-            if len(_SEAT_LINES) >= _OUTCOMES_MAX:
-                _SEAT_LINES.clear()
-            _SEAT_LINES[value] = seat
+            remember(_SEAT_LINES, _OUTCOMES_MAX, value, seat)
 
     # -- play -----------------------------------------------------------------------------
     # The frequent lines are written out in full (no helper calls): a few hundred nanoseconds
@@ -949,18 +946,14 @@ class _Builder:
                 return None
             clean = len(self.problems) == before  # only clean readings are shared between lines
             if clean:
-                if len(_OUTCOMES) >= _OUTCOMES_MAX:
-                    _OUTCOMES.clear()
-                _OUTCOMES[rest] = outcome
+                remember(_OUTCOMES, _OUTCOMES_MAX, rest, outcome)
         button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na, clauses = outcome
         ss = SummarySeat(
             line, number, name, button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na,
             clauses,
         )
         if clean:
-            if len(_SSEATS) >= _OUTCOMES_MAX:
-                _SSEATS.clear()
-            _SSEATS[text] = ss
+            remember(_SSEATS, _OUTCOMES_MAX, text, ss)
         return ss
 
     def _outcome(self, line: int, rest: str) -> _Outcome | None:
@@ -1220,9 +1213,7 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
             raise _Problem(line, message) from None
         currency = cm["cur"]
     stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club)
-    if len(_BODIES) >= _BODIES_MAX:
-        _BODIES.clear()
-    _BODIES[full] = stakes
+    remember(_BODIES, _BODIES_MAX, full, stakes)
     return stakes
 
 

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 
+from hhparse.memo import remember
+
 __all__ = [
     "FLUSH",
     "FOUR_OF_A_KIND",
@@ -281,9 +283,7 @@ def _board(board: Sequence[str]) -> _Board:
     key = board if type(board) is tuple else tuple(board)
     b = _BOARDS.get(key)
     if b is None:
-        if len(_BOARDS) >= _BOARDS_MAX:
-            _BOARDS.clear()
-        b = _BOARDS[key] = _Board(key)
+        b = remember(_BOARDS, _BOARDS_MAX, key, _Board(key))
     return b
 
 
