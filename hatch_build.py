@@ -1,22 +1,21 @@
 """Hatch build hook: compile the referee and the parser's builder with mypyc at install.
 
 Why: both are fully typed Python (``mypy --strict`` clean). Compiled by mypyc to C, the very same
-source runs the referee ≈2x faster (``bench/referee.py``: ≈112 → ≈55 µs a hand) and the parser
-≈10 % faster (its time is mostly regex matches and lark, which are C either way); that is what
-brings the end-to-end import towards its 3,500 hands/s per core. The source stays the reference:
-the compiled modules are built from it at install time and nothing generated is committed.
+source runs the referee about twice as fast and the parser somewhat faster (its time is mostly
+regex matches and lark, which are C either way); that is what brings the end-to-end import to its
+targets (figures: ``docs/performance.md``, from ``bench/``). The source stays the reference: the
+compiled modules are built from it at install time and nothing generated is committed.
 
 What is compiled is :data:`COMPILED`: the referee, the rules it calls, the grammar's builder
-(``hhparse/parsing.py``), the LALR driver that runs lark's tables (``hhparse/lalr.py``, which
-takes the parse from ≈145 to ≈107 µs a hand) and the model, whose records are native classes
-with read-only attributes (built in one C call and read directly by the compiled referee: parse
-≈124 → 99 µs, referee ≈53 → 46 µs a hand; a *frozen dataclass* compiled by mypyc keeps its slow
-Python ``__init__``, which is why the model is not written as one), the referee's facts
-(``hhparse/facts.py``, same records), amounts (``hhparse/money.py``) and the table builder
-(``hhparse/tables/build.py``: its per-hand rows read those records natively, ≈15 → 10 µs a
-hand). What reaches into lark's internals stays in ``hhparse/larkglue.py``, which mypyc could
-not compile. Measured and left out: the line-based splitter (no gain; the chunked one was not
-tried).
+(``hhparse/parsing.py``), the LALR driver that runs lark's tables (``hhparse/lalr.py``) and the
+model, whose records are native classes with read-only attributes (built in one C call and read
+directly by the compiled referee; a *frozen dataclass* compiled by mypyc keeps its slow Python
+``__init__``, which is why the model is not written as one), the referee's facts
+(``hhparse/facts.py``, same records), amounts (``hhparse/money.py``), the memo rule
+(``hhparse/memo.py``) and the table builder (``hhparse/tables/build.py``: its per-hand rows read
+those records natively). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
+which mypyc could not compile. Measured and left out: the line-based splitter (no gain; the
+chunked one was not tried).
 ``HHPARSE_COMPILE`` decides:
 
 * unset or ``auto`` — compile; if that fails (no C compiler), warn and install pure Python;

@@ -6,7 +6,7 @@ state's terminal regex, the builder's callback): token objects with nine positio
 thread, a generator, a parser-state object, exception-driven look-ups. This module runs the same
 LALR automaton — lark's parse table, lark's per-state terminal regexes (its contextual lexer's
 scanners), lark's callbacks, lark's rules — in a loop that mypyc compiles to C (``hatch_build.py``),
-with a two-field token. Measured in the import: about 30 µs a hand less than lark-cython.
+with a two-field token: faster than lark-cython in the import (``docs/performance.md``).
 
 It is a fast path, not a second parser. It accepts exactly what lark accepts, with the same
 callbacks in the same order; everything else (no terminal matches, no action for a token, a

@@ -17,11 +17,11 @@ from hhparse.lalr import LineParser
 
 __all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "make_parser"]
 
-#: lark's ``propagate_positions``. It used to cost 2x (912 vs 2,112 hands/s) because the one flat
-#: hand rule built a tree node per line and lark re-scanned the growing child list on every
-#: reduction (O(n^2) per hand). Since every reduction now goes straight to a builder method that
-#: returns a model value (no tree node, so nothing to re-scan), it only wraps each callback:
-#: measured ≈3% (one extra call per line). Positions themselves live on the tokens and in the
+#: lark's ``propagate_positions``. It used to halve the parser's speed because the one flat hand
+#: rule built a tree node per line and lark re-scanned the growing child list on every reduction
+#: (O(n^2) per hand). Since every reduction now goes straight to a builder method that returns a
+#: model value (no tree node, so nothing to re-scan), it only wraps each callback (one extra call
+#: per line; ``docs/performance.md``). Positions themselves live on the tokens and in the
 #: model's ``line`` fields, so it is off: every callback is then the builder method itself (lark's
 #: wrapper only ever annotated tree nodes, and no reduction builds one).
 PROPAGATE_POSITIONS = False
@@ -36,8 +36,8 @@ def _line_lexer_class() -> type:
     compiled by lark from the terminals of the grammar, tried in the same order — and only runs
     the loop itself in one place. Anything unusual (a state whose scanner lark had to split, a
     terminal callback, a position where no terminal matches) is handed back to lark's own code,
-    so errors are lark's. Only used without lark-cython, which has its own compiled lexer.
-    Measured on the corpus: lark's own lexing + parsing cost drops from ≈175 to ≈135 µs/hand.
+    so errors are lark's. Only used without lark-cython, which has its own compiled lexer
+    (what it saves: ``docs/performance.md``).
     """
     from lark.lexer import ContextualLexer, LexerState, Token
 
@@ -160,7 +160,7 @@ def _fast_tables(lark: Any) -> None:
     (``Rule.__eq__``), ``callbacks[rule]`` (``Rule.__hash__``) and
     ``states[...][rule.origin.name]``, where the name is a :class:`lark.lexer.Token` while the
     table's keys are plain strings (so the dict lookup calls ``Token.__eq__``): three Python
-    calls per line, ≈10 µs a hand. Once the parser is built, its rules are only ever looked up
+    calls per line. Once the parser is built, its rules are only ever looked up
     as the very objects stored in its own table and callback dict, so this parser's rules are
     switched to a subclass hashing and comparing by identity (the C defaults) and their origin
     names to the table's own key strings (equal text, equal hash). It touches only the objects

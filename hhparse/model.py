@@ -11,8 +11,8 @@ an error found by the referee can point at the exact line a user sees in their e
 Why plain classes with ``Final`` attributes and not frozen dataclasses: this module is compiled
 with mypyc (``hatch_build.py``), which makes each record a native class whose ``Final``
 attributes cannot be assigned after ``__init__`` (``AttributeError``), whose construction is one
-C call (≈0.15 µs for a 14-field summary seat, against ≈0.9 µs for the fastest way into a frozen
-dataclass, and a hand builds ~40 records), and whose attributes the compiled referee reads
+C call (several times cheaper than the fastest way into a frozen dataclass, and a hand builds
+about 40 records: ``docs/performance.md``), and whose attributes the compiled referee reads
 straight from the object. A frozen dataclass compiled by mypyc keeps its slow Python
 ``__init__``. What the dataclasses gave, :class:`Record` gives: equality and hashing by fields
 (same class only), a ``Name(field=value, ...)`` repr, pickling, class patterns in ``match``, and

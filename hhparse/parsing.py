@@ -6,14 +6,13 @@ while parsing: no parse tree is ever built. A hand that cannot be read becomes a
 :class:`~hhparse.errors.ParseError` value with file, file line, column and the whole block, and
 the next hand goes on. The parser never judges poker legality: that is the referee's job.
 
-Speed (targets: 4,000 hands/s pure Python, 5,000 with lark-cython, one core; ``bench/parse.py``):
-every line is one token and one LALR reduction whose callback is a :class:`_Builder` method
+Speed (``bench/parse.py``; targets and figures in ``docs/performance.md``): every line is one token and one LALR reduction whose callback is a :class:`_Builder` method
 that appends the line's event to the hand; the lexer tries terminals in an order chosen for
 speed (see the grammar); what repeats across hands (amounts, header bodies, summary seat
 lines, and in the driver each line's terminal) is read once into small bounded memos; model
 objects are native classes (one C call each). By default lark's LALR table, lexer-state regexes
 and callbacks run in the
-compiled driver :mod:`hhparse.lalr` (≈30 % of the parse time a hand), and lark itself parses
+compiled driver :mod:`hhparse.lalr`, and lark itself parses
 whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to lark alone,
 where a leaner contextual lexer runs the lexing loop without lark-cython and lark's per-line
 ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out (:mod:`hhparse.larkglue`).
@@ -1307,7 +1306,7 @@ def _set_entry(lark: Any) -> Callable[[str], Any]:
 
 #: Lines whose terminal the driver remembers (see :class:`~hhparse.lalr.LineParser`): every
 #: terminal of ``grammars/pokerstars.lark`` is one whole line and looks at nothing outside it.
-#: Bounded like the other memos (≈1 MB when full).
+#: Bounded like the other memos (:func:`hhparse.memo.remember`).
 _LINE_MEMO = 8192
 
 
@@ -1392,7 +1391,7 @@ def parse_block(block: Block) -> Hand | ParseError:
         return _err(block, "no-header", "text before the first hand header is not a hand", 1, 1, None)
     raw = block.text
     # skip the sub when no line can end in blanks (the usual case): "\r" and "\t" are rare
-    # anywhere, and a one-character test is memchr-fast where " \n" costs ≈20x more
+    # anywhere, and a one-character test is memchr-fast where " \n" is a slow two-character search
     if "\r" in raw or "\t" in raw or raw[-1:] == " " or " \n" in raw:
         raw = _TRAILING_WS_RE.sub("", raw)
     text = raw.rstrip("\n") + "\n"

@@ -32,7 +32,7 @@ longer than :data:`MAX_LINE` characters, or longer than :data:`MAX_HAND` in all,
 :class:`Fault` and only a bounded excerpt of its text (at most about :data:`KEEP` characters).
 
 Two paths, one output. Splitting is on the import's critical path, and a Python loop per line
-cost ≈10 µs a hand, so :func:`split_stream` normally spends Python on headers only. It decodes
+costs a noticeable share of a hand's budget (``docs/performance.md``), so :func:`split_stream` normally spends Python on headers only. It decodes
 runs of whole lines (each read of ``_READ`` bytes, cut after its last LF); a header contains
 ``#``, which occurs about twice a hand, so ``str.find`` (a memchr) jumps from one candidate to the
 next and the header test runs on that one line; each hand is then sliced out of its run, its line
@@ -72,7 +72,7 @@ HEADER_RE = re.compile(r"^[A-Za-z][\w']*(?: Game #[A-Za-z]\w*)?(?: [A-Za-z][A-Za
 _HEADER_TAGS = ("Hand #", "Game #")
 _HEADER_TAG_CHARS = "".join(tag[-3] for tag in _HEADER_TAGS)  # the letter two before the ``#``
 #: What nearly every header starts with; followed by ``\d+: `` it matches :data:`HEADER_RE`, so the
-#: chunked path takes such a line for a header without running the regex engine (≈0.3 µs a hand).
+#: chunked path takes such a line for a header without running the regex engine.
 _USUAL_HEADER = "PokerStars Hand #"
 #: :data:`HEADER_RE` for one line inside a run: ``^`` matches at the line start given as ``pos``,
 #: and ``endpos`` (the line's LF) keeps the pattern from seeing the next line. The line's trailing
@@ -781,8 +781,8 @@ def _after_empty_ok(text: str, k: int) -> bool:
 
 
 #: The slot setters of Block's fields (source, line, text, kind, fault). A frozen dataclass's
-#: ``__init__`` calls ``object.__setattr__`` per field from a Python frame, ≈0.25 µs of ≈0.5 a
-#: block; the chunked path sets the slots directly (``tests/test_splitter_fast.py`` checks that
+#: ``__init__`` calls ``object.__setattr__`` per field from a Python frame, half of what making a
+#: block costs; the chunked path sets the slots directly (``tests/test_splitter_fast.py`` checks that
 #: Block has these fields and no others, and that the blocks equal those ``Block(...)`` makes).
 _BLOCK_SETTERS = tuple(getattr(Block, name).__set__ for name in ("source", "line", "text", "kind", "fault"))
 

@@ -29,3 +29,18 @@ def test_every_report_is_in_the_readme() -> None:
     assert reports
     for name in reports:
         assert f"hhparse report {name}" in readme, f"README does not show `hhparse report {name}`"
+
+
+def test_readme_speed_figures_are_the_performance_pages() -> None:
+    """The README's speed paragraph quotes ``docs/performance.md``, the one page of figures: every
+    number it gives must be on that page, so the two cannot drift apart."""
+    import re
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    speed = readme.split("## Speed", 1)[1].split("\n## ", 1)[0]
+    page = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    figures = re.findall(r"\d[\d,.]*(?:–[\d,.]+)?(?: ?(?:%|×|MB|GB|s\b))?", speed)
+    figures = [f.rstrip(".,") for f in figures if any(c.isdigit() for c in f)]
+    assert len(figures) >= 5, figures
+    missing = [f for f in figures if f not in page]
+    assert not missing, f"README speed figures not in docs/performance.md: {missing}"

@@ -82,7 +82,7 @@ CARD_INDEX: Final[dict[str, int]] = {r + s: 4 * i + j for i, r in enumerate(_RAN
 HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
 
 # --------------------------------------------------------------------------------------------
-# Tables (built once at import, ≈ 30 ms)
+# Tables (built once at import)
 # --------------------------------------------------------------------------------------------
 
 _CARDS = np.arange(52)

@@ -149,7 +149,7 @@ def _describe_low(mask: int) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Static tables (built at import: ~10 ms)
+# Static tables (built once at import)
 # --------------------------------------------------------------------------------------------
 
 _STRAIGHT_TOP: dict[int, int] = {0b11111 << (top - 4): top for top in range(4, 13)}

@@ -1,7 +1,7 @@
 """Referee results → Arrow tables, column by column.
 
-Why columns and not rows: building Parquet from Python row tuples runs at ≈0.9 M rows/s, from
-ready Arrow columns at ≈8–9 M rows/s. A :class:`BatchBuilder` therefore keeps, per table, one
+Why columns and not rows: building Parquet from ready Arrow columns is about ten times faster
+than from Python row tuples (``docs/performance.md``). A :class:`BatchBuilder` therefore keeps, per table, one
 plain tuple of the needed fields per row — taken in a single C call by an
 :func:`operator.attrgetter` over the fact record's slots — and :meth:`BatchBuilder.finish`
 transposes them (``zip(*rows)``, also in C) into one Python list per column and converts each
@@ -66,7 +66,7 @@ def normalise_text(text: str) -> str:
     must hash the same, so that the second is a duplicate and not a conflict. The usual hand
     (LF, no trailing blanks) is recognised by substring tests and skips the regexes: tab, form
     feed and vertical tab are rare anywhere in a hand, so a memchr-fast test for each stands in
-    for "before a line end" (a two-character search costs ≈20x more); only " \n" needs one.
+    for "before a line end" (a two-character search is far slower); only " \n" needs one.
     """
     if text.startswith("\ufeff"):
         text = text.lstrip("\ufeff")
@@ -329,7 +329,7 @@ class _Columns(Mapping[str, Column]):
 
     Rows stay the records the referee built (or the tuples of :func:`_hand_row`) until a column
     is needed, then one C-level pass (``map`` of an attribute or item getter) pulls out that
-    field: ≈25 ns a value, where one tuple per row and ``zip(*rows)`` cost ≈3x that.
+    field, cheaper than one tuple per row and ``zip(*rows)`` (``docs/performance.md``).
     """
 
     __slots__ = ("_built", "_getters", "_rows")
