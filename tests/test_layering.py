@@ -110,3 +110,56 @@ def test_reports_read_facts_not_the_referee(path: Path) -> None:
     assert not _forbidden(imports, ("hhparse.engine", "hhparse.tables.build", *TEXT_SIDE)), path
     rules = _forbidden(imports, ("hhparse.rules",))
     assert rules <= {"hhparse.rules.pots", "hhparse.rules.spec"}, path
+
+
+#: Every module of the package, by the stage of the table in ``docs/architecture.md`` it belongs
+#: to (a module path, or a folder for all of its modules). Modules planned on other branches are
+#: listed ahead so that they land in a stage (``watch.py``, ``cluster.py``).
+LAYERS: dict[str, tuple[str, ...]] = {
+    "package": ("__init__.py",),  # the public API: re-exports
+    "base": ("model.py", "errors.py", "facts.py", "money.py", "memo.py", "failures.py",
+             "safetext.py", "resources.py", "known.py", "workers.py"),
+    "split": ("splitter.py",),
+    "parse": ("parsing.py", "larkglue.py", "lalr.py", "render.py"),
+    "rules": ("rules",),
+    "referee": ("engine",),
+    "ev": ("ev.py",),
+    "tables": ("tables",),
+    "import": ("importer.py", "recompute.py", "checking.py", "watch.py", "cluster.py"),
+    "reports": ("reports",),
+    "synth": ("synth",),
+    "cli": ("cli",),
+}
+
+
+def _layer_of(path: Path) -> list[str]:
+    rel = path.relative_to(PKG).as_posix()
+    return [name for name, subs in LAYERS.items() if any(rel == s or rel.startswith(s + "/") for s in subs)]
+
+
+def test_every_module_is_in_one_layer() -> None:
+    """The rules above cover every module: a new module must be given its stage here."""
+    unplaced = {p.relative_to(PKG).as_posix(): _layer_of(p) for p in PKG.rglob("*.py") if len(_layer_of(p)) != 1}
+    assert unplaced == {}, unplaced
+
+
+@pytest.mark.parametrize("path", _modules(*LAYERS["base"]), ids=lambda p: p.name)
+def test_base_modules_import_only_base_modules(path: Path) -> None:
+    """Records, errors, amounts, memos and process plumbing are below every stage."""
+    base = {f"hhparse.{s.removesuffix('.py')}" for s in LAYERS["base"]}
+    assert {i for i in _forbidden(_imports(path), ("hhparse",)) if i != "hhparse"} <= base, path
+
+
+@pytest.mark.parametrize("name", ["settle.py", "facts_builder.py"])
+def test_settlement_and_facts_read_the_view_not_the_replay(name: str) -> None:
+    """Settlement and facts read :mod:`hhparse.engine.view` (read-only), never the referee."""
+    assert not _forbidden(_imports(PKG / "engine" / name), ("hhparse.engine.replay",))
+
+
+@pytest.mark.parametrize("path", _modules("synth"), ids=lambda p: p.name)
+def test_generator_shares_the_betting_engine_not_the_referee(path: Path) -> None:
+    """The generator bets through :mod:`hhparse.engine.table` (the referee's betting engine) and
+    writes text through the renderer; it never runs the referee or reads text."""
+    engine = _forbidden(_imports(path), ("hhparse.engine",))
+    assert engine <= {"hhparse.engine.table"}, path
+    assert not _forbidden(_imports(path), ("hhparse.parsing", "hhparse.larkglue", "hhparse.lalr", "lark")), path
