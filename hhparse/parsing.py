@@ -392,6 +392,10 @@ class _Builder:
         return value[:-1], self.offset + tok.line
 
     def _amt(self, text: str, line: int) -> int:
+        """An amount of this line (memoised: :func:`_amount`); a bad one is a problem of the line."""
+        value = _AMOUNTS.get(text)
+        if value is not None:
+            return value
         try:
             return _amount(text)
         except ValueError as exc:
@@ -470,7 +474,7 @@ class _Builder:
         seat = Seat(
             self._small(number, line),
             name,
-            (_AMOUNTS.get(stack) or self._amt(stack, line)),
+            self._amt(stack, line),
             line,
             self._amt(bounty, line) if bounty else None,
             out is not None,
@@ -482,8 +486,8 @@ class _Builder:
             remember(_SEAT_LINES, _OUTCOMES_MAX, value, seat)
 
     # -- play -----------------------------------------------------------------------------
-    # The frequent lines are written out in full (no helper calls): a few hundred nanoseconds
-    # a line is what separates the targets from the status quo. Each checks the player is seated.
+    # Each play line checks its player is seated (:meth:`_player`) and reads its amounts through
+    # the memo (:meth:`_amt`): compiled, those are direct native calls.
 
     def no_plays(self, c: list[Any]) -> None:
         return None
@@ -497,11 +501,10 @@ class _Builder:
             self.problems.append((line, "unrecognised line"))
             return
         name, kind, amt, allin = m.groups()
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
+        self._player(name, line)
         self.events.append(
             PostBlind(
-                line, name, _POST_KINDS[kind], (_AMOUNTS.get(amt) or self._amt(amt, line)), allin is not None
+                line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None
             )
         )
 
@@ -587,16 +590,14 @@ class _Builder:
                 return
             name, cards = m.groups()
             shown = self._card_list(cards, line)
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
+        self._player(name, line)
         self.events.append(Fold(line, name, shown))
 
     def check(self, c: list[Any]) -> None:
         tok = c[1]
         line: int = self.offset + tok.line
         name: str = tok.value[: -len(": checks\n")]
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
+        self._player(name, line)
         self.events.append(Check(line, name))
 
     def call(self, c: list[Any]) -> None:
@@ -623,12 +624,11 @@ class _Builder:
             self.problems.append((line, "unrecognised line"))
             return None
         name, amt, allin, cap = m.groups()
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
+        self._player(name, line)
         return (
             line,
             name,
-            (_AMOUNTS.get(amt) or self._amt(amt, line)),
+            self._amt(amt, line),
             allin is not None,
             self._amt(cap, line) if cap else None,
         )
@@ -642,14 +642,13 @@ class _Builder:
             self.problems.append((line, "unrecognised line"))
             return
         name, by, to, allin, cap = m.groups()
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
+        self._player(name, line)
         self.events.append(
             Raise(
                 line,
                 name,
-                (_AMOUNTS.get(by) or self._amt(by, line)),
-                (_AMOUNTS.get(to) or self._amt(to, line)),
+                self._amt(by, line),
+                self._amt(to, line),
                 allin is not None,
                 self._amt(cap, line) if cap else None,
             )
@@ -661,7 +660,7 @@ class _Builder:
             return
         amt, name = m.groups()
         self._player(name, line)
-        self.events.append(UncalledBet(line, name, (_AMOUNTS.get(amt) or self._amt(amt, line))))
+        self.events.append(UncalledBet(line, name, self._amt(amt, line)))
 
     def showdown(self, c: list[Any]) -> None:
         text, line = self._line(c[1])
@@ -705,10 +704,9 @@ class _Builder:
             return
         name, amt, label, n = m.groups()
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
+        self._player(name, line)
         self.events.append(
-            Collect(line, name, (_AMOUNTS.get(amt) or self._amt(amt, line)), pot, label, self.run)
+            Collect(line, name, self._amt(amt, line), pot, label, self.run)
         )
 
     def nolow(self, c: list[Any]) -> None:
@@ -804,7 +802,7 @@ class _Builder:
                     kind,
                     groups.get("text") or "",
                     self._small(seat, line) if seat else None,
-                    (_AMOUNTS.get(amt) or self._amt(amt, line)) if amt else None,
+                    self._amt(amt, line) if amt else None,
                     self._amt(fee, line) if fee else None,
                 )
             )
