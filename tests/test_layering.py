@@ -163,3 +163,33 @@ def test_generator_shares_the_betting_engine_not_the_referee(path: Path) -> None
     engine = _forbidden(_imports(path), ("hhparse.engine",))
     assert engine <= {"hhparse.engine.table"}, path
     assert not _forbidden(_imports(path), ("hhparse.parsing", "hhparse.larkglue", "hhparse.lalr", "lark")), path
+
+
+#: Private attributes read across an object boundary on purpose: lark's internals (one module,
+#: by design), a record comparing itself with another of its class, and ``os._exit`` (the way to
+#: end a worker process without running the parent's clean-up).
+_PRIVATE_OK: dict[str, set[str] | None] = {
+    "larkglue.py": None,
+    "model.py": {"other._values"},
+    "workers.py": {"os._exit"},
+}
+
+
+@pytest.mark.parametrize("path", sorted(PKG.rglob("*.py")), ids=lambda p: p.relative_to(PKG).as_posix())
+def test_no_module_reads_another_objects_private_attributes(path: Path) -> None:
+    """``x._name`` only on ``self``/``cls`` or a class of the same module: the settlement reads the
+    replay's view, not the referee's state, and so on everywhere (issue #14)."""
+    allowed = _PRIVATE_OK.get(path.name, set())
+    if allowed is None:
+        return
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    found = []
+    for n in ast.walk(tree):
+        if not (isinstance(n, ast.Attribute) and n.attr.startswith("_") and not n.attr.startswith("__")):
+            continue
+        if isinstance(n.value, ast.Name) and n.value.id in {"self", "cls", *own}:
+            continue
+        if ast.unparse(n) not in allowed:
+            found.append(f"{n.lineno}: {ast.unparse(n)}")
+    assert found == [], found
