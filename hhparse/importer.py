@@ -52,9 +52,18 @@ import pyarrow.compute as pc
 from hhparse.errors import ParseError
 from hhparse.failures import ExitCode, UsageError, WarehouseNotFoundError, os_reason
 from hhparse.known import KnownHands, hash_value
-from hhparse.splitter import BLOCK_BINARY, Block, NotRegularFileError, iter_files, split_stream
-from hhparse.tables.build import HAND_IDX, BatchBuilder, HandRef, records_from_pylist, strip_hand_idx
+from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, NotRegularFileError, iter_files, split_stream
+from hhparse.summaries import parse_summaries, read_summary_text
+from hhparse.tables.build import (
+    HAND_IDX,
+    BatchBuilder,
+    HandRef,
+    content_hash,
+    records_from_pylist,
+    strip_hand_idx,
+)
 from hhparse.tables.store import Warehouse, classify
+from hhparse.tables.tourney import event_rows, events_table, summaries_table
 from hhparse.workers import die_with_parent, start_helpers, stop_pool, wait_result
 
 DEFAULT_TASK_HANDS = 500
@@ -136,14 +145,20 @@ def process_blocks(blocks: Sequence[Block], ev: bool = True) -> TaskResult:
     from hhparse.parsing import parse_block
 
     builder = BatchBuilder()
+    tourney = _TourneyRows()
     for block in blocks:
         try:
+            if block.kind == BLOCK_SUMMARY:
+                tourney.add_summary(builder, block)
+                continue
             parsed = parse_block(block)
             if isinstance(parsed, ParseError):
                 builder.add_parse_error(parsed, block.source, block.line, block.text)
             else:
                 result = referee(parsed)
-                builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+                ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+                if ref.accepted:
+                    tourney.add_hand(len(builder.refs) - 1, parsed)
         except Exception as exc:  # one hand's bug must not abort the import
             err = ParseError(
                 code="internal-error",
@@ -157,7 +172,44 @@ def process_blocks(blocks: Sequence[Block], ev: bool = True) -> TaskResult:
                 block_line=block.line,
             )
             builder.add_parse_error(err, block.source, block.line, block.text)
-    return TaskResult.of(builder.finish(), builder.refs)
+    return TaskResult.of({**builder.finish(), **tourney.finish()}, builder.refs)
+
+
+class _TourneyRows:
+    """A batch's ``tournament_events`` (from accepted hands) and ``tournament_summaries`` (from
+    summary files: accepted, with no site or hand id, so the merge keeps them apart from hands)."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.event_idx: list[int] = []
+        self.summaries: list[dict[str, Any]] = []
+        self.summary_idx: list[int] = []
+
+    def add_hand(self, idx: int, hand: Any) -> None:
+        rows = event_rows(hand)
+        self.events.extend(rows)
+        self.event_idx.extend([idx] * len(rows))
+
+    def add_summary(self, builder: BatchBuilder, block: Block) -> None:
+        # the splitter keeps a bounded excerpt of text that is not hands: read the whole file
+        text = read_summary_text(block.source) if os.path.isfile(block.source) else block.text
+        parsed = parse_summaries(text, block.source, block.line)
+        if isinstance(parsed, ParseError):
+            builder.add_parse_error(parsed, block.source, block.line, text)
+            return
+        chash = content_hash(text)
+        idx = len(builder.refs)
+        builder.refs.append(HandRef(None, None, chash, accepted=True))
+        for summary in parsed:
+            rows = summary.rows(chash)
+            self.summaries.extend(rows)
+            self.summary_idx.extend([idx] * len(rows))
+
+    def finish(self) -> dict[str, pa.Table]:
+        return {
+            "tournament_events": events_table(self.events, self.event_idx),
+            "tournament_summaries": summaries_table(self.summaries, self.summary_idx),
+        }
 
 
 PackedBlocks = list[tuple[str, int, str, str]]
@@ -280,6 +332,7 @@ class FileRun:
     duplicate: int = 0
     conflicting: int = 0
     rejected: int = 0
+    summaries: int = 0  # tournament summaries stored (not persisted: the CLI's summary only)
     conflicts: list[str] = field(default_factory=list)
     complete: bool = False
     reopened: int = 0  # its last hand was rejected and may have been half written
@@ -454,6 +507,7 @@ class ImportStats:
     duplicate: int = 0
     conflicting: int = 0
     rejected: int = 0
+    summaries: int = 0  # tournament summary files stored
     reopened: int = 0  # rejected last hands that may have been half written (read again if the file grows)
     batches: int = 0
     started: float = field(default_factory=time.monotonic)
@@ -583,13 +637,15 @@ def _unreadable_run(path: Path, exc: OSError) -> FileRun:
 
 
 def _load_known(wh: Warehouse) -> tuple[KnownHands, set[str]]:
-    """The stored hands' index, read a record batch at a time (memory stays flat)."""
+    """The stored hands' index, read a record batch at a time (memory stays flat), and the content
+    hashes of what is stored outside ``hands`` (rejects, tournament summaries)."""
     known = KnownHands()
     for batch in wh.iter_batches("hands", ["site", "hand_id", "content_hash"]):
         cols = batch.to_pydict()
         known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
     rejects = wh.read_table("rejects", columns=["content_hash"])
-    return known, set(rejects.to_pydict()["content_hash"])
+    summaries = wh.read_table("tournament_summaries", columns=["content_hash"])
+    return known, set(rejects.to_pydict()["content_hash"]) | set(summaries.to_pydict()["content_hash"])
 
 
 class _Importer:
@@ -698,6 +754,11 @@ class _Importer:
             elif chash in reject_hashes:
                 run.duplicate += 1
                 duplicate += 1
+            elif accepted:  # a tournament summary file (no site, no hand id), new
+                reject_hashes.add(chash)
+                run.summaries += 1
+                self.stats.summaries += 1
+                keep.append(idx)
             else:
                 reject_hashes.add(chash)
                 run.rejected += 1
