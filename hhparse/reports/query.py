@@ -1,95 +1,60 @@
-"""Players' reports: the SQL in ``analytics/`` run by DuckDB over a warehouse's Parquet files.
+"""Running reports: open a warehouse's views, check the filters, run one report's SQL.
 
-Why SQL files and not Python: every stat is defined once, in ``analytics/stats.sql``, where a
-reader can check it against its PokerTracker 4 definition; this module only opens the warehouse,
-binds the user's filters as parameters (never formatting them into SQL) and hands back a
-DataFrame. Layers, loaded in this order on every connection:
-
-1. raw views, one per table (:func:`hhparse.tables.schema.create_views`);
-2. ``analytics/staging/*.sql``: rename and cast, money as DECIMAL in the hand's unit;
-3. ``analytics/stats.sql``: the per-player-hand base and the stat definitions;
-4. ``analytics/reports/<name>.sql``: one SELECT per report, run on demand.
-
-Reports never re-derive what the referee decided: they aggregate its flags and amounts.
+See :mod:`hhparse.reports` for the layers. DataFrames come back with numeric dtypes: money is an
+exact ``decimal128(18, 2)`` Arrow dtype (``pd.ArrowDtype``: sums and comparisons work, nothing is
+rounded through a float), in the unit named by the row's ``unit`` column; ``df.attrs`` says which
+columns are money (``money_columns``), which column names their unit (``unit_column``) and what
+each column means (``columns``: :mod:`hhparse.reports.columns`).
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+import warnings
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
 
-from hhparse.failures import UsageError, WarehouseNotFoundError
+from hhparse.failures import UsageError
+from hhparse.reports.catalog import BY, REPORTS
+from hhparse.reports.columns import label
+from hhparse.reports.filters import Scope, resolve
 from hhparse.resources import data_dir, read_text
 from hhparse.tables.schema import create_views
 from hhparse.tables.store import damage_in, default_warehouse
 
-__all__ = [
-    "REPORTS",
-    "ReportSpec",
-    "WarehouseNotFoundError",
-    "data_tests",
-    "report",
-    "report_sql",
-    "warehouse",
-]
-
-
-@dataclass(frozen=True, slots=True)
-class ReportSpec:
-    """A report: its CLI name, its SQL file under ``analytics/reports/`` and a one-line purpose."""
-
-    name: str
-    file: str
-    doc: str
-    graph: bool = False  # whether the HTML page also shows the net-won graph for the same filters
-
-
-REPORTS: Mapping[str, ReportSpec] = {
-    s.name: s
-    for s in (
-        ReportSpec("summary", "summary.sql", "Per player: hands, net, bb/100 and the PT4 stats.", True),
-        ReportSpec("hilo", "hilo.sql", "Per player: scoops, high/low-only wins, quarters, lows made."),
-        ReportSpec("positions", "positions.sql", "The summary stats per table position."),
-        ReportSpec("door-card", "door_card.sql", "Courchevel: VPIP, PFR and win rate by the exposed card."),
-        ReportSpec(
-            "sessions",
-            "sessions.sql",
-            "Sessions (30-minute gaps) of --player or the hero: start, hands, net.",
-        ),
-        ReportSpec("graph", "graph.sql", "Cumulative net won, showdown, non-showdown and all-in EV.", True),
-        ReportSpec(
-            "luck",
-            "luck.sql",
-            "Biggest all-in EV vs result swings of --player or the hero, each with its hand id.",
-        ),
-        ReportSpec("hand", "hand.sql", "Replay of one hand: actions, pot, stacks, boards, awards."),
-        ReportSpec("hands", "hands.sql", "The hand list, with the player's cards and result; HTML links replays."),
-        ReportSpec("rejects", "rejects.sql", "Hands that failed, grouped by error code, with file and line."),
-    )
-}
-"""Every report, by the name ``hhparse report NAME`` takes."""
+__all__ = ["FilterNote", "data_tests", "frame", "report", "report_sql", "warehouse"]
 
 _PARAM = re.compile(r"\$([a-z_]+)")
+_BY_COLUMNS = {b: b.replace("-", "_") for b in BY}
 
 
-def warehouse(path: str | Path | None = None) -> duckdb.DuckDBPyConnection:
+class FilterNote(UserWarning):
+    """How a filter was read (``hero`` taken as ``Hero``, ``10/25`` read in cents): issued with
+    :func:`warnings.warn` by :func:`report`; the CLI prints it on stderr."""
+
+
+def _path(path: str | os.PathLike[str] | None) -> Path:
+    return Path(os.path.expanduser(path)) if path is not None else default_warehouse()
+
+
+def warehouse(path: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with every view of the warehouse at ``path`` registered.
 
-    ``path`` defaults to ``$HHPARSE_WAREHOUSE`` or ``./hhparse-warehouse``. The views read the
-    Parquet files the manifest lists at call time; open a new connection after an import.
+    ``path`` (``~`` expanded) defaults to ``$HHPARSE_WAREHOUSE`` or ``./hhparse-warehouse``. The
+    views read the Parquet files the manifest lists at call time; open a new connection after an
+    import.
 
     Raises:
         WarehouseNotFoundError: ``path`` holds no warehouse.
         WarehouseDamagedError: its manifest or a listed file is missing or corrupt.
         WarehouseVersionError: written by another schema version.
     """
-    root = Path(path) if path is not None else default_warehouse()
+    root = _path(path)
     con = duckdb.connect()
     try:
         create_views(con, root, missing_ok=False)
@@ -119,58 +84,110 @@ def report_sql(name: str) -> str:
     return read_text("analytics", "reports", spec.file)
 
 
-def _as_date(value: date | str | None, option: str) -> date | None:
-    if value is None or isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise UsageError(f"{option} must be a date like 2024-01-31, not {value!r}") from None
-
-
-def _connection(source: str | Path | duckdb.DuckDBPyConnection | None) -> duckdb.DuckDBPyConnection:
+def _connection(source: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None) -> duckdb.DuckDBPyConnection:
     if isinstance(source, duckdb.DuckDBPyConnection):
         return source
     return warehouse(source)
 
 
+def _by(by: str | list[str] | tuple[str, ...] | None) -> list[str]:
+    """``--by`` values (repeated, or comma-separated), checked."""
+    if by is None:
+        return []
+    items = [by] if isinstance(by, str) else list(by)
+    out: list[str] = []
+    for item in items:
+        for part in str(item).split(","):
+            p = part.strip().lower().replace("_", "-")
+            if p in ("stake", "blinds", "buy-in"):
+                p = "stakes"
+            if p in ("size", "table"):
+                p = "table-size"
+            if p not in BY:
+                raise UsageError(f"--by must be one or more of {', '.join(BY)}, not {part.strip()!r}")
+            if p not in out:
+                out.append(p)
+    return out
+
+
+def frame(table: Any) -> pd.DataFrame:
+    """A DuckDB/Arrow result as a DataFrame with numeric dtypes: decimals stay exact as Arrow
+    decimals (``pd.ArrowDtype``), integers with nulls become nullable integers, text stays text."""
+    import pyarrow as pa
+
+    def mapper(t: pa.DataType) -> Any:
+        if pa.types.is_decimal(t):
+            return pd.ArrowDtype(t)
+        if pa.types.is_integer(t):
+            return {8: pd.Int8Dtype(), 16: pd.Int16Dtype(), 32: pd.Int32Dtype(), 64: pd.Int64Dtype()}[t.bit_width]
+        return None
+
+    arrow = table if isinstance(table, pa.Table) else table.to_arrow_table()
+    df: pd.DataFrame = arrow.to_pandas(types_mapper=mapper)
+    money = [str(f.name) for f in arrow.schema if pa.types.is_decimal(f.type)]
+    df.attrs["money_columns"] = money
+    if "unit" in df.columns:
+        df.attrs["unit_column"] = "unit"
+    df.attrs["columns"] = {str(c): label(str(c)).doc for c in df.columns}
+    return df
+
+
 def report(
     name: str,
-    warehouse: str | Path | duckdb.DuckDBPyConnection | None = None,
+    warehouse: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None = None,
     *,
     player: str | None = None,
     since: date | str | None = None,
     until: date | str | None = None,
     game: str | None = None,
     stakes: str | None = None,
+    by: str | list[str] | tuple[str, ...] | None = None,
     hand_id: str | None = None,
     **hands: object,
 ) -> pd.DataFrame:
-    """Run report ``name`` over a warehouse (a path, or a connection from :func:`warehouse`).
+    """Run report ``name`` over a warehouse (a path, ``~`` expanded, or a connection from
+    :func:`warehouse`).
 
-    Every filter is optional and bound as a query parameter: ``player`` (exact name), ``since`` /
-    ``until`` (inclusive dates, UTC), ``game`` (``courchevel-hilo``, ``courchevel`` or the header
-    label), ``stakes`` (``0.10/0.25 USD`` or the big blind alone, ``0.25``). ``hand_id`` is
-    required by the ``hand`` report. The ``hands`` list also takes the filters of
-    :func:`hhparse.reports.hands.hands_params` (``min_pot``, ``showdown``, ``all_in``,
-    ``scooped``, ``quartered``, ``door_card``, ``limit``). Money columns are exact decimals in
-    the row's ``unit``.
+    Every filter is optional and checked against what the warehouse holds before the report runs:
+    ``player`` (an exact name; a case-insensitive match is taken with a :class:`FilterNote`),
+    ``since`` / ``until`` (inclusive dates, UTC: ``2024-01-31``, a month ``2024-01`` or a year),
+    ``game`` (``courchevel-hilo``, ``omaha-hilo``, ``o8``... or the header words), ``stakes`` (in
+    any written form: ``0.10/0.25``, ``$0.10-$0.25``, ``10/25`` in cents, the big blind alone, a
+    tournament buy-in). ``by`` splits the ``summary`` by ``stakes``, ``game``, ``structure``,
+    ``month``, ``position`` or ``table-size`` (a list, or comma-separated). ``hand_id`` is required
+    by the ``hand`` report. The ``hands`` list also takes the filters of
+    :func:`hhparse.reports.hands.hands_params` (``min_pot``, ``showdown``, ``all_in``, ``scooped``,
+    ``quartered``, ``door_card``, ``limit``).
+
+    Money columns are exact decimals (``decimal128(18, 2)`` Arrow dtype) in the row's ``unit``;
+    ``df.attrs`` names the money columns and defines every column.
 
     Raises:
         KeyError: unknown report.
-        UsageError: a bad date or hands filter, or ``hand`` without ``hand_id`` (a :class:`ValueError`).
+        UsageError: a filter that matches nothing in the warehouse (the message lists what it
+            holds), a bad date, ``by`` or hands filter, ``hand`` without ``hand_id`` (a
+            :class:`ValueError`).
         WarehouseNotFoundError: ``warehouse`` is a path without a warehouse.
     """
     sql = report_sql(name)
+    spec = REPORTS[name]
     if name == "hand" and not hand_id:
         raise UsageError("the hand report needs a hand id: hhparse report hand HAND_ID")
+    splits = _by(by)
+    if splits and not spec.by:
+        raise UsageError(f"--by is for the summary report, not {name} (the positions report is summary --by position)")
+    con = _connection(warehouse)
+    scope = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes) if name != "hand" else Scope()
+    for note in scope.notes:
+        warnings.warn(note, FilterNote, stacklevel=3)  # the caller of hhparse.report
     values: dict[str, object] = {
-        "player": player,
-        "since": _as_date(since, "--since"),
-        "until": _as_date(until, "--until"),
-        "game": game,
-        "stakes": stakes,
+        "player": scope.player,
+        "since": scope.since,
+        "until": scope.until,
+        "game": scope.game,
+        "stakes": scope.stakes,
         "hand_id": hand_id,
+        "by": splits,
     }
     if hands:
         from hhparse.reports.hands import hands_params
@@ -180,12 +197,16 @@ def report(
             raise UsageError(f"{', '.join(k for k, v in hands.items() if v is not None)}: only for the hands report")
         values.update(extra)
     params = {key: values.get(key) for key in sorted(set(_PARAM.findall(sql)))}
-    con = _connection(warehouse)
-    df: pd.DataFrame = con.sql(sql, params=params).to_arrow_table().to_pandas()
+    df = frame(con.sql(sql, params=params))
+    if spec.by:
+        unused = [col for b, col in _BY_COLUMNS.items() if b not in splits and col in df.columns]
+        df = df.drop(columns=unused)
+        df.attrs["columns"] = {c: d for c, d in df.attrs["columns"].items() if c in df.columns}
+    df.attrs["report"] = name
     return df
 
 
-def data_tests(warehouse: str | Path | duckdb.DuckDBPyConnection | None = None) -> dict[str, pd.DataFrame]:
+def data_tests(warehouse: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None = None) -> dict[str, pd.DataFrame]:
     """Run every ``analytics/tests/*.sql`` data test; each maps to the rows it found (none = pass).
 
     The tests state the warehouse's invariants (unique hands, pot and chip conservation); a row
