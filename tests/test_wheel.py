@@ -37,8 +37,8 @@ for name in ("parse_file", "parse_path", "parse_text", "referee", "render", "war
     sig = inspect.signature(f)
     assert sig.parameters and all(p.annotation is not inspect.Parameter.empty for p in sig.parameters.values()), (name, sig)
     assert f.__doc__ and len(f.__doc__) > 80, name
-    text = pydoc.render_doc(f, renderer=pydoc.plaintext)
-    assert f.__doc__.split(".")[0].strip() in " ".join(text.split()), (name, text)
+    text = " ".join(pydoc.render_doc(f, renderer=pydoc.plaintext).split())
+    assert " ".join(f.__doc__.split(".")[0].split()) in text, (name, text)
 assert "path: 'str | os.PathLike[str]'" in str(inspect.signature(hhparse.parse_file)) or "path: str" in str(inspect.signature(hhparse.parse_file))
 assert set(dir(hhparse)) >= {"parse_file", "referee", "report", "warehouse", "Hand", "REPORTS"}
 repr(h); import hhparse.render

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import io
 import math
+import numbers
 import textwrap
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from hhparse.reports.columns import Column, label
+from hhparse.reports.columns import COLUMNS, Column, label
 from hhparse.safetext import visible
 
 __all__ = ["cell_text", "render"]
@@ -65,8 +66,10 @@ def cell_text(value: Any, column: Column | None = None) -> str:
         return f"{value:,}" if column is not None and column.kind == "money" and abs(value) >= 10_000 else str(value)
     if isinstance(value, float):
         return f"{value:.2f}"
-    if isinstance(value, int):
+    if isinstance(value, numbers.Integral):
         return f"{value:,}" if column is not None and column.kind in ("count",) else str(value)
+    if isinstance(value, numbers.Real):
+        return f"{float(value):.2f}"
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M")
     if isinstance(value, date):
@@ -76,6 +79,23 @@ def cell_text(value: Any, column: Column | None = None) -> str:
     if isinstance(value, list | tuple):
         return " ".join(str(v) for v in value)
     return visible(str(value))
+
+
+def _inferred(name: str, values: list[Any]) -> Column:
+    """A column the catalog does not know (``hhparse sql``): its name, its kind from its values."""
+    seen = [v for v in values if not _missing(v)]
+    kind = "text"
+    if seen and all(isinstance(v, bool) for v in seen):
+        kind = "flag"
+    elif seen and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in seen):
+        kind = "count"
+    elif seen and all(isinstance(v, Decimal) for v in seen):
+        kind = "money"
+    elif seen and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in seen):
+        kind = "ratio"
+    elif seen and all(isinstance(v, datetime) for v in seen):
+        kind = "time"
+    return label(name)._replace(kind=kind, rank=50 if kind != "text" else 40)
 
 
 def _sign(value: Any) -> int:
@@ -142,7 +162,7 @@ def render(
         for note in notes:
             out.extend(_wrap(note, width))
         return "\n".join(out) + "\n"
-    meta = {c: label(c) for c in columns}
+    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, [r.get(c) for r in rows]) for c in columns}
     texts = {c: [cell_text(r.get(c), meta[c]) for r in rows] for c in columns}
     # an identity column the same on every row says nothing per row: once, above the table
     header_facts: list[str] = []
