@@ -4,7 +4,17 @@ A bad hand is normal input: it becomes a value that names the file, the line, th
 offending text, and the next hand goes on. Nothing here raises; exceptions are only for bugs.
 
 Stable codes are part of the public interface (tests, the ``rejects`` table and users' scripts
-depend on them): never rename a code, add a new one.
+depend on them): never rename a code, add a new one. A :class:`ParseError`'s codes:
+
+* ``syntax`` — a line the grammar does not accept, or whose fields make no sense;
+* ``amount-out-of-range`` — an amount of :data:`hhparse.money.AMOUNT_LIMIT` minor units or more;
+* ``unsupported-game``, ``summary-file``, ``no-header``, ``binary-file`` — not a hand we read;
+* ``nul-bytes`` — NUL bytes in the hand (a crash or a disk error damaged it);
+* ``line-too-long``, ``hand-too-large`` — a line or a hand far beyond any real one (only an
+  excerpt of it is kept);
+* ``truncated-hand`` — the file ends among a hand's summary seat lines and has stopped changing;
+* ``internal-error`` — the parser or referee raised (a bug; the hand is kept, the import goes on);
+* ``unstorable-hand`` (table builder) — a value no warehouse column can hold (a bug's last net).
 """
 
 from __future__ import annotations
@@ -47,14 +57,30 @@ class ParseError:
         return Status.UNSUPPORTED if self.code in UNSUPPORTED_CODES else Status.UNPARSED
 
     def format(self) -> str:
-        """``path:line:col: hand #id: message`` then the line and a caret, like a compiler."""
+        """``path:line:col: hand #id: message`` then the line and a caret, like a compiler.
+
+        Bounded whatever the input: a line longer than :data:`EXCERPT` characters is shown as its
+        start and its length (a caret beyond the excerpt points at its end).
+        """
         where = f"{self.source}:{self.line}:{self.column}"
-        hand = f" hand #{self.hand_id}:" if self.hand_id else ""
-        out = f"{where}:{hand} {self.message} [{self.code}]"
+        hand = f" hand #{excerpt(self.hand_id)}:" if self.hand_id else ""
+        out = f"{where}:{hand} {excerpt(self.message)} [{self.code}]"
         if self.text:
-            caret = " " * max(self.column - 1, 0) + "^"
-            out += f"\n    {self.text}\n    {caret}"
+            shown = excerpt(self.text)
+            caret = " " * min(max(self.column - 1, 0), len(shown)) + "^"
+            out += f"\n    {shown}\n    {caret}"
         return out
+
+
+EXCERPT = 200
+"""Characters of an offending line (or a message, a hand id) shown in an error."""
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text``, or its first ``limit`` characters and how long it is."""
+    if len(text) <= limit + 40:
+        return text
+    return f"{text[:limit]}\u2026 ({len(text):,} characters)"
 
 
 UNSUPPORTED_CODES = frozenset({"unsupported-game", "summary-file"})
@@ -90,9 +116,9 @@ class Violation:
     player: str | None = None
 
     def format(self, source: str, hand_id: str, text: str = "") -> str:
-        out = f"{source}:{self.line}:1: hand #{hand_id}: {self.message} [{self.code}]"
+        out = f"{source}:{self.line}:1: hand #{excerpt(hand_id)}: {excerpt(self.message)} [{self.code}]"
         if text:
-            out += f"\n    {text}\n    ^"
+            out += f"\n    {excerpt(text)}\n    ^"
         return out
 
 

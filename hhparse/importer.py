@@ -24,9 +24,15 @@ Design (issue #5), and why:
 * **Workers die with the import** (:mod:`hhparse.workers`): kill -9 of the main process ends the
   forkserver, the workers and the resource tracker, none of which holds the caller's stdout.
 
+* **Live files** (the client appends each hand as it ends). A file's last hand with no blank
+  line after it is stored only once it reads whole or the file has stopped changing
+  (``settle_seconds``); until then it is *pending* and read by the next import. A half-written
+  last hand rejected after its file stopped changing is not committed: if the file grows, it is
+  read again and its old reject, now stale, is recorded as superseded (``docs/input.md``).
+
 Nothing about a single hand or file is fatal: unreadable files and folders (and FIFOs or devices,
 never opened) become ``imports`` rows with a status and error; unparsable or illegal hands become
-``rejects`` rows.
+``rejects`` rows (one per place read), and a hand the tables cannot hold too.
 """
 
 from __future__ import annotations
@@ -52,7 +58,15 @@ import pyarrow.compute as pc
 from hhparse.errors import ParseError
 from hhparse.failures import ExitCode, UsageError, WarehouseNotFoundError, os_reason
 from hhparse.known import KnownHands, hash_value
-from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, NotRegularFileError, iter_files, split_stream
+from hhparse.splitter import (
+    BLOCK_BINARY,
+    BLOCK_SUMMARY,
+    Block,
+    Fault,
+    NotRegularFileError,
+    iter_files,
+    split_stream,
+)
 from hhparse.summaries import parse_summaries, read_summary_text
 from hhparse.tables.build import (
     HAND_IDX,
@@ -68,6 +82,14 @@ from hhparse.workers import die_with_parent, start_helpers, stop_pool, wait_resu
 
 DEFAULT_TASK_HANDS = 500
 DEFAULT_BATCH_HANDS = 50_000
+TASK_BYTES = 16 << 20
+"""A task also ends at this much text, so a file of huge (rejected) blocks keeps memory bounded."""
+DEFAULT_SETTLE_SECONDS = 10.0
+"""A file whose last change (mtime) is at least this old when the import plans it has stopped
+changing: its last hand is final even with no blank line after it. The client writes a hand in
+one go when it ends, so only a stalled or crashed writer leaves a file half-written for longer.
+``import_paths(settle_seconds=...)`` or ``$HHPARSE_SETTLE_SECONDS`` change it."""
+ENV_SETTLE_SECONDS = "HHPARSE_SETTLE_SECONDS"
 MAX_LISTED_CONFLICTS = 1000
 _HASH_CHUNK = 1 << 20
 
@@ -133,12 +155,17 @@ def _result_from_ipc(
     return TaskResult(tables, sites, hand_ids, hashes, accepted)
 
 
-def process_blocks(blocks: Sequence[Block], ev: bool = True) -> TaskResult:
+def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozenset(), ev: bool = True) -> TaskResult:
     """Parse, referee, take the all-in EV of (unless ``ev`` is false) and tabulate ``blocks``
     (runs in a worker process, or in-process).
 
     An exception from the parser or referee on one hand is a bug there, but must not lose the
-    batch: it becomes a reject with code ``internal-error`` and the traceback's last line.
+    batch: it becomes a reject with code ``internal-error`` and the exception's text (and a hand
+    the tables cannot hold becomes an ``unstorable-hand`` reject in :meth:`BatchBuilder.finish`).
+    ``open_tails`` are the positions of blocks that end their file with no blank line after: such
+    a hand whose summary lists fewer seats than its seat lines was cut while being written
+    (``truncated-hand``: pending while its file changes, a reject once it has stopped), never a
+    valid hand.
     """
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
     from hhparse.ev import safe_hand_ev
@@ -146,7 +173,7 @@ def process_blocks(blocks: Sequence[Block], ev: bool = True) -> TaskResult:
 
     builder = BatchBuilder()
     tourney = _TourneyRows()
-    for block in blocks:
+    for i, block in enumerate(blocks):
         try:
             if block.kind == BLOCK_SUMMARY:
                 tourney.add_summary(builder, block)
@@ -154,15 +181,18 @@ def process_blocks(blocks: Sequence[Block], ev: bool = True) -> TaskResult:
             parsed = parse_block(block)
             if isinstance(parsed, ParseError):
                 builder.add_parse_error(parsed, block.source, block.line, block.text)
-            else:
-                result = referee(parsed)
-                ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
-                if ref.accepted:
-                    tourney.add_hand(len(builder.refs) - 1, parsed)
+                continue
+            if i in open_tails and (cut := _truncated(parsed, block)) is not None:
+                builder.add_parse_error(cut, block.source, block.line, block.text)
+                continue
+            result = referee(parsed)
+            ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+            if ref.accepted:
+                tourney.add_hand(len(builder.refs) - 1, parsed)
         except Exception as exc:  # one hand's bug must not abort the import
             err = ParseError(
                 code="internal-error",
-                message=f"{type(exc).__name__}: {exc}",
+                message=f"{type(exc).__name__}: {str(exc)[:500]}",
                 source=block.source,
                 line=block.line,
                 column=0,
@@ -212,19 +242,42 @@ class _TourneyRows:
         }
 
 
-PackedBlocks = list[tuple[str, int, str, str]]
-"""Blocks as plain ``(source, line, text, kind)`` tuples: what is pickled to a worker (a list of
-tuples pickles ≈7× faster than slotted dataclasses, and each file's path only once)."""
+def _truncated(hand: Any, block: Block) -> ParseError | None:
+    """A ``truncated-hand`` error when the file ends among the summary's seat lines of ``hand``
+    (the client lists every seat there: a shorter list means the rest is not written yet)."""
+    summary = hand.summary
+    if summary is None or len(summary.seats) >= len(hand.seats):
+        return None
+    last = block.line + block.text.rstrip("\n").count("\n")
+    return ParseError(
+        code="truncated-hand",
+        message=(
+            f"the file ends after {len(summary.seats)} of the {len(hand.seats)} summary seat lines: "
+            "the rest of this hand is not written yet"
+        ),
+        source=block.source,
+        line=last,
+        column=0,
+        hand_id=hand.header.hand_id,
+        text="",
+        block=block.text,
+        block_line=block.line,
+    )
+
+
+PackedBlocks = list[tuple[str, int, str, str, Fault | None]]
+"""Blocks as plain ``(source, line, text, kind, fault)`` tuples: what is pickled to a worker (a
+list of tuples pickles ≈7× faster than slotted dataclasses, and each file's path only once)."""
 
 
 def pack_blocks(blocks: Sequence[Block]) -> PackedBlocks:
     """The blocks as plain tuples, for a worker."""
-    return [(b.source, b.line, b.text, b.kind) for b in blocks]
+    return [(b.source, b.line, b.text, b.kind, b.fault) for b in blocks]
 
 
-def process_packed(packed: PackedBlocks, ev: bool = True) -> TaskResult:
+def process_packed(packed: PackedBlocks, open_tails: frozenset[int] = frozenset(), ev: bool = True) -> TaskResult:
     """:func:`process_blocks` of packed blocks (the worker entry point)."""
-    return process_blocks([Block(*b) for b in packed], ev)
+    return process_blocks([Block(*b) for b in packed], open_tails, ev)
 
 
 #: Young-generation threshold while importing (CPython's default is 700). Parsing and refereeing
@@ -299,6 +352,7 @@ class _Limited(io.RawIOBase):
     def __init__(self, fh: BinaryIO, limit: int) -> None:
         self._fh = fh
         self._left = limit
+        self.last = b""  # the last byte read (whether the file ends with a line end)
 
     def readable(self) -> bool:
         return True
@@ -310,6 +364,8 @@ class _Limited(io.RawIOBase):
         n = self._fh.readinto(view[: min(len(view), self._left)])  # type: ignore[attr-defined]
         n = n or 0
         self._left -= n
+        if n:
+            self.last = bytes(view[n - 1 : n])
         return int(n)
 
 
@@ -337,6 +393,12 @@ class FileRun:
     complete: bool = False
     reopened: int = 0  # its last hand was rejected and may have been half written
     in_manifest: bool = True  # False for unreadable files: retried next run
+    settled: bool = True  # its mtime is settle_seconds old: its last hand is final
+    unterminated: bool = False  # its last line has no line end (known once read)
+    pending: int = 0  # its last hand, not read: the file is still being written
+    open_tail: list[Any] | None = None  # [line, content hash] of the reopened last hand's reject
+    previous_tail: list[Any] | None = None  # the open tail an earlier run left (re-read first)
+    superseded: list[list[Any]] = field(default_factory=list)  # [line, hash] of stale rejects
 
     def progress(self, import_id: str) -> dict[str, Any]:
         """The manifest record (what a rerun needs to resume or skip this file)."""
@@ -356,6 +418,9 @@ class FileRun:
             "conflicting": self.conflicting,
             "rejected": self.rejected,
             "conflicts": self.conflicts,
+            **({"pending": True} if self.pending else {}),
+            **({"open_tail": self.open_tail} if self.open_tail else {}),
+            **({"superseded": self.superseded} if self.superseded else {}),
         }
 
     def restore_counters(self, rec: dict[str, Any]) -> None:
@@ -392,7 +457,12 @@ class FileRun:
 
 
 def plan_file(
-    path: Path, manifest_files: dict[str, dict[str, Any]], touched: dict[str, dict[str, Any]] | None = None
+    path: Path,
+    manifest_files: dict[str, dict[str, Any]],
+    touched: dict[str, dict[str, Any]] | None = None,
+    *,
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
+    now_ns: int | None = None,
 ) -> FileRun | None:
     """Decide what to do with one file; ``None`` means unchanged, skip it.
 
@@ -400,15 +470,30 @@ def plan_file(
     content hash. A file that is longer than its record and starts with the recorded bytes
     resumes after the recorded blocks; anything else is read from the start. An unchanged file
     whose mtime moved (copied, synced, touched) gets its record with the new mtime in
-    ``touched``: once that is in the manifest, the next run skips it without reading it.
+    ``touched``: once that is in the manifest, the next run skips it without reading it. A file
+    whose last hand was left pending (the file was still being written) is never skipped: that
+    hand is read again, from where the record ends. ``run.settled`` says whether the file has
+    stopped changing (mtime at least ``settle_seconds`` before ``now_ns``).
     """
     key = str(path)
     run = FileRun(key)
     try:
         st = path.stat()
         run.size, run.mtime_ns = st.st_size, st.st_mtime_ns
+        now = time.time_ns() if now_ns is None else now_ns
+        run.settled = now - run.mtime_ns >= settle_seconds * 1e9
         rec = manifest_files.get(key)
-        if rec and rec.get("complete") and rec["size"] == run.size and rec["mtime_ns"] == run.mtime_ns:
+        if rec:
+            run.superseded = [list(x) for x in rec.get("superseded", [])]
+            run.previous_tail = rec.get("open_tail")
+        pending = bool(rec and rec.get("pending"))
+        if (
+            rec
+            and rec.get("complete")
+            and not pending
+            and rec["size"] == run.size
+            and rec["mtime_ns"] == run.mtime_ns
+        ):
             return None
         old_size = int(rec["size"]) if rec else -1
         sizes = [run.size] + ([old_size] if 0 <= old_size <= run.size else [])
@@ -416,7 +501,7 @@ def plan_file(
         run.hash = hashes[0]
         if rec and len(hashes) == 2 and hashes[1] == rec["hash"]:
             if rec.get("complete"):
-                if old_size == run.size:
+                if old_size == run.size and not pending:
                     if touched is not None:
                         touched[key] = {**rec, "mtime_ns": run.mtime_ns}
                     return None  # touched, not changed
@@ -425,6 +510,8 @@ def plan_file(
             else:
                 run.restore_counters(rec)
                 run.skip_blocks = int(rec["blocks"])  # same import, even if it grew meanwhile
+        else:
+            run.previous_tail = None  # read from the start: block positions mean nothing now
     except OSError as exc:
         run.status, run.error, run.in_manifest = "unreadable", os_reason(exc), False
         run.complete = True
@@ -453,12 +540,16 @@ def _with_last(blocks: Iterator[Block]) -> Iterator[tuple[Block, bool]]:
 
 
 def _iter_file_blocks(run: FileRun) -> Iterator[Block]:
-    """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes."""
+    """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes;
+    ``run.unterminated`` is set before the last block comes out (the stream is read to its end
+    before the splitter hands on a file's last block)."""
     with open(run.path, "rb") as fh:
-        stream = io.BufferedReader(_Limited(fh, run.size), buffer_size=1 << 16)
+        limited = _Limited(fh, run.size)
+        stream = io.BufferedReader(limited, buffer_size=1 << 16)
         for n, block in enumerate(split_stream(stream, run.path)):
             if n == 0 and block.kind == BLOCK_BINARY:
                 run.status = "binary"
+            run.unterminated = limited.last not in (b"\r", b"\n")
             if n >= run.skip_blocks:
                 yield block
 
@@ -478,6 +569,10 @@ class Task:
     ends: list[int]
     nbytes: int
     open_tails: frozenset[int] = frozenset()  # positions of last blocks with no blank line after
+    lines: list[int] = field(default_factory=list)  # each block's first line
+    live: frozenset[int] = frozenset()  # open tails of files still changing: final only if whole
+    rereads: dict[int, list[Any]] = field(default_factory=dict)  # position -> [line, hash] of the
+    # reject an earlier run stored for a half-written last hand, read again here
 
 
 class Reporter(Protocol):
@@ -509,6 +604,8 @@ class ImportStats:
     rejected: int = 0
     summaries: int = 0  # tournament summary files stored
     reopened: int = 0  # rejected last hands that may have been half written (read again if the file grows)
+    pending: int = 0  # last hands not read: their file is still being written (read next run)
+    superseded: int = 0  # earlier rejects of half-written hands, now read whole (gone from rejects)
     batches: int = 0
     started: float = field(default_factory=time.monotonic)
 
@@ -636,16 +733,22 @@ def _unreadable_run(path: Path, exc: OSError) -> FileRun:
     return run
 
 
-def _load_known(wh: Warehouse) -> tuple[KnownHands, set[str]]:
-    """The stored hands' index, read a record batch at a time (memory stays flat), and the content
-    hashes of what is stored outside ``hands`` (rejects, tournament summaries)."""
+def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
+    """The stored hands' index, read a record batch at a time (memory stays flat); where each
+    stored reject was read: a reject is a duplicate only at the same place of the same file (the
+    same bad text at two places is two rejects: both places are kept); and the content hashes of
+    the stored tournament summaries (a summary file is stored once wherever it is found)."""
     known = KnownHands()
     for batch in wh.iter_batches("hands", ["site", "hand_id", "content_hash"]):
         cols = batch.to_pydict()
         known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
-    rejects = wh.read_table("rejects", columns=["content_hash"])
-    summaries = wh.read_table("tournament_summaries", columns=["content_hash"])
-    return known, set(rejects.to_pydict()["content_hash"]) | set(summaries.to_pydict()["content_hash"])
+    rejects = wh.read_table("rejects", columns=["source", "line", "content_hash"]).to_pydict()
+    summaries = wh.read_table("tournament_summaries", columns=["content_hash"]).to_pydict()
+    return (
+        known,
+        set(zip(rejects["source"], rejects["line"], rejects["content_hash"], strict=True)),
+        set(summaries["content_hash"]),
+    )
 
 
 class _Importer:
@@ -673,7 +776,7 @@ class _Importer:
         self.reporter = reporter
         self.import_id = import_id
         self.stats = stats
-        self.known, self.reject_hashes = _load_known(wh)
+        self.known, self.reject_keys, self.summary_hashes = _load_known(wh)
         self.buffer: dict[str, list[pa.Table]] = {}
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
@@ -683,30 +786,58 @@ class _Importer:
     # -- task generation -------------------------------------------------------------------
 
     def tasks(self) -> Iterator[Task]:
+        """The blocks to read, in tasks.
+
+        A file's last block with no blank line after it (an *open tail*) may be a hand the
+        client is still writing. While the file is still changing it is final only if it reads
+        as a whole hand (:meth:`merge` decides, on the worker's verdict); if its last line has
+        no line end it is not even read (``pending``). Once the file has settled it is final,
+        and a failure is rejected but not committed (``reopened``).
+        """
         blocks: list[Block] = []
         files: list[int] = []
         ends: list[int] = []
         tails: set[int] = set()
+        live: set[int] = set()
+        rereads: dict[int, list[Any]] = {}
+        lines: list[int] = []
         nbytes = 0
         for i, run in enumerate(self.runs):
             if run.status in ("unreadable", "skipped"):
                 ends.append(i)
                 continue
+            first = True
             try:
                 for block, last in _with_last(_iter_file_blocks(run)):
-                    if last and not block.text.endswith("\n\n"):
-                        tails.add(len(blocks))
+                    open_tail = last and block.kind != BLOCK_BINARY and not block.text.endswith("\n\n")
+                    if open_tail and not run.settled and run.unterminated:
+                        run.pending += 1  # cut inside a line: the client is writing it
+                        self.stats.pending += 1
+                        break
+                    n = len(blocks)
+                    if first and run.previous_tail is not None:
+                        rereads[n] = run.previous_tail
+                        run.previous_tail = None
+                    first = False
+                    if open_tail:
+                        tails.add(n)
+                        if not run.settled:
+                            live.add(n)
                     blocks.append(block)
                     files.append(i)
+                    lines.append(block.line)
                     nbytes += len(block.text)
-                    if len(blocks) >= self.task_hands:
-                        yield Task(blocks, files, ends, nbytes, frozenset(tails))
-                        blocks, files, ends, tails, nbytes = [], [], [], set(), 0
+                    if n + 1 >= self.task_hands or nbytes >= TASK_BYTES:
+                        yield Task(blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads)
+                        blocks, files, ends, tails, lines, nbytes = [], [], [], set(), [], 0
+                        live, rereads = set(), {}
             except OSError as exc:
                 run.status, run.error = "error", os_reason(exc)
+            if first:  # the reject of the hand an earlier run left open stays until that hand is read
+                run.open_tail = run.previous_tail
             ends.append(i)
         if blocks or ends:
-            yield Task(blocks, files, ends, nbytes, frozenset(tails))
+            yield Task(blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads)
 
     # -- merging ---------------------------------------------------------------------------
 
@@ -715,23 +846,46 @@ class _Importer:
         keep: list[int] = []
         runs = self.runs
         known = self.known
-        reject_hashes = self.reject_hashes
-        new = duplicate = conflicting = rejected = reopened = 0
+        reject_keys = self.reject_keys
+        summary_hashes = self.summary_hashes
+        new = duplicate = conflicting = rejected = reopened = pending = 0
         conflict_rows: list[dict[str, Any]] = []
         n = len(result.hashes)
-        for idx, (site, hand_id, chash, accepted, fi) in enumerate(
-            zip(result.sites, result.hand_ids, result.hashes, result.accepted, task.files, strict=True)
+        for idx, (site, hand_id, chash, accepted, fi, line) in enumerate(
+            zip(
+                result.sites,
+                result.hand_ids,
+                result.hashes,
+                result.accepted,
+                task.files,
+                task.lines,
+                strict=True,
+            )
         ):
             run = runs[fi]
-            run.read += 1
+            previous = task.rereads.get(idx)
             if idx in task.open_tails and not accepted:
+                if idx in task.live:
+                    # The file is still being written and this last hand does not read whole: it
+                    # is neither stored nor rejected now, but read again by the next import.
+                    run.pending += 1
+                    pending += 1
+                    if previous is not None:
+                        run.open_tail = previous  # its reject stays until the hand is read whole
+                    continue
                 # The client appends each hand as it ends: a failing last hand with no blank line
                 # after it may be half written. It is rejected as it stands, but not committed, so
-                # if the file grows the next run reads it again (a duplicate reject if unchanged).
+                # if the file grows the next run reads it again (a duplicate reject if unchanged,
+                # and the reject superseded if it now reads differently).
                 run.reopened += 1
                 reopened += 1
+                run.open_tail = [line, chash]
             else:
                 run.blocks += 1
+            run.read += 1
+            if previous is not None and previous[1] != chash:
+                run.superseded.append(list(previous))
+                s.superseded += 1
             if accepted and site is not None and hand_id is not None:
                 value = hash_value(chash)
                 old = known.get(site, hand_id)
@@ -740,7 +894,7 @@ class _Importer:
                     run.new += 1
                     new += 1
                     keep.append(idx)
-                elif old == value or chash in reject_hashes:  # the same text, or the same conflict
+                elif old == value or (run.path, line, chash) in reject_keys:  # the same text, or conflict
                     run.duplicate += 1
                     duplicate += 1
                 else:
@@ -749,23 +903,25 @@ class _Importer:
                     if len(run.conflicts) < MAX_LISTED_CONFLICTS:
                         run.conflicts.append(hand_id)
                     self.conflicts.append((run.path, hand_id))
-                    reject_hashes.add(chash)
+                    reject_keys.add((run.path, line, chash))
                     conflict_rows.append(_conflict_row(task.blocks[idx], site, hand_id, chash, result, idx))
-            elif chash in reject_hashes:
+            elif (run.path, line, chash) in reject_keys or (accepted and chash in summary_hashes):
+                # this text at this place is a stored reject, or this summary file is stored already
                 run.duplicate += 1
                 duplicate += 1
             elif accepted:  # a tournament summary file (no site, no hand id), new
-                reject_hashes.add(chash)
+                summary_hashes.add(chash)
                 run.summaries += 1
                 self.stats.summaries += 1
                 keep.append(idx)
             else:
-                reject_hashes.add(chash)
+                reject_keys.add((run.path, line, chash))
                 run.rejected += 1
                 rejected += 1
                 keep.append(idx)
         self.dirty.update(task.files)
-        s.read += n
+        s.read += n - pending
+        s.pending += pending
         s.new += new
         s.duplicate += duplicate
         s.conflicting += conflicting
@@ -834,7 +990,7 @@ class _Importer:
             previous = _quiet_gc()
             try:
                 for task in self.tasks():
-                    self.merge(task, process_blocks(task.blocks, self.ev))
+                    self.merge(task, process_blocks(task.blocks, task.open_tails, self.ev))
             finally:
                 _restore_gc(previous)
         else:
@@ -849,7 +1005,7 @@ class _Importer:
             try:
                 window: deque[tuple[Task, Future[TaskResult]]] = deque()
                 for task in self.tasks():
-                    fut = pool.submit(process_packed, pack_blocks(task.blocks), self.ev)
+                    fut = pool.submit(process_packed, pack_blocks(task.blocks), task.open_tails, self.ev)
                     window.append((task, fut))  # the text stays until merged: a conflict keeps it
                     while len(window) > depth:
                         t, f = window.popleft()
@@ -857,10 +1013,10 @@ class _Importer:
                 while window:
                     t, f = window.popleft()
                     self.merge(t, wait_result(f))
+                pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
             except BaseException:
                 stop_pool(pool)  # at once: do not wait for the queued tasks
                 raise
-            pool.shutdown(wait=True)
         self.publish()
 
 
@@ -873,6 +1029,7 @@ def import_paths(
     batch_hands: int = DEFAULT_BATCH_HANDS,
     reporter: Reporter | None = None,
     ev: bool = True,
+    settle_seconds: float | None = None,
 ) -> ImportResult:
     """Import every hand-history file under ``paths`` into the warehouse at ``warehouse``.
 
@@ -887,7 +1044,11 @@ def import_paths(
         reporter: progress sink.
         ev: take the all-in EV of each hand (:mod:`hhparse.ev`); without it ``allin_ev`` is the
             net (for benchmarks; ``hhparse ev --recompute`` fills it in later).
+        settle_seconds: how long a file must have been left unchanged for its last hand to count
+            as final with no blank line after it (default ``$HHPARSE_SETTLE_SECONDS``, else
+            :data:`DEFAULT_SETTLE_SECONDS`); until then that hand is ``pending``, read next run.
     """
+    settle = _settle_seconds(settle_seconds)
     problems: list[tuple[Path, OSError]] = []
     files = expand_paths(paths, problems=problems)
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
@@ -899,8 +1060,9 @@ def import_paths(
     with Warehouse(warehouse) as wh:
         runs: list[FileRun] = [_unreadable_run(path, exc) for path, exc in problems]
         touched: dict[str, dict[str, Any]] = {}
+        now_ns = time.time_ns()
         for f in files:
-            run = plan_file(f, wh.manifest.files, touched)
+            run = plan_file(f, wh.manifest.files, touched, settle_seconds=settle, now_ns=now_ns)
             if run is None:
                 stats.files_skipped += 1
             else:
@@ -923,6 +1085,18 @@ def import_paths(
         )
         imp.run()
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, wh.notes)
+
+
+def _settle_seconds(given: float | None) -> float:
+    if given is None:
+        env = os.environ.get(ENV_SETTLE_SECONDS)
+        try:
+            given = float(env) if env else DEFAULT_SETTLE_SECONDS
+        except ValueError:
+            raise UsageError(f"${ENV_SETTLE_SECONDS} must be a number of seconds, not {env!r}") from None
+    if not given >= 0:  # (NaN too)
+        raise UsageError(f"settle seconds must be 0 or more, not {given}")
+    return given
 
 
 def compact(

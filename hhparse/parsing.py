@@ -74,10 +74,12 @@ from hhparse.model import (
     TournamentWon,
     UncalledBet,
 )
-from hhparse.money import SYMBOLS, parse_amount
+from hhparse.model import replace as replace_record
+from hhparse.money import OUT_OF_RANGE, SYMBOLS, parse_amount
 from hhparse.resources import read_text
 from hhparse.splitter import (
     BLOCK_BINARY,
+    BLOCK_HAND,
     BLOCK_PREAMBLE,
     BLOCK_SUMMARY,
     Block,
@@ -321,6 +323,14 @@ def _cards(text: str) -> Cards | None:
 _AMOUNTS: Final[dict[str, int]] = {}
 _AMOUNTS_MAX: Final = 4096
 
+SMALL_LIMIT: Final = 10_000
+"""Seat, table-size, button and pot numbers are below this (real ones stay under a dozen)."""
+_SMALL: Final = "number out of range"
+
+
+def _small_problem(text: str) -> str:
+    return f"{_SMALL}: {text[:40]!r} (seat, table size, button and pot numbers are below {SMALL_LIMIT:,})"
+
 
 def _amount(text: str) -> int:
     """:func:`~hhparse.money.parse_amount`, memoised. Raises ValueError like it."""
@@ -387,9 +397,23 @@ class _Builder:
     def _amt(self, text: str, line: int) -> int:
         try:
             return _amount(text)
-        except ValueError:
-            self.problems.append((line, f"bad amount {text!r}"))
+        except ValueError as exc:
+            self.problems.append((line, str(exc)))
             return 0
+
+    def _small(self, text: str, line: int) -> int:
+        """A seat or pot number: below :data:`SMALL_LIMIT` (what the warehouse's columns hold)."""
+        if len(text) > 6 or int(text) >= SMALL_LIMIT:
+            self.problems.append((line, _small_problem(text)))
+            return 0
+        return int(text)
+
+    def _place(self, text: str, line: int) -> int:
+        """A finishing place: any number a tournament can have (below a billion)."""
+        if len(text) > 9:
+            self.problems.append((line, f"{_SMALL}: {text[:40]!r} (a place is below 1,000,000,000)"))
+            return 0
+        return int(text)
 
     def _match(self, rx: re.Pattern[str], text: str, line: int) -> re.Match[str] | None:
         m = rx.match(text)
@@ -447,7 +471,7 @@ class _Builder:
         number, name, stack, bounty, out, reason = m.groups()
         before = len(self.problems)
         seat = Seat(
-            int(number),
+            self._small(number, line),
             name,
             (_AMOUNTS.get(stack) or self._amt(stack, line)),
             line,
@@ -685,7 +709,7 @@ class _Builder:
             self.problems.append((line, "unrecognised line"))
             return
         name, amt, label, n = m.groups()
-        pot = int(n) if n else (1 if label == "side pot" else 0)
+        pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
         if name not in self.seated:
             self.problems.append((line, f"player {name!r} has no seat line"))
         self.events.append(
@@ -726,7 +750,8 @@ class _Builder:
             return
         prize, place = m["prize"], m["place"]
         self.events.append(
-            Finished(line, m["name"], int(place) if place else None, self._amt(prize, line) if prize else None)
+            Finished(line, m["name"], self._place(place, line) if place else None,
+                     self._amt(prize, line) if prize else None)
         )
 
     def twon(self, c: list[Any]) -> None:
@@ -783,7 +808,7 @@ class _Builder:
                     name,
                     kind,
                     groups.get("text") or "",
-                    int(seat) if seat else None,
+                    self._small(seat, line) if seat else None,
                     (_AMOUNTS.get(amt) or self._amt(amt, line)) if amt else None,
                     self._amt(fee, line) if fee else None,
                 )
@@ -911,7 +936,7 @@ class _Builder:
         if head is None:
             self.problems.append((line, "unrecognised summary line"))
             return None
-        number = int(head["seat"])
+        number = self._small(head["seat"], line)
         rest = text[head.end() :]
         name = by_number.get(number)
         if name is None or not (rest == name or rest.startswith(name + " ")):
@@ -1147,8 +1172,10 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
         if buyin != "Freeroll":
             try:
                 parts = tuple(parse_amount(p) for p in parts_text.split("+"))
-            except ValueError:
+            except ValueError as exc:
                 parts = ()
+                if str(exc).startswith(OUT_OF_RANGE):
+                    raise _Problem(line, str(exc)) from None
                 if not parts_text.endswith("FPP"):
                     raise _Problem(line, f"unrecognised buy-in {buyin!r}") from None
         bcur = code if code and code not in ("SC", "FPP") and parts_text[:1] in SYMBOLS else None
@@ -1162,7 +1189,10 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
             home_game_club=tm["club"],
             match_round=tm["round"],
         )
-        sb, bb = int(tm["sb"].replace(",", "")), int(tm["bb"].replace(",", ""))
+        try:
+            sb, bb = parse_amount(tm["sb"]), parse_amount(tm["bb"])
+        except ValueError as exc:
+            raise _Problem(line, str(exc)) from None
         currency, symbol = None, ""
     else:
         clm = _CLUB_RE.match(body)
@@ -1186,8 +1216,9 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
         try:
             sb, bb = parse_amount(sb_text), parse_amount(cm["bb"])
             cap = parse_amount(cm["cap"]) if cm["cap"] else None
-        except ValueError:
-            raise _Problem(line, "bad stakes in hand header") from None
+        except ValueError as exc:
+            message = str(exc) if str(exc).startswith(OUT_OF_RANGE) else "bad stakes in hand header"
+            raise _Problem(line, message) from None
         currency = cm["cur"]
     stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club)
     if len(_BODIES) >= _BODIES_MAX:
@@ -1206,18 +1237,24 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id)
     tz = tz or tz_paren
-    local = _stamp(date, time)
-    et = _stamp(et_date, et_time) if et_date else None
-    if et is not None:
-        utc = et.replace(tzinfo=_zone("America/New_York")).astimezone(UTC)
-    elif tz in TIME_ZONES:
-        utc = local.replace(tzinfo=_zone(TIME_ZONES[tz])).astimezone(UTC)
-    else:
-        raise _Problem(line, f"unknown time zone {tz!r}")
+    try:  # (a date the calendar or the clock does not have is a located problem, not a crash)
+        local = _stamp(date, time)
+        et = _stamp(et_date, et_time) if et_date else None
+        if et is not None:
+            utc = et.replace(tzinfo=_zone("America/New_York")).astimezone(UTC)
+        elif tz in TIME_ZONES:
+            utc = local.replace(tzinfo=_zone(TIME_ZONES[tz])).astimezone(UTC)
+        else:
+            raise _Problem(line, f"unknown time zone {tz!r}")
+    except (ValueError, OverflowError):
+        raise _Problem(line, "impossible date or time in hand header") from None
     t = _TABLE_RE.match(table_text)
     if t is None:
         raise _Problem(table_line, "unrecognised table line")
     name, stealth, max_seats, stealth2, play, button, won = t.groups()
+    for number in (max_seats, button):
+        if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
+            raise _Problem(table_line, _small_problem(number))
     return Header(
         site,
         kind,
@@ -1361,6 +1398,11 @@ def parse_block(block: Block) -> Hand | ParseError:
         return _err(block, "binary-file", "binary file (NUL bytes): not a hand history", 1, 0, None)
     if block.kind == BLOCK_SUMMARY:
         return _err(block, "summary-file", "tournament summary file, not hand histories", 1, 0, None)
+    fault = block.fault
+    if fault is not None:  # NULs, a line or a hand too long: the splitter kept only what it must
+        idm = _HAND_ID_RE.search(block.text[: block.text.find("\n")]) if block.kind == BLOCK_HAND else None
+        line = fault.line - block.line + 1
+        return _err(block, fault.code, fault.message, line, 1, idm[1] if idm else None)
     if block.kind == BLOCK_PREAMBLE:
         return _err(block, "no-header", "text before the first hand header is not a hand", 1, 1, None)
     raw = block.text
@@ -1426,8 +1468,17 @@ def parse_block(block: Block) -> Hand | ParseError:
         return _truncated(block, text, hand_id, gap)
     if problems or hand is None:
         line, message = min(problems) if problems else (block.line, "unreadable hand")
-        return _err(block, "syntax", message, line - block.line + 1, 1, hand_id)
+        code = "syntax"
+        if message.startswith(OUT_OF_RANGE):
+            code = "amount-out-of-range"
+        elif message.startswith(_SMALL):
+            code = "number-out-of-range"
+        return _err(block, code, message, line - block.line + 1, 1, hand_id)
     assert isinstance(hand, Hand)
+    if "\ufffd" in text:  # bytes no encoding could read: kept visible, and said
+        at = block.line + text.count("\n", 0, text.index("\ufffd"))
+        undecodable = ParseWarning("undecodable-bytes", at, "bytes neither UTF-8 nor cp1252 read as U+FFFD")
+        hand = replace_record(hand, warnings=(*hand.warnings, undecodable))
     return hand
 
 

@@ -33,6 +33,7 @@ from hhparse.failures import UsageError
 from hhparse.importer import (
     DEFAULT_TASK_HANDS,
     TaskResult,
+    _worker_init,
     pack_blocks,
     process_blocks,
     process_packed,
@@ -41,6 +42,7 @@ from hhparse.splitter import Block, split_stream
 from hhparse.tables.build import content_hash, strip_hand_idx
 from hhparse.tables.schema import MANIFEST_NAME, arrow_schema, create_views
 from hhparse.tables.store import Warehouse
+from hhparse.workers import start_helpers, stop_pool, wait_result
 
 EV_COLUMNS = ("allin_ev", "ev_street", "ev_method", "ev_std_err")
 """The ``hand_players`` columns the EV stage fills (the rest of the row is the referee's)."""
@@ -104,14 +106,6 @@ def _blocks(stored: dict[str, dict[int, tuple[str, str, str]]], res: RecomputeRe
         res.kept_changed += len(lines) - found
 
 
-def _worker_init() -> None:
-    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-    from hhparse.ev import hand_ev  # noqa: F401
-    from hhparse.parsing import _parser
-
-    _parser()
-
-
 def _tasks(blocks: Iterator[Block], size: int) -> Iterator[list[Block]]:
     task: list[Block] = []
     for b in blocks:
@@ -129,14 +123,20 @@ def _results(blocks: Iterator[Block], jobs: int, task_hands: int) -> Iterator[Ta
             yield process_blocks(task)
         return
     ctx = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init) as pool:
+    start_helpers(ctx)  # as the import's: workers die with this process, never hold its stdout
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
+    try:
         window: deque[Future[TaskResult]] = deque()
         for task in _tasks(blocks, task_hands):
             window.append(pool.submit(process_packed, pack_blocks(task)))
             while len(window) > 4 * jobs:
-                yield window.popleft().result()
+                yield wait_result(window.popleft())
         while window:
-            yield window.popleft().result()
+            yield wait_result(window.popleft())
+        pool.shutdown(wait=True)
+    except BaseException:
+        stop_pool(pool)
+        raise
 
 
 def recompute_ev(

@@ -132,6 +132,21 @@ def test_import_without_ev_then_recompute_is_the_import_with_ev(tmp_path: Path, 
     assert {k: len(v) for k, v in data_tests(wh).items() if len(v)} == {}
 
 
+def test_recompute_with_worker_processes_equals_in_process(tmp_path: Path, imported: tuple[Path, Path]) -> None:
+    """Regression: the recompute's pool used an initialiser of the wrong signature (every task
+    failed once workers had to die with their parent), and its files must reach the table folders
+    only through the store's commit protocol (outside readers see each row once)."""
+    src, with_ev = imported
+    wh = tmp_path / "wh"
+    import_paths([src], wh, jobs=1, ev=False)
+    res = recompute_ev(wh, jobs=2)
+    assert (res.hands, res.recomputed, res.kept) == (HANDS, HANDS, 0)
+    q = "SELECT hand_id, seat, allin_ev, ev_method FROM hand_players ORDER BY hand_id, seat"
+    assert _rows(wh, q) == _rows(with_ev, q)
+    outside = duckdb.connect().execute(f"SELECT count(*) FROM read_parquet('{wh}/hand_players/*.parquet')")
+    assert outside.fetchall() == _rows(wh, "SELECT count(*) FROM hand_players")
+
+
 def test_recompute_keeps_hands_it_cannot_read_again(tmp_path: Path) -> None:
     src = _copy(tmp_path)
     wh = tmp_path / "wh"

@@ -47,7 +47,8 @@ def test_import_all_accepted_exits_0_then_noop(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "1 unchanged" in r.output
 
 
-def test_import_with_rejects_exits_1(tmp_path: Path) -> None:
+def test_import_with_rejects_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HHPARSE_SETTLE_SECONDS", "0")  # the file just written has stopped changing
     (tmp_path / "bad.txt").write_text(make_hand("5").replace("*** SUMMARY ***", "*** SUMMRY ***"))
     r = runner.invoke(_app(), ["import", str(tmp_path / "bad.txt"), "-w", str(tmp_path / "wh"), "-j", "1"])
     assert r.exit_code == 1, r.output
@@ -67,10 +68,19 @@ def test_conflicting_hand_exits_1_and_keeps_its_text(tmp_path: Path) -> None:
     (reject,) = views["rejects"].to_pylist()
     assert (reject["code"], reject["hand_id"], reject["raw_text"]) == ("conflict", "1", make_hand("1", variant="zz"))
     assert Path(reject["source"]).name == "b.txt"
-    # the stored hand is unchanged, and the same conflict read again is a duplicate: exit 0
-    r = runner.invoke(_app(), ["import", str(tmp_path / "b.txt"), str(tmp_path / "c.txt"), "-w", str(wh), "-j", "1"]
-                      ) if (tmp_path / "c.txt").write_text(make_hand("1", variant="zz")) else None
-    assert r is not None and r.exit_code == 0, r.output
+    # the same conflicting text at another place (a copy of the file) is kept there too: exit 1
+    (tmp_path / "c.txt").write_text(make_hand("1", variant="zz"))
+    both = [str(tmp_path / "b.txt"), str(tmp_path / "c.txt")]
+    r = runner.invoke(_app(), ["import", *both, "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 1, r.output
+    views = read_views(wh)
+    assert views["hands"].num_rows == 1
+    assert sorted(Path(x["source"]).name for x in views["rejects"].to_pylist()) == ["b.txt", "c.txt"]
+    # the stored hand is unchanged, and the same conflicts read again are duplicates: exit 0
+    for f in both:
+        Path(f).touch()  # a new mtime makes the import read them again
+    r = runner.invoke(_app(), ["import", *both, "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 0, r.output
     assert read_views(wh) == views
 
 

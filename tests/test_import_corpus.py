@@ -40,7 +40,7 @@ def _con(wh: Path) -> duckdb.DuckDBPyConnection:
 
 def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Path, warehouse: Path) -> None:
     valid: set[tuple[str, str]] = set()
-    rejected: set[str] = set()
+    rejected: set[tuple[str, int, str]] = set()  # one reject per place (a copy elsewhere counts)
     first: dict[tuple[str, str], str] = {}  # the text stored for a hand id: the first one read
     conflicts: set[str] = set()  # other texts of a stored hand id: kept in rejects as `conflict`
     summaries: set[str] = set()  # tournament summary files: stored in tournament_summaries (issue 16)
@@ -52,7 +52,7 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
             continue
         parsed = parse_block(block)
         if isinstance(parsed, ParseError):
-            rejected.add(content_hash(block.text))
+            rejected.add((block.source, block.line, content_hash(block.text)))
             continue
         result = referee(parsed)
         if result.valid and result.facts is not None:
@@ -61,7 +61,7 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
             if first.setdefault(key, content_hash(block.text)) != content_hash(block.text):
                 conflicts.add(content_hash(block.text))
         else:
-            rejected.add(content_hash(block.text))
+            rejected.add((block.source, block.line, content_hash(block.text)))
     con = _con(warehouse)
     assert con.execute("SELECT count(*), count(DISTINCT (site, hand_id)) FROM hands").fetchone() == (
         len(valid),

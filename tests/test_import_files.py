@@ -134,7 +134,8 @@ def test_folder_with_thousands_of_small_files(tmp_path: Path) -> None:
     assert (again.stats.files_skipped, again.stats.batches) == (n, 0)
 
 
-def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("settle", [0.0, None])
+def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path, settle: float | None) -> None:
     # Regression: the client appends each hand as it ends; an import that caught the file mid-write
     # rejected the half hand and committed its block, so the completed hand was never imported.
     f = write_hands(tmp_path / "live.txt", ["1", "2"])
@@ -142,21 +143,25 @@ def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path
     cut = third.index("*** SUMMARY ***") + 5
     with open(f, "a") as fh:
         fh.write(third[:cut])  # mid-line, no blank line after: the client is still writing
-    r = import_paths([f], tmp_path / "wh", jobs=1)
-    assert (r.stats.new, r.stats.rejected, r.stats.reopened) == (2, 1, 1)
+    r = import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=settle)
+    if settle == 0:  # the file has stopped changing: the half hand is rejected, not committed
+        assert (r.stats.new, r.stats.rejected, r.stats.reopened, r.stats.pending) == (2, 1, 1, 0)
+    else:  # the file is still being written: the half hand waits, neither stored nor rejected
+        assert (r.stats.new, r.stats.rejected, r.stats.reopened, r.stats.pending) == (2, 0, 0, 1)
     with open(f, "a") as fh:
         fh.write(third[cut:] + "\n\n\n" + make_hand("4") + "\n\n\n")
-    again = import_paths([f], tmp_path / "wh", jobs=1)
+    again = import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=settle)
     assert (again.stats.read, again.stats.new, again.stats.rejected, again.stats.reopened) == (2, 2, 0, 0)
+    assert again.stats.superseded == (1 if settle == 0 else 0)
     ids = sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist())
     assert ids == ["1", "2", "3", "4"]
-    unchanged = import_paths([f], tmp_path / "wh", jobs=1)
+    unchanged = import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=settle)
     assert (unchanged.stats.files_skipped, unchanged.stats.read) == (1, 0)
-    # The half hand's reject row is kept (append-only) but marked superseded, and the rejects
-    # report no longer lists a hand that is in the warehouse whole.
+    # A superseded reject is gone from `rejects` (its row stays in the append-only files), and
+    # the rejects report lists nothing: the hand is in the warehouse whole.
+    assert read_views(tmp_path / "wh")["rejects"].num_rows == 0
     with hhparse.warehouse(tmp_path / "wh") as con:
-        rows = con.sql("SELECT hand_id, superseded FROM stg_rejects").fetchall()
-        assert rows == [("3", True)]
+        assert con.sql("SELECT hand_id, superseded FROM stg_rejects").fetchall() == []
         assert hhparse.report("rejects", con).empty
 
 
@@ -175,11 +180,11 @@ def test_bad_unterminated_last_hand_is_not_rejected_twice(tmp_path: Path) -> Non
     f = write_hands(tmp_path / "a.txt", ["1"])
     with open(f, "a") as fh:
         fh.write(make_hand("2").replace("*** SUMMARY ***", "*** SUMMARY ***\nnot a summary line"))
-    first = import_paths([f], tmp_path / "wh", jobs=1)
+    first = import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=0)
     assert (first.stats.new, first.stats.rejected, first.exit_code) == (1, 1, 1)
     with open(f, "a") as fh:
         fh.write("\n\n\n" + make_hand("3") + "\n\n\n")
-    grown = import_paths([f], tmp_path / "wh", jobs=1)  # the bad hand is read again: same text
+    grown = import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=0)  # the bad hand again: same text
     assert (grown.stats.new, grown.stats.duplicate, grown.stats.rejected) == (1, 1, 0)
     assert read_views(tmp_path / "wh")["rejects"].num_rows == 1
 
@@ -191,6 +196,6 @@ def test_half_written_utf16_file_is_imported_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "u16.txt").write_bytes(body.replace("\n", "\r\n").encode("utf-16") + b"\x00")
     write_hands(tmp_path / "in" / "other.txt", ["4"])
-    r = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    r = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)
     assert (r.stats.new, r.stats.rejected, r.exit_code) == (3, 1, 1)
     assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2", "4"]

@@ -118,14 +118,32 @@ def test_crlf_copy_with_trailing_spaces_is_a_duplicate_not_a_conflict(tmp_path: 
     assert (r.stats.new, r.stats.duplicate, r.stats.conflicting) == (1, 1, 0)
 
 
-def test_rejected_hand_copies_are_stored_once(tmp_path: Path) -> None:
-    bad = make_hand("9").replace("*** SUMMARY ***", "*** SUMMRY ***")
+def test_identical_reject_texts_keep_every_location(tmp_path: Path) -> None:
+    # Regression (issue #13, finding 15): rejects were deduplicated on their text alone, so the
+    # same bad text at a second place (another line, another file) was not stored: that place
+    # was lost. A reject is a duplicate only at the same place of the same file.
+    bad = make_hand("9").replace("*** SUMMARY ***", "*** SUMMRY ***") + "\n\n\n"
     (tmp_path / "a.txt").write_text(bad)
-    (tmp_path / "b.txt").write_text(bad)
+    (tmp_path / "b.txt").write_text(bad + make_hand("8") + "\n\n\n" + bad)
     r = import_paths([tmp_path], tmp_path / "wh", jobs=1)
-    assert (r.stats.rejected, r.stats.duplicate, r.exit_code) == (1, 1, 1)
+    assert (r.stats.rejected, r.stats.duplicate, r.stats.new, r.exit_code) == (3, 0, 1, 1)
     rejects = read_views(tmp_path / "wh")["rejects"].to_pylist()
-    assert len(rejects) == 1 and rejects[0]["raw_text"].startswith("PokerStars Hand #9:")
+    second = 1 + 2 * (HAND_LINES + 3)
+    assert sorted((Path(x["source"]).name, x["line"]) for x in rejects) == [
+        ("a.txt", 1),
+        ("b.txt", 1),
+        ("b.txt", second),
+    ]
+    assert all(x["raw_text"].startswith("PokerStars Hand #9:") for x in rejects)
+    (tmp_path / "b.txt").write_text(bad + make_hand("8") + "\n\n\n" + bad + make_hand("7") + "\n\n\n")
+    grown = import_paths([tmp_path], tmp_path / "wh", jobs=1)  # the same rejects, same places
+    assert (grown.stats.new, grown.stats.rejected) == (1, 0)
+    assert read_views(tmp_path / "wh")["rejects"].num_rows == 3
+    changed = tmp_path / "b.txt"  # read again from the start: the same rejects at the same places
+    changed.write_text(changed.read_text().replace("#8:", "#6:"))
+    again = import_paths([changed], tmp_path / "wh", jobs=1)
+    assert (again.stats.rejected, again.stats.duplicate, again.stats.new) == (0, 3, 1)
+    assert read_views(tmp_path / "wh")["rejects"].num_rows == 3
 
 
 def test_batches_are_published_as_the_import_goes(tmp_path: Path) -> None:

@@ -73,3 +73,73 @@ def test_truncated_utf16_is_read_not_raised(tmp_path: Path) -> None:
     assert [b.line for b in blocks] == [1, 3]
     assert blocks[0].text == f"{H1}\nx\n"
     assert blocks[1].text.startswith(f"{H2}\ny") and "\ufffd" in blocks[1].text
+
+
+def _split(data: bytes) -> list[tuple[int, str, str | None]]:
+    return [(b.line, b.text, b.fault and b.fault.code) for b in split_stream(io.BytesIO(data), "f")]
+
+
+def test_one_bad_byte_changes_one_line() -> None:
+    # Regression (issue #13, finding 4): after one byte that is not UTF-8, every later line was
+    # read as cp1252, so a later "Raúl" became "RaÃºl".
+    data = f"{H1}\nRaúl\n".encode() + b'Hero said, "caf\xe9 Ra\xc3\xbal"\n' + f"{H2}\nRaúl\n".encode()
+    blocks = _split(data)
+    assert [t for _, t, _ in blocks] == [f'{H1}\nRaúl\nHero said, "café Raúl"\n', f"{H2}\nRaúl\n"]
+    assert next(split_text('x\n"\x81"')).text  # text already decoded: untouched
+    undefined = _split(f"{H1}\n".encode() + b"a\x81b\n")
+    assert undefined[0][1] == f"{H1}\na\ufffdb\n"
+
+
+def test_nul_tail_is_a_block_of_its_own() -> None:
+    # Regression (finding 5): 41 hands and the NULs a crash leaves were one "binary file".
+    hands = "".join(f"PokerStars Hand #{n}:  Omaha\nx\n\n\n" for n in range(1, 42)).encode()
+    blocks = _split(hands + b"\x00" * 512)
+    assert len(blocks) == 42 and all(f is None for _, _, f in blocks[:41])
+    assert blocks[41][0] == 41 * 4 + 1 and blocks[41][2] == "nul-bytes"
+
+
+def test_crash_then_the_client_appends() -> None:
+    h2 = f"{H2}\nSeat 1: Hero ($2 in chips)\n"
+    data = f"{H1}\nx\n\n\n".encode() + h2[:70].encode() + b"\x00" * 700 + f"{H1}\ny\n".encode()
+    blocks = _split(data)
+    assert [(line, f) for line, _, f in blocks] == [(1, None), (5, "nul-bytes"), (5, None)]
+    assert blocks[1][1] == h2[:70].replace("\r", "") + "\x00" * 700 + "\n"
+    assert blocks[2][1] == f"{H1}\ny\n"
+    at_start = _split(f"{H1}\nx\n\n".encode() + b"\x00" * 9 + f"{H2}\ny\n".encode())
+    assert [(line, f) for line, _, f in at_start] == [(1, None), (4, "nul-bytes"), (4, None)]
+    first = _split(b"\x00" * 9 + f"{H1}\ny\n".encode())
+    assert [(line, f) for line, _, f in first] == [(1, "nul-bytes"), (1, None)]
+
+
+def test_nul_line_inside_a_hand_damages_that_hand() -> None:
+    blocks = _split(f"{H1}\nx\n".encode() + b"\x00\x00\n" + f"y\n{H2}\n".encode())
+    assert [(line, f) for line, _, f in blocks] == [(1, "nul-bytes"), (5, None)]
+
+
+def test_first_bytes_of_the_next_header_are_not_glued_to_the_hand_before() -> None:
+    # Regression (finding 10): a file ending in "PokerStars Hand #1213" made the complete hand
+    # before it a reject.
+    for eol in ("\n", "\r\n"):
+        data = f"{H1}{eol}x{eol}{eol}{eol}PokerStars Hand #1213".encode()
+        assert [(line, t) for line, t, _ in _split(data)] == [
+            (1, f"{H1}\nx\n\n\n"),
+            (5, "PokerStars Hand #1213\n"),
+        ]
+    glued = _split(f"{H1}\nxPokerStars Hand #1213".encode())  # no blank line: it is the hand's
+    assert len(glued) == 1
+    assert [t for _, t in ((b.line, b.text) for b in split_text(f"{H1}\n\nPok"))] == [f"{H1}\n\n", "Pok\n"]
+
+
+def test_a_damaged_header_does_not_glue_its_hand_to_the_one_before() -> None:
+    # A hand never holds an empty line: what follows one and is not a header starts a block of
+    # its own, so the complete hand before it stays whole (and valid).
+    damaged = H2.replace("Game #2", "Gxme #2")
+    for eol in ("\n", "\r\n"):
+        data = eol.join([H1, "x", "", "", damaged, "y", "", "", H1.replace("#1:", "#3:"), "z", ""]).encode()
+        assert [(line, t) for line, t, _ in _split(data)] == [
+            (1, f"{H1}\nx\n\n\n"),
+            (5, f"{damaged}\ny\n\n\n"),
+            (9, f"{H1.replace('#1:', '#3:')}\nz\n"),
+        ]
+    blank_lines = f"{H1}\nx\n\n \n\t\n\n{H2}\n".encode()  # blank (not empty) lines between hands
+    assert [line for line, _, _ in _split(blank_lines)] == [1, 7]

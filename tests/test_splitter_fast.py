@@ -41,31 +41,53 @@ from hhparse.splitter import (
 
 
 def reference(stream: BinaryIO, source: str) -> Iterator[Block]:
-    """``split_stream`` before the chunked path: one line at a time through ``split_lines``."""
+    """``split_stream`` without the chunked path: one line at a time through ``split_lines``."""
     head = stream.read(splitter._CHUNK)
-    if b"\x00" in head and not head.startswith((b"\xff\xfe", b"\xfe\xff")):
+    utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))
+    if b"\x00" in head and not utf16 and not splitter._HEADER_BYTES_RE.search(head):
         yield Block(source, 1, head[:200].decode("latin-1"), BLOCK_BINARY)
         return
     yield from split_lines(splitter._decoded_lines(splitter._buffered(head, stream)), source)
 
 
+def _spec_line(raw: bytes) -> str:
+    """The documented decoding of one line: UTF-8, else its valid UTF-8 sequences kept and every
+    other byte read as cp1252 (U+FFFD for the five bytes cp1252 leaves undefined)."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out = []
+    i = 0
+    while i < len(raw):
+        for n in (4, 3, 2, 1):  # the longest valid UTF-8 sequence starting here
+            try:
+                out.append(raw[i : i + n].decode("utf-8"))
+                i += n
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            out.append(raw[i : i + 1].decode("cp1252", errors="replace"))
+            i += 1
+    return "".join(out)
+
+
 def spec(data: bytes, source: str) -> list[Block]:
-    """The documented decoding of a whole UTF-8/cp1252 file (no UTF-16, no NUL), then ``split_lines``."""
-    data = data.removeprefix(b"\xef\xbb\xbf")
+    """The documented decoding of a whole UTF-8/cp1252 file (no UTF-16, no NUL in its head, no
+    line over the cap), line by line, then ``split_lines``."""
     raws = data.split(b"\n")
     if raws[-1] == b"":
         raws.pop()
     lines = []
-    utf8 = True
-    for raw in raws:
-        raw = raw.rstrip(b"\r")
-        if utf8:
-            try:
-                lines.append(raw.decode("utf-8"))
-                continue
-            except UnicodeDecodeError:
-                utf8 = False
-        lines.append(raw.decode("cp1252", errors="replace"))
+    for n, raw in enumerate(raws):
+        size = len(raw)  # a line over the cap: its first bytes (the file's BOM counts), its size
+        if n == 0:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        if size > splitter._LINE_CAP:
+            lines.append(_spec_line(raw[: splitter._LINE_CAP - (size - len(raw))]) + f"\u2026 [{size:,} bytes]")
+        else:
+            lines.append(_spec_line(raw.rstrip(b"\r")))
     return list(split_lines(lines, source))
 
 
@@ -99,12 +121,26 @@ def sizes(read: int | None = None, chunk: int | None = None) -> Iterator[None]:
     saved = splitter._READ, splitter._CHUNK
     try:
         if read is not None:
-            splitter._READ = read
+            splitter._READ = min(read, splitter._LINE_CAP)
         if chunk is not None:
-            splitter._CHUNK = chunk
+            splitter._CHUNK = min(chunk, splitter._LINE_CAP)
         yield
     finally:
         splitter._READ, splitter._CHUNK = saved
+
+
+@contextmanager
+def limits(line: int, hand: int, keep: int, cap: int) -> Iterator[None]:
+    """Small line and hand limits, so that too-long lines and hands are cheap to build."""
+    names = ("MAX_LINE", "MAX_HAND", "KEEP", "_LINE_CAP", "_READ", "_CHUNK")
+    saved = [getattr(splitter, n) for n in names]
+    try:
+        splitter.MAX_LINE, splitter.MAX_HAND, splitter.KEEP, splitter._LINE_CAP = line, hand, keep, cap
+        splitter._READ, splitter._CHUNK = min(splitter._READ, cap), min(splitter._CHUNK, cap)
+        yield
+    finally:
+        for n, v in zip(names, saved, strict=True):
+            setattr(splitter, n, v)
 
 
 def _outcome(blocks: Iterable[Block]) -> list[Block] | type[BaseException]:
@@ -245,6 +281,23 @@ CRAFTED: dict[str, bytes] = {
     "utf-16-be": b"\xfe\xff" + "PokerStars Hand #1: x\ny\n".encode("utf-16-be"),
     "utf-16 truncated": "PokerStars Hand #1: x\n".encode("utf-16") + b"\x00",
     "utf-32": hand(H1).decode().encode("utf-32"),
+    # what a crash leaves: NULs in place of the text, then the restarted client's next hands
+    "nul tail after a complete hand": hand(H1) + b"\n\n" + b"\x00" * 512,
+    "nul line after a complete hand": hand(H1) + b"\n" + b"\x00" * 100 + b"\n" + hand(H2),
+    "nul line inside a hand": hand(H1, extra=[b"\x00\x00", b"after"]) + hand(H2),
+    "crash then the client appends": hand(H1) + hand(H2)[:70] + b"\x00" * 300 + hand(H3) + hand(H4),
+    "crash at a line start then appends": hand(H1) + hand(H2)[:62] + b"\x00" * 30 + hand(H3),
+    "crash after a blank line then appends": hand(H1) + b"\r\n" + b"\x00" * 30 + hand(H3, b"\r\n"),
+    "nuls before the first header": b"\x00" * 50 + hand(H1) + hand(H2),
+    "nul inside a line": hand(H1, extra=[b"a\x00b", b"\x00PokerStars Hand #: x"]) + hand(H2),
+    "two headers after nuls on one line": hand(H1) + b"x\x00" + H2 + b"\x00\x00" + hand(H3),
+    "nul binary with a header after the head": b"\x00" + b"x" * 70_000 + b"\n" + hand(H1),
+    # the first bytes of the next hand, still being written
+    "partial header after a blank line": hand(H1) + b"\n\nPokerStars Hand #12",
+    "partial header after a blank crlf line": hand(H1, b"\r\n") + b"\r\nPok",
+    "partial header without a blank line": hand(H1) + b"PokerStars Hand #12",
+    "unterminated blank last line": hand(H1) + b"\n \t",
+    "unterminated last line after a blank header-only hand": H1 + b"\n\nx",
 }
 
 
@@ -329,7 +382,7 @@ def test_memory_stays_bounded() -> None:
 
 def test_fast_blocks_are_real_blocks() -> None:
     """The chunked path builds blocks without ``Block.__init__``: they must be indistinguishable."""
-    assert [f.name for f in dataclasses.fields(Block)] == ["source", "line", "text", "kind"]
+    assert [f.name for f in dataclasses.fields(Block)] == ["source", "line", "text", "kind", "fault"]
     assert not hasattr(Block, "__post_init__")
     got = list(split_stream(_stream(hand(H1) * 3, None), "s"))
     made = Block("s", 7, hand(H1).decode())
@@ -402,6 +455,9 @@ _PIECES = [
     b"\x81",
     b"\r",
     b"\xef\xbb\xbf",
+    b"\x00",
+    b"\x00\x00\x00",
+    b"x" * 60,
 ]
 _ENDS = [b"\n", b"\n", b"\n", b"\r\n", b"\r\n", b"\r\n", b"\r", b"\r\r\n", b"\n\n", b""]
 _STARTS = [b"", b"", b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf\xef\xbb\xbf", b"\x00", b"\xff\xfe", b"\xfe\xff"]
@@ -441,3 +497,47 @@ def test_random_files(data: bytes, read: int, chunk: int, seed: int | None) -> N
 @settings(max_examples=200, deadline=None)
 def test_random_files_default_sizes(data: bytes) -> None:
     check(data)
+
+
+# --------------------------------------------------------------------------------------------
+# Too-long lines and hands (small limits: the same code, cheap inputs)
+# --------------------------------------------------------------------------------------------
+
+LONG: dict[str, bytes] = {
+    "a long line": hand(H1, extra=[b"x" * 80]) + hand(H2),
+    "a long line read through": hand(H1, extra=[b"y" * 500]) + hand(H2),
+    "a long header": H1 + b"z" * 300 + b"\n" + hand(H2),
+    "a long last line without lf": hand(H1) + hand(H2, extra=[b"w" * 400]).rstrip(b"\n"),
+    "a long crlf line": hand(H1, b"\r\n", [b"v" * 200]) + hand(H2, b"\r\n"),
+    "a long non-utf-8 line": hand(H1, extra=[b"\xe9" * 300 + "é".encode() * 50]) + hand(H2),
+    "a long line with a bom": b"\xef\xbb\xbf" + b"u" * 300 + b"\n" + hand(H1),
+    "a long hand": hand(H1, extra=[b"line %d" % n for n in range(200)]) + hand(H2),
+    "a long hand across runs": hand(H1, b"\r\n", [b"l %d" % n for n in range(150)]) + hand(H3),
+    "a long preamble line": b"p" * 500 + b"\n" + hand(H1),
+    "a long line and nuls": hand(H1, extra=[b"\x00" * 90]) + hand(H2, extra=[b"q" * 90]),
+    "a long last hand": hand(H1) + hand(H2, extra=[b"k %d" % n for n in range(300)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG))
+def test_too_long_lines_and_hands(name: str) -> None:
+    data = LONG[name]
+    with limits(line=50, hand=600, keep=200, cap=150):
+        check(data)
+        for read, chunk in [(1, 2), (7, 3), (64, 5), (149, 149), (150, 100)]:
+            check(data, read=read, chunk=chunk)
+        check(data, seed=1)
+        blocks = list(split_stream(_stream(data, None), "src"))
+    faulty = [b for b in blocks if b.fault is not None]
+    assert faulty, "each of these files holds a too-long line or hand"
+    for b in faulty:
+        assert b.fault is not None
+        assert len(b.text) <= 200 + 50 + 200 + 30  # KEEP, the excerpt of the long line, its note
+        assert b.fault.line >= b.line
+
+
+@given(st.one_of(files(), soups()), st.integers(1, 300), st.integers(2, 300))
+@settings(max_examples=300, deadline=None)
+def test_random_files_with_small_limits(data: bytes, read: int, chunk: int) -> None:
+    with limits(line=40, hand=300, keep=120, cap=100):
+        check(data, read=read, chunk=chunk)

@@ -66,7 +66,7 @@ def test_wheel_install_and_parse(tmp_path: Path) -> None:
             str(REPO),
         ],
         check=True,
-        timeout=120,
+        timeout=600,
     )
     (wheel,) = dist.glob("hhparse-*.whl")
     venv = tmp_path / "venv"
@@ -87,7 +87,7 @@ def test_wheel_install_and_parse(tmp_path: Path) -> None:
     subprocess.run(
         [str(py), "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", str(wheel)],
         check=True,
-        timeout=120,
+        timeout=300,
     )
     out = subprocess.run(
         [str(py), "-c", SCRIPT],

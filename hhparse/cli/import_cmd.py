@@ -141,6 +141,8 @@ def _note(f: FileRun) -> str:
         notes.append(f"{f.summaries} tournament summar{'y' if f.summaries == 1 else 'ies'}")
     if f.reopened:
         notes.append("last hand half written?")
+    if f.pending:
+        notes.append("last hand pending")
     return ", ".join(notes)
 
 
@@ -179,6 +181,10 @@ def summary_lines(result: ImportResult, *, verbose: bool = False) -> tuple[list[
         lines.append(
             f"{s.reopened:,} rejected last hand(s) with no blank line after (half written?) will be read "
             "again if their file grows"
+        )
+    if s.pending:
+        lines.append(
+            f"{s.pending:,} last hand(s) pending: their file is still being written, the next import reads them"
         )
     listed = result.files if verbose else [f for f in result.files if _needs_a_look(f)]
     return lines, listed

@@ -80,6 +80,7 @@ WARNINGS: dict[str, str] = {
     "mucked-unknown-cards": "a player reached showdown and mucked without their cards being known",
     "parser-warning": "a warning the parser attached to the hand",
     "unevaluated-show": "a shown hand could not be evaluated (incomplete board)",
+    "undecodable-bytes": "bytes of the hand's text that neither UTF-8 nor cp1252 can read are kept as U+FFFD",
 }
 """Warning codes: reported, never make a hand invalid."""
 

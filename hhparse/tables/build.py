@@ -26,6 +26,7 @@ knowing anything about the tables; :func:`strip_hand_idx` removes it before writ
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -77,8 +78,13 @@ def normalise_text(text: str) -> str:
 
 
 def content_hash(text: str) -> str:
-    """16 hex digits of BLAKE2b over the normalised text (the warehouse's duplicate/conflict test)."""
-    return hashlib.blake2b(normalise_text(text).encode("utf-8"), digest_size=8).hexdigest()
+    """16 hex digits of BLAKE2b over the normalised text (the warehouse's duplicate/conflict test).
+
+    ``surrogatepass``: text a caller decoded itself may hold lone surrogates, which must not make
+    hashing fail (such a hand is then rejected by :meth:`BatchBuilder.finish`, not the batch).
+    """
+    data = normalise_text(text).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 class HandRef(Record):
@@ -377,6 +383,7 @@ class BatchBuilder:
         self.refs: list[HandRef] = []
         self._hands: list[tuple[Any, ...]] = []
         self._hand_idx: list[int] = []
+        self._texts: list[str] = []  # each accepted hand's text, should the tables refuse it
         self._children = [_Rows(plan, of) for plan, of in _CHILDREN.values()]
         self._players = next(r for r in self._children if r.plan.name == "hand_players")
         self._ev_shares = _Rows(_EV_SHARES)
@@ -422,14 +429,16 @@ class BatchBuilder:
             )
             ref = HandRef(header.site, header.hand_id, chash, accepted=False)
         else:
-            self._hands.append(_hand_row(result, facts, chash))
+            row = _hand_row(result, facts, chash)
+            children = [rows.of(facts) for rows in self._children]  # type: ignore[misc]
+            self._hands.append(row)  # (only once every part of the hand is built)
             self._hand_idx.append(idx)
+            self._texts.append(text)
             if ev is not None:
                 self._add_ev(ev, len(self._players.rows))
             else:
                 self._ev_shares.counts.append(0)
-            for rows in self._children:
-                items = rows.of(facts)  # type: ignore[misc]
+            for rows, items in zip(self._children, children, strict=True):
                 rows.rows.extend(items)
                 rows.counts.append(len(items))
             ref = HandRef(header.site, header.hand_id, chash, accepted=True)
@@ -445,21 +454,8 @@ class BatchBuilder:
         self._ev_shares.counts.append(len(ev.shares))
 
     def _ev_columns(self, net: Column) -> dict[str, pa.Array[Any]]:
-        """The hand_players EV columns: ``net`` and nulls, overwritten where a hand has an EV."""
-        allin_ev = np.array(net, dtype=np.int64)
-        n = len(allin_ev)
-        street: list[int | None] = [None] * n
-        method: list[str | None] = [None] * n
-        err: list[int | None] = [None] * n
-        for row, (value, st, how, e) in zip(self._ev_rows, self._ev_values, strict=True):
-            allin_ev[row] = value
-            street[row], method[row], err[row] = st, how, e
-        return {
-            "allin_ev": pa.array(allin_ev, type=pa.int64()),
-            "ev_street": pa.array(street, type=pa.int8()),
-            "ev_method": pa.array(method, type=pa.string()),
-            "ev_std_err": pa.array(err, type=pa.int64()),
-        }
+        """The hand_players EV columns of the batch (see :func:`_ev_arrays`)."""
+        return _ev_arrays(net, self._ev_rows, self._ev_values)
 
     def add_parse_error(self, error: ParseError, source: str, line: int, text: str) -> HandRef:
         """Add a block that did not parse (or a whole-file problem) as a reject."""
@@ -491,7 +487,98 @@ class BatchBuilder:
         self._reject_idx.append(idx)
 
     def finish(self) -> dict[str, pa.Table]:
-        """Every table of the batch (possibly with zero rows), each with a ``_hand_idx`` column."""
+        """Every table of the batch (possibly with zero rows), each with a ``_hand_idx`` column.
+
+        Whatever a hand holds, it cannot fail the batch: if the batch's columns cannot be built
+        (a value no column type holds, text Arrow refuses), each hand is built alone, and those
+        that fail become ``unstorable-hand`` rejects carrying the exception; a reject row that
+        fails is kept with its text made encodable. The usual batch pays nothing for this.
+        """
+        try:
+            return self._finish()
+        except Exception:  # (rare: a hand beyond every check before this one)
+            self._isolate()
+            return self._finish()
+
+    def _isolate(self) -> None:
+        """Turn the hands (and reject rows) whose rows cannot be built into rejects."""
+        children = self._children
+        offsets = [np.concatenate(([0], np.cumsum(rows.counts, dtype=np.int64))) for rows in children]
+        bad: dict[int, BaseException] = {}
+        for k in range(len(self._hands)):
+            try:
+                one = _Columns(self._hands[k : k + 1], _HAND_GETTERS)
+                hands = _table(_HANDS, one, pa.array([0], type=pa.int32()))
+                for rows, off in zip(children, offsets, strict=True):
+                    part = rows.rows[int(off[k]) : int(off[k + 1])]
+                    where = pa.array(np.zeros(len(part), dtype=np.int32), type=pa.int32())
+                    fields = _Columns(part, rows.getters)
+                    extra = _ev_arrays(fields["net"], (), ()) if rows is self._players else None
+                    _table(rows.plan, fields, None, hands=(hands, where), extra=extra)
+            except Exception as exc:
+                bad[k] = exc
+        keep = [k for k in range(len(self._hands)) if k not in bad]
+        self._drop_ev(keep, offsets[children.index(self._players)])
+        for rows, off in zip(children, offsets, strict=True):
+            rows.rows = [r for k in keep for r in rows.rows[int(off[k]) : int(off[k + 1])]]
+            rows.counts = [rows.counts[k] for k in keep]
+        for k, error in bad.items():
+            row = dict(zip(_HAND_FIELDS, self._hands[k], strict=True))
+            idx = self._hand_idx[k]
+            message = f"a value the warehouse cannot hold: {type(error).__name__}: {str(error)[:300]}"
+            self._add_reject(
+                idx,
+                _Reject(
+                    site=row["site"],
+                    hand_id=row["hand_id"],
+                    source=row["source"],
+                    line=row["line"],
+                    status="invalid",
+                    code="unstorable-hand",
+                    message=message,
+                    error_line=row["line"],
+                    game=row["game_label"],
+                    errors=[{"code": "unstorable-hand", "message": message, "line": row["line"]}],
+                    raw_text=self._texts[k],
+                    content_hash=row["content_hash"],
+                ),
+            )
+            old = self.refs[idx]
+            self.refs[idx] = HandRef(old.site, old.hand_id, old.content_hash, accepted=False)
+        self._hands = [self._hands[k] for k in keep]
+        self._hand_idx = [self._hand_idx[k] for k in keep]
+        self._texts = [self._texts[k] for k in keep]
+        rejects = self._rejects.rows
+        for i, reject in enumerate(rejects):
+            try:
+                _table(_REJECTS, _Columns([reject], self._rejects.getters), pa.array([0], type=pa.int32()))
+            except Exception:
+                rejects[i] = _encodable(reject)
+
+    def _drop_ev(self, keep: list[int], player_offsets: Any) -> None:
+        """Keep the EV of the hands in ``keep`` only, its rows renumbered like hand_players'."""
+        shares = self._ev_shares
+        off = np.concatenate(([0], np.cumsum(shares.counts, dtype=np.int64)))
+        shares.rows = [r for k in keep for r in shares.rows[int(off[k]) : int(off[k + 1])]]
+        shares.counts = [shares.counts[k] for k in keep]
+        new_start: dict[int, int] = {}  # old first hand_players row of a kept hand -> new one
+        moved = 0
+        for k in keep:
+            new_start[int(player_offsets[k])] = moved
+            moved += int(player_offsets[k + 1] - player_offsets[k])
+        starts = [int(x) for x in player_offsets[:-1]]
+        kept = set(keep)
+        rows: list[int] = []
+        values: list[tuple[int, int | None, str, int]] = []
+        for row, value in zip(self._ev_rows, self._ev_values, strict=True):
+            k = bisect.bisect_right(starts, row) - 1  # the hand this row belongs to
+            first = int(player_offsets[k])
+            if first in new_start and k in kept:
+                rows.append(new_start[first] + row - first)
+                values.append(value)
+        self._ev_rows, self._ev_values = rows, values
+
+    def _finish(self) -> dict[str, pa.Table]:
         cols = _Columns(self._hands, _HAND_GETTERS)
         hands = _table(_HANDS, cols, pa.array(self._hand_idx, type=pa.int32()))
         out = {"hands": hands}
@@ -505,6 +592,59 @@ class BatchBuilder:
             _REJECTS, self._rejects.columns(), pa.array(self._reject_idx, type=pa.int32())
         )
         return out
+
+
+def _encodable(reject: _Reject) -> _Reject:
+    """A reject row Arrow can store: text fields made valid UTF-8 (lone surrogates escaped),
+    anything else not text dropped to null or a bounded repr."""
+
+    def text(value: Any) -> str:
+        return str(value).encode("utf-8", "backslashreplace").decode("utf-8")
+
+    def maybe(value: Any) -> str | None:
+        return None if value is None else text(value)
+
+    return _Reject(
+        site=maybe(reject.site),
+        hand_id=maybe(reject.hand_id),
+        source=text(reject.source),
+        line=_int64(reject.line),
+        status=text(reject.status),
+        code=text(reject.code),
+        message=text(reject.message),
+        error_line=_int64(reject.error_line),
+        game=maybe(reject.game),
+        errors=[
+            {"code": text(e.get("code")), "message": text(e.get("message")), "line": _int64(e.get("line"))}
+            for e in reject.errors
+        ],
+        raw_text=text(reject.raw_text),
+        content_hash=text(reject.content_hash),
+    )
+
+
+def _int64(value: Any) -> int:
+    return value if isinstance(value, int) and -(2**63) <= value < 2**63 else 0
+
+
+def _ev_arrays(
+    net: Column, rows: Sequence[int], values: Sequence[tuple[int, int | None, str, int]]
+) -> dict[str, pa.Array[Any]]:
+    """The hand_players EV columns: ``net`` and nulls, overwritten at ``rows`` by ``values``."""
+    allin_ev = np.array(net, dtype=np.int64)
+    n = len(allin_ev)
+    street: list[int | None] = [None] * n
+    method: list[str | None] = [None] * n
+    err: list[int | None] = [None] * n
+    for row, (value, st, how, e) in zip(rows, values, strict=True):
+        allin_ev[row] = value
+        street[row], method[row], err[row] = st, how, e
+    return {
+        "allin_ev": pa.array(allin_ev, type=pa.int64()),
+        "ev_street": pa.array(street, type=pa.int8()),
+        "ev_method": pa.array(method, type=pa.string()),
+        "ev_std_err": pa.array(err, type=pa.int64()),
+    }
 
 
 def _table(

@@ -410,7 +410,8 @@ _ERROR_STRUCT = pa.struct(
 
 REJECTS = Table(
     "rejects",
-    "Every hand (or whole file) that did not parse or failed the referee, kept whole.",
+    "Every hand (or whole file) that did not parse or failed the referee, kept whole, one row per place "
+    "it was read at. The view leaves out rejects superseded by a later import (docs/input.md).",
     ("source", "line"),
     (
         _c("site", _STR, "Site from the header when readable.", null=True),
@@ -428,7 +429,7 @@ REJECTS = Table(
         _c("error_line", _I64, "File line of the first error."),
         _c("game", _STR, "Game words of the header when readable.", null=True),
         _c("errors", pa.list_(_ERROR_STRUCT), "All errors of the hand (code, message, line)."),
-        _c("raw_text", _STR, "The whole hand text as read."),
+        _c("raw_text", _STR, "The whole hand text as read (an excerpt of at most about 64 KiB for `line-too-long` and `hand-too-large`)."),
         _c("content_hash", _STR, "Hash of the normalised hand text."),
     ),
 )
@@ -668,10 +669,41 @@ def create_views(con: Any, warehouse_dir: Path | str, *, missing_ok: bool = True
         WarehouseDamagedError: its manifest or a listed file is missing or corrupt.
         WarehouseVersionError: the warehouse was written by another schema version.
     """
+    from hhparse.tables.store import file_records
+
     files = published_files(Path(warehouse_dir), missing_ok=missing_ok)
+    data = {"files": file_records(Path(warehouse_dir))}
     for name, t in TABLES.items():
         sql = view_sql(t, files[name])
+        if name == "rejects":
+            sql = _without_superseded(sql, superseded_rejects(data))
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
+
+
+def superseded_rejects(manifest: dict[str, Any]) -> list[tuple[str, int, str]]:
+    """``(source, line, content_hash)`` of the stale rejects the manifest's file records list.
+
+    A reject is superseded when an import rejected a file's last hand as it stood (the file had
+    stopped changing, the hand was half written) and a later import of the grown file read the
+    same hand whole: the importer records the old reject in the file's record
+    (``superseded``), and the ``rejects`` view no longer shows it (``rejects`` files are
+    append-only; the row stays on disk until the warehouse is rebuilt).
+    """
+    out: list[tuple[str, int, str]] = []
+    for path, record in manifest.get("files", {}).items():
+        for line, chash in record.get("superseded", []) if isinstance(record, dict) else []:
+            out.append((str(path), int(line), str(chash)))
+    return out
+
+
+def _without_superseded(sql: str, stale: list[tuple[str, int, str]]) -> str:
+    if not stale:
+        return sql
+    values = ", ".join(f"({_sql_literal(s)}, {int(n)}, {_sql_literal(h)})" for s, n, h in stale)
+    return (
+        f"SELECT r.* FROM ({sql}) AS r ANTI JOIN (VALUES {values}) AS s(source, line, content_hash) "
+        "ON r.source = s.source AND r.line = s.line AND r.content_hash = s.content_hash"
+    )
 
 
 def render_docs() -> str:
