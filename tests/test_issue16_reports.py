@@ -290,6 +290,21 @@ def test_import_summary_lists_only_files_that_need_a_look_in_80_columns(tmp_path
     assert max(cell_len(line) for line in out.splitlines()) <= 80
 
 
+def test_import_conflict_lines_fit_80_columns(tmp_path: Path) -> None:
+    """Regression: the conflict lines after the summary were printed unwrapped (a long path made
+    them wider than the terminal)."""
+    folder = write_all(tmp_path / "in")
+    assert _cli("import", folder, "-w", tmp_path / "wh", "-j", "1")[0] == 0
+    original = folder / "HH20240201 Crafted I - $0.10-$0.25 - USD Courchevel Hi-Lo Pot Limit.txt"
+    changed = folder / ("deep-" * 12) / "the-same-hands-at-another-table-a-conflict-for-each.txt"
+    changed.parent.mkdir()
+    changed.write_text(original.read_text().replace("Table 'Crafted I'", "Table 'Crafted II'"))
+    code, out = _cli("import", changed, "-w", tmp_path / "wh", "-j", "1")
+    assert code == 1, out
+    assert "6 conflicting" in out and out.count("conflict: hand #") == 6, out
+    assert max(cell_len(line) for line in out.splitlines()) <= 80, out
+
+
 def test_check_counts_other_games_per_file(corpus_dir: Path) -> None:
     mixed = corpus_dir / "mixed" / "stars-tour-8game-homegame-2013-137hands.txt"
     code, out = _cli("check", "--allow-unsupported", mixed)

@@ -288,32 +288,40 @@ def import_command(
     finally:
         reporter.stop()
     for note in result.notes:
-        typer.echo(visible(f"hhparse import: {note}"), err=True)
+        _say(visible(f"hhparse import: {note}"), console.width, err=True)
     out = Console(highlight=False)
     lines, table = summary_table(result, out.width, verbose=verbose)
     for line in lines:
-        for part in textwrap.wrap(line, width=max(out.width, 40), subsequent_indent="  ") or [""]:
-            out.print(part, markup=False, highlight=False)
+        _say(line, out.width)
     if table is not None:
         out.print(table)
     for path, hand_id in result.conflicts[:50]:
-        typer.echo(
+        _say(
             visible(
                 f"conflict: hand #{hand_id} in {path} differs from the stored hand (the stored one is "
                 "kept; this text is in rejects, code conflict)"
-            )
+            ),
+            out.width,
         )
     if len(result.conflicts) > 50:
-        typer.echo(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)")
+        _say(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)", out.width)
     if result.stats.rejected:
-        typer.echo("see why hands were rejected: hhparse report rejects")
+        _say("see why hands were rejected: hhparse report rejects", out.width)
     if result.failed_files:
-        typer.echo(
+        _say(
             f"hhparse import: {len(result.failed_files)} input file(s) or folder(s) could not be read "
             "(listed above); everything else was imported",
+            out.width,
             err=True,
         )
     raise typer.Exit(int(result.exit_code))
+
+
+def _say(text: str, width: int, *, err: bool = False) -> None:
+    """Print ``text`` wrapped to the terminal's ``width`` (a long path is cut too), continuation
+    lines indented: the import's closing lines fit an 80-column terminal like its table."""
+    parts = textwrap.wrap(text, width=max(width, 40), subsequent_indent="  ", break_on_hyphens=False)
+    typer.echo("\n".join(parts or [""]), err=err)
 
 
 def register(app: typer.Typer) -> None:
