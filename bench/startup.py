@@ -7,13 +7,13 @@ Usage::
 
 Measures, each as a fresh process (what the shell starts), median and spread of ``--runs`` runs:
 
-* ``hhparse --help``;
+* ``hhparse --help`` and ``hhparse --version``;
 * ``hhparse check`` of one small file (one hand of the corpus, or of ``sample_histories/``): the
   imports of the parser and the referee, building the parser, one hand;
 * ``python -c "import hhparse.cli"`` and ``python -c "pass"``: what the interpreter itself costs,
   to tell hhparse's share from Python's.
 
-Target (issue 16): ``--help`` and ``check`` of one small file well under 0.3 s. The runs are
+Target (issue 16): ``--help``, ``--version`` and ``check`` of one small file well under 0.3 s. The runs are
 interleaved (help, check, import, python, help, ...) so a machine that drifts over the minute
 slows every measurement alike; a CPU-loop timing is printed beside the results, as
 ``bench/import.py`` does, to tell a slow machine from slow code.
@@ -65,6 +65,7 @@ def main() -> None:
         one = _one_hand_file(Path(tmp))
         cases = {
             "hhparse --help": [hhparse, "--help"],
+            "hhparse --version": [hhparse, "--version"],
             "hhparse check one-hand.txt": [hhparse, "check", str(one)],
             "python -c 'import hhparse.cli'": [sys.executable, "-c", "import hhparse.cli"],
             "python -c 'pass'": [sys.executable, "-c", "pass"],
