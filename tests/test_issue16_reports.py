@@ -324,6 +324,15 @@ def test_report_list_defines_every_column() -> None:
         assert spec.name in out
     assert "vpip (VPIP): Voluntarily Put money In Pot" in flat
     assert "[hands where the player called, bet or raised pre-flop ÷ hands dealt in" in flat
+    code, out = _cli("report", "--list", columns=80)
+    assert code == 0 and max(cell_len(line) for line in out.splitlines()) <= 80  # its last line was 86 wide
+
+
+def test_check_says_one_warning(tmp_path: Path) -> None:
+    """Regression: a file with one warning said "1 warnings"."""
+    sample = next((REPO / "sample_histories").glob("HH20180416 T1000012075*.txt"))
+    code, out = _cli("check", sample)
+    assert code == 0 and "(60 valid, 1 warning)" in out, out
 
 
 def test_csv_buffer_reads_back(wh: Path) -> None:

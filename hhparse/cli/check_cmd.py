@@ -182,7 +182,7 @@ def _counts(counts: Counter[str]) -> str:
     n = sum(counts[s.value] for s in Status)
     parts = [f"{counts[s.value]} {s.value}" for s in Status if counts[s.value]]
     if counts["warnings"]:
-        parts.append(f"{counts['warnings']} warnings")
+        parts.append(f"{counts['warnings']} warning{'' if counts['warnings'] == 1 else 's'}")
     return f"{n} hands ({', '.join(parts)})" if parts else f"{n} hands"
 
 

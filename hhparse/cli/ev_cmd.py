@@ -49,7 +49,9 @@ def ev_command(
         typer.echo(f"{r['method']:>6} {r['street']:>8}: {r['hands']:,} hands")
     if recompute:
         typer.echo(
-            f"recomputed {res.recomputed:,} of {res.hands:,} hands ({res.with_ev:,} with an all-in EV); "
+            f"recomputed {res.recomputed:,} of {res.hands:,} hands ({res.with_ev:,} with an all-in EV)"
+        )
+        typer.echo(
             f"kept {res.kept:,} as they were: {res.kept_missing_file:,} file gone, "
             f"{res.kept_changed:,} text changed, {res.kept_rejected:,} now rejected"
         )

@@ -95,7 +95,7 @@ def list_reports(width: int) -> str:
                 text += f" [{c.num} ÷ {c.den}]"
             out.extend(wrap(f"{head}: {text}", "    "))
         out.append("")
-    out.append("Every column is also in docs/stats.md; HTML pages show it on the header, CSV names it.")
+    out.extend(wrap("Every column is also in docs/stats.md; HTML pages show it on the header, CSV names it.", ""))
     return "\n".join(out) + "\n"
 
 
