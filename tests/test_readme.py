@@ -3,8 +3,8 @@ sample_histories/, and the paths it showed exist on no system).
 
 The README's ``sh`` blocks are run, in order and verbatim, as one bash script (``set -e``: the
 first failing command fails the test and is named) in a copy of the repository's README and
-``sample_histories/``, with ``HOME`` set to a fresh folder so that ``~/hh-warehouse`` is the
-test's own; then its ``python`` blocks, in the same folder. The install block (``sh install``:
+``sample_histories/``, in an 80-column terminal, with ``HOME`` set to a fresh folder so that
+``~/hh-warehouse`` is the test's own; then its ``python`` blocks, in the same folder. The install block (``sh install``:
 ``make``, ``pipx``, ``pip``) cannot run here (it creates virtual environments and compiles):
 ``make -n`` proves its targets exist and what they would run, and the package declares the
 ``hhparse`` command that ``pip``/``pipx`` install.
@@ -34,7 +34,7 @@ def _blocks(kind: str) -> list[str]:
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HHPARSE_")}
     bin_dir = str(Path(sys.executable).parent)
-    env.update(HOME=str(home), PATH=bin_dir + os.pathsep + env.get("PATH", ""), NO_COLOR="1", COLUMNS="100",
+    env.update(HOME=str(home), PATH=bin_dir + os.pathsep + env.get("PATH", ""), NO_COLOR="1", COLUMNS="80",
                HHPARSE_NO_PROGRESS="1", HHPARSE_LOG_DIR=str(home / "logs"))
     return env
 
