@@ -67,7 +67,7 @@ from hhparse.splitter import (
     iter_files,
     split_stream,
 )
-from hhparse.summaries import parse_summaries, read_summary_text
+from hhparse.summaries import SUMMARY_CODE, parse_summaries, read_summary_text
 from hhparse.tables.build import (
     HAND_IDX,
     BatchBuilder,
@@ -202,7 +202,8 @@ def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozens
                 block_line=block.line,
             )
             builder.add_parse_error(err, block.source, block.line, block.text)
-    return TaskResult.of({**builder.finish(), **tourney.finish()}, builder.refs)
+    tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
+    return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
 
 
 class _TourneyRows:
@@ -229,15 +230,25 @@ class _TourneyRows:
             return
         chash = content_hash(text)
         idx = len(builder.refs)
+        rows = [row for summary in parsed for row in summary.rows(chash)]
+        try:  # a file is few rows: proven storable here, so the batch's table cannot fail on it
+            summaries_table(rows, [idx] * len(rows))
+        except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
+            problem = f"tournament summary: a value the warehouse cannot hold: {type(exc).__name__}: {str(exc)[:300]}"
+            error = ParseError(SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=text,
+                               block_line=block.line)
+            builder.add_parse_error(error, block.source, block.line, text)
+            return
         builder.refs.append(HandRef(None, None, chash, accepted=True))
-        for summary in parsed:
-            rows = summary.rows(chash)
-            self.summaries.extend(rows)
-            self.summary_idx.extend([idx] * len(rows))
+        self.summaries.extend(rows)
+        self.summary_idx.extend([idx] * len(rows))
 
-    def finish(self) -> dict[str, pa.Table]:
+    def finish(self, refs: Sequence[HandRef]) -> dict[str, pa.Table]:
+        """The two tables; the events of a hand the batch builder set apart (``refs``: no longer
+        accepted, now a reject) are dropped with it."""
+        kept = [i for i, idx in enumerate(self.event_idx) if refs[idx].accepted]
         return {
-            "tournament_events": events_table(self.events, self.event_idx),
+            "tournament_events": events_table([self.events[i] for i in kept], [self.event_idx[i] for i in kept]),
             "tournament_summaries": summaries_table(self.summaries, self.summary_idx),
         }
 

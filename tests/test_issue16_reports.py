@@ -25,7 +25,7 @@ from hhparse.reports.output import to_table
 from hhparse.reports.query import FilterNote
 
 sys.path.insert(0, str(Path(__file__).parent))
-from issue16_histories import write_all
+from issue16_histories import SUMMARY_900001, tournament_hands, write_all
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -125,6 +125,50 @@ def test_tournaments_hand_computed(wh: Path) -> None:
     assert (total["buy_in"] + total["fee"], total["won"], total["net"]) == (Decimal("18.00"), Decimal("12.61"), Decimal("-5.39"))
     assert total["roi"] == -29.94
     assert df.attrs["money_columns"] and isinstance(df["net"].dtype, pd.ArrowDtype)
+
+
+def test_a_place_beyond_32767_is_stored(tmp_path: Path) -> None:
+    """Regression: ``place`` was int16, so a Sunday Million finish (the parser allows places below
+    a billion) made the batch's tournament_events fail to build and the import abort."""
+    name, text = next((n, t) for n, t in tournament_hands().items() if "T900003" in n)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / name).write_text(text.replace("in 4th place", "in 54321st place"))
+    result = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1)
+    assert (result.stats.new, result.stats.rejected) == (1, 0)
+    events = pq.read_table(tmp_path / "wh" / "tournament_events").to_pylist()
+    assert [(e["player"], e["kind"], e["place"]) for e in events] == [("Hero", "finished", 54321)]
+    (row,) = [r for _, r in hhparse.report("tournaments", tmp_path / "wh").iterrows() if r["tournament_id"] == "900003"]
+    assert row["place"] == 54321
+
+
+def test_a_summary_number_the_warehouse_cannot_hold_is_a_reject_not_a_failed_batch(tmp_path: Path) -> None:
+    """Regression: a summary's numbers were unbounded, so ``99999999999 players`` (beyond int32)
+    made the batch's tournament_summaries fail to build and the import abort."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "TS20240501 T900001 huge.txt").write_text(SUMMARY_900001.replace("9 players", "99999999999 players"))
+    name, text = next((n, t) for n, t in tournament_hands().items() if "T900003" in n)
+    (tmp_path / "in" / name).write_text(text)
+    result = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)  # final, not being written
+    assert (result.stats.new, result.stats.rejected, result.stats.summaries) == (1, 1, 0)
+    (reject,) = pq.read_table(tmp_path / "wh" / "rejects").to_pylist()
+    assert reject["code"] == "bad-summary" and "cannot hold" in reject["message"], reject
+
+
+def test_the_events_of_a_hand_set_apart_go_with_it(tmp_path: Path) -> None:
+    """Regression (merge with the batch builder's last line of defence): a hand the builder sets
+    apart at the end of a batch becomes a reject; its tournament lines must not stay stored."""
+    from hhparse.importer import _TourneyRows
+    from hhparse.tables.build import HandRef
+
+    name, text = next((n, t) for n, t in tournament_hands().items() if "T900003" in n)
+    (tmp_path / name).write_text(text)
+    (hand,) = hhparse.parse_file(tmp_path / name)
+    rows = _TourneyRows()
+    rows.add_hand(0, hand)
+    rows.add_hand(1, hand)
+    refs = [HandRef("PokerStars", "900000003", "a", accepted=True), HandRef("PokerStars", "900000003", "b", accepted=False)]
+    events = rows.finish(refs)["tournament_events"]
+    assert events.column("_hand_idx").to_pylist() == [0] and events.column("place").to_pylist() == [4]
 
 
 def test_tournament_events_and_summaries_tables(wh: Path) -> None:

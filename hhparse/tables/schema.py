@@ -488,7 +488,7 @@ TOURNAMENT_EVENTS = Table(
             "tournament collects: the `to $X` of their last knockout in the hand, else their seat's bounty, "
             "else the buy-in's bounty part), `rebuy` or `add-on` (the price paid).",
         ),
-        _c("place", _I16, "Finishing place (1 for `won`); null when the line names none.", null=True),
+        _c("place", _I32, "Finishing place (1 for `won`); null when the line names none.", null=True),
         _c(
             "amount",
             _I64,
