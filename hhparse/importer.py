@@ -67,7 +67,7 @@ from hhparse.splitter import (
     iter_files,
     split_stream,
 )
-from hhparse.summaries import SUMMARY_CODE, parse_summaries, read_summary_text
+from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
 from hhparse.tables.build import (
     HAND_IDX,
     BatchBuilder,
@@ -223,7 +223,17 @@ class _TourneyRows:
 
     def add_summary(self, builder: BatchBuilder, block: Block) -> None:
         # the splitter keeps a bounded excerpt of text that is not hands: read the whole file
-        text = read_summary_text(block.source) if os.path.isfile(block.source) else block.text
+        size = os.path.getsize(block.source) if os.path.isfile(block.source) else 0
+        if size > SUMMARY_MAX_BYTES:
+            problem = (
+                f"tournament summary: the file is {size:,} bytes, more than a summary file holds "
+                f"({SUMMARY_MAX_BYTES:,}): not read"
+            )
+            error = ParseError(SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=block.text,
+                               block_line=block.line)
+            builder.add_parse_error(error, block.source, block.line, block.text)
+            return
+        text = read_summary_text(block.source) if size else block.text
         parsed = parse_summaries(text, block.source, block.line)
         if isinstance(parsed, ParseError):
             builder.add_parse_error(parsed, block.source, block.line, text)

@@ -50,6 +50,7 @@ from hhparse.errors import ParseError
 
 __all__ = [
     "SUMMARY_CODE",
+    "SUMMARY_MAX_BYTES",
     "SummaryPlace",
     "TournamentSummary",
     "parse_summaries",
@@ -58,6 +59,10 @@ __all__ = [
 
 SUMMARY_CODE = "bad-summary"
 """``ParseError.code`` of a tournament summary file that cannot be read."""
+
+SUMMARY_MAX_BYTES: Final = 32 * 1024 * 1024
+"""A summary file larger than this is a ``bad-summary`` reject, not read into memory: the largest
+tournaments' summaries (every entrant of a 100,000-player field) are a few megabytes."""
 
 _SYMBOLS: Final = {"$": "USD", "€": "EUR", "£": "GBP", "₹": "INR", "¥": "CNY"}
 _CODES: Final = ("USD", "EUR", "GBP", "CAD", "INR", "CNY", "FPP", "SC")

@@ -171,6 +171,20 @@ def test_the_events_of_a_hand_set_apart_go_with_it(tmp_path: Path) -> None:
     assert events.column("_hand_idx").to_pylist() == [0] and events.column("place").to_pylist() == [4]
 
 
+def test_a_summary_file_too_large_to_be_one_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The splitter bounds what it keeps of a file that is not hands; the summary reader reads the
+    whole file, so it is bounded too (a reject naming the size, not a file read into memory)."""
+    import hhparse.importer
+
+    monkeypatch.setattr(hhparse.importer, "SUMMARY_MAX_BYTES", 100)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "TS20240501 T900001.txt").write_text(SUMMARY_900001 + "\n\n")
+    result = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)
+    assert (result.stats.rejected, result.stats.summaries) == (1, 0)
+    (reject,) = pq.read_table(tmp_path / "wh" / "rejects").to_pylist()
+    assert reject["code"] == "bad-summary" and "more than a summary file holds (100)" in reject["message"], reject
+
+
 def test_tournament_events_and_summaries_tables(wh: Path) -> None:
     con = hhparse.warehouse(wh)
     events = con.sql("SELECT kind, player, place, amount_dec, shared_by, eliminated, unit FROM tournament_events "
