@@ -109,6 +109,8 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "small_blind": bb // 2,
         "big_blind": bb,
         "tournament_id": np.where(chips, "T1", None),
+        "buyin_label": np.where(chips, "$10+$1 USD", None),
+        "max_seats": np.full(n, SEATS, np.int16),
         "zoom": np.zeros(n, bool),
         "table_name": np.char.add("Table ", (ids // 500).astype(str)),
         "button_seat": np.ones(n, np.int16),
@@ -160,6 +162,7 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "contributed_preflop": flat["contrib"],
         "collected": flat["collected"],
         "net": flat["net"],
+        "allin_ev": flat["net"],  # no all-in EV drawn: allin_ev = net (data test allin_ev_sums_to_minus_rake)
         "vpip": flat["vpip"],
         "pfr": flat["pfr"],
         "three_bet_opportunity": r[0] < 0.2,
@@ -338,6 +341,9 @@ def main() -> None:
         ("hand", {"hand_id": hand_id}),
         ("summary", {"player": busiest}),
         ("sessions", {"player": "Hero"}),
+        ("summary", {"by": "stakes"}),
+        ("summary", {"by": "month"}),
+        ("summary", {"stakes": "0.12/0.25"}),
     ]
     results = {}
     for name, kw in cases:
@@ -349,7 +355,7 @@ def main() -> None:
                 graph_image(df, "png")
             times.append(time.perf_counter() - t)
             rows = len(df)
-        label = name + (f" --player {kw['player']}" if "player" in kw else "")
+        label = name + "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k != "hand_id")
         results[label] = {
             "best_s": round(min(times), 3),
             "median_s": round(statistics.median(times), 3),

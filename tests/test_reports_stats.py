@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import hhparse
+from hhparse.failures import UsageError
 from hhparse.reports import REPORTS, WarehouseNotFoundError, data_tests, warehouse
 from hhparse.reports.output import GRAPH_SIZE, graph_image, to_html, to_json
 
@@ -172,7 +173,8 @@ def test_filters(con: duckdb.DuckDBPyConnection) -> None:
     assert set(hhparse.report("summary", con, game="courchevel-hilo", **carol)["unit"]) == {"USD"}
     assert set(hhparse.report("summary", con, stakes="15/30 chips", **carol)["unit"]) == {"chips"}
     assert set(hhparse.report("summary", con, stakes="0.25", **carol)["unit"]) == {"USD"}
-    assert hhparse.report("summary", con, player="Nobody").empty
+    with pytest.raises(UsageError, match="no player 'Nobody' in the warehouse; nearest names"):
+        hhparse.report("summary", con, player="Nobody")
     with pytest.raises(ValueError, match="--since"):
         hhparse.report("summary", con, since="yesterday")
 

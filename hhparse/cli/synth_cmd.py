@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from hhparse.cli.common import add_command
-from hhparse.synth import GAMES, SynthConfig, write
-from hhparse.synth.output import FileStyle
+from hhparse.rules.variants import VARIANTS  # the table of games: records only, light
 
 if TYPE_CHECKING:
     GameChoice = str
 else:  # the choices typer shows and checks: every game of the table, or "mixed"
-    GameChoice = StrEnum("GameChoice", {slug: slug for slug in (*GAMES, "mixed")})
+    GameChoice = StrEnum("GameChoice", {slug: slug for slug in (*(v.slug for v in VARIANTS), "mixed")})
 
 
 class StructureChoice(StrEnum):
@@ -65,6 +64,9 @@ def synth(
     stats: Annotated[bool, typer.Option("--stats", help="Print coverage counts and speed to stderr.")] = False,
 ) -> None:
     """Generate synthetic hand histories that parse and referee as valid."""
+    from hhparse.synth import GAMES, SynthConfig, write  # the engine: not for --help
+    from hhparse.synth.output import FileStyle
+
     try:
         config = SynthConfig(
             hands=hands,
@@ -96,4 +98,12 @@ def synth(
 
 def register(app: typer.Typer) -> None:
     """Add ``synth`` to the ``hhparse`` application."""
-    add_command(app, "synth", synth)
+    add_command(
+        app,
+        "synth",
+        synth,
+        examples=(
+            "hhparse synth --hands 10000 --seed 7 --game courchevel-hilo --out dir/",
+            "hhparse synth --hands 50 --kind tournament --out one-file.txt",
+        ),
+    )
