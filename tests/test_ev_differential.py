@@ -79,7 +79,7 @@ from hhparse.splitter import split_path
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import corpus_hand_files
 
-HOLE_CARDS = {Game.OMAHA: 4, Game.FIVE_CARD_OMAHA: 5, Game.COURCHEVEL: 5}
+HOLE_CARDS = {Game("omaha"): 4, Game("5-card-omaha"): 5, Game("courchevel"): 5}
 SAMPLES = 3000
 """Boards drawn per hand where hhparse used Monte Carlo (a standard error of about 0.9 % of the
 pot; hhparse's own 20,000 samples give about 0.35 %)."""
@@ -238,7 +238,7 @@ def build_spot(result: RefereeResult) -> Spot | None:
         return None
     assert all(len(h) <= size for h in holes.values()), holes
     n_board = {0: 0, 1: 3, 2: 4}[street]
-    if street == 0 and hand.header.game is Game.COURCHEVEL:
+    if street == 0 and hand.header.game == Game("courchevel"):
         n_board = 1
     board = tuple(facts.boards[0][:n_board])
     assert all(tuple(b[:n_board]) == board for b in facts.boards)
