@@ -1,4 +1,5 @@
-"""``hhparse import PATH... [--warehouse DIR] [--jobs N]``: bulk import into the Parquet warehouse.
+"""``hhparse import PATH... [--warehouse DIR] [--jobs N | --cluster ADDRESS]``: bulk import into the
+Parquet warehouse, on local worker processes or a Dask cluster (:mod:`hhparse.cluster`).
 
 A thin adapter: it parses options, calls :func:`hhparse.importer.import_paths` and maps the
 outcome to an exit code (:class:`hhparse.failures.ExitCode`) — 0 every hand accepted, 1 some hands
@@ -10,9 +11,11 @@ never as markup, with control characters made visible.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -31,7 +34,9 @@ from rich.table import Table
 from rich.text import Text
 
 from hhparse.cli.common import add_command
-from hhparse.importer import FileRun, ImportResult, ImportStats, import_paths
+from hhparse.cluster import ENV_SCHEDULER, connect, dashboard_link
+from hhparse.failures import UsageError
+from hhparse.importer import Executor, FileRun, ImportResult, ImportStats, import_paths
 from hhparse.safetext import visible
 from hhparse.tables.store import default_warehouse
 
@@ -185,6 +190,15 @@ def import_command(
         int,
         typer.Option("--task-hands", min=1, help="Hands per worker task."),
     ] = 500,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Run the work on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`) or "
+            "local:N (N local worker processes). Default: $HHPARSE_DASK_SCHEDULER unless --jobs is "
+            "given. Needs pip install 'hhparse[cluster]'.",
+        ),
+    ] = None,
 ) -> None:
     """Import hand histories into the Parquet warehouse; unchanged files are skipped.
 
@@ -195,12 +209,24 @@ def import_command(
     console = Console(stderr=True)
     tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
     reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
-    try:
-        result = import_paths(
-            paths, target, jobs=jobs, task_hands=task_hands, batch_hands=batch_hands, reporter=reporter
-        )
-    finally:
-        reporter.stop()
+    if cluster is not None and jobs is not None:
+        raise UsageError("--jobs sets local worker processes and --cluster a Dask cluster's: give one of them")
+    if cluster is None and jobs is None:
+        cluster = os.environ.get(ENV_SCHEDULER) or None
+    with contextlib.ExitStack() as stack:
+        executor = stack.enter_context(_cluster(cluster, console)) if cluster is not None else None
+        try:
+            result = import_paths(
+                paths,
+                target,
+                jobs=jobs,
+                task_hands=task_hands,
+                batch_hands=batch_hands,
+                reporter=reporter,
+                executor=executor,
+            )
+        finally:
+            reporter.stop()
     for note in result.notes:
         typer.echo(visible(f"hhparse import: {note}"), err=True)
     Console(width=max(console.width, 160)).print(summary_table(result))
@@ -220,6 +246,17 @@ def import_command(
             err=True,
         )
     raise typer.Exit(int(result.exit_code))
+
+
+@contextlib.contextmanager
+def _cluster(spec: str, console: Console) -> Iterator[Executor]:
+    """The Dask executor of ``--cluster`` (:mod:`hhparse.cluster`; Dask itself is imported only
+    then: it is an optional extra), announced on stderr."""
+    with connect(spec) as executor:
+        line = f"hhparse import: Dask cluster {executor.address}, {executor.threads()} worker thread(s)"
+        link = dashboard_link(executor)
+        console.print(Text(visible(line + (f", dashboard {link}" if link else ""))))
+        yield executor
 
 
 def register(app: typer.Typer) -> None:
