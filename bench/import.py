@@ -15,7 +15,15 @@ With ``--ev both`` every round imports the input with the all-in EV stage and wi
 (``import_paths(ev=False)``), and the median speeds and their ratio are printed (issue #15: with
 EV at >= 80 % of the speed without).
 
+With ``--executor cluster`` (or ``both``) each ``--jobs N`` also runs as ``--cluster local:N``: a
+Dask ``LocalCluster`` of N single-threaded worker processes (issue #18, target >= 1.7x from 1 to 2
+workers). The cluster is started before the clock starts (its start-up is printed apart); the
+client's CPU time (merging, writing Parquet, and the LocalCluster's scheduler, which runs in the
+client process) and the workers' CPU time are measured separately, so the per-hand costs of each
+side can be projected to a larger cluster.
+
 Usage: python bench/import.py [--hands 1000000] [--jobs 1 2] [--keep DIR] [--ev on|off|both]
+       [--executor pool|cluster|both] [--repeat N]
 """
 
 from __future__ import annotations
@@ -47,6 +55,31 @@ dt = time.perf_counter() - t
 print(json.dumps({
     "seconds": dt, "cpu_seconds": time.process_time() - c, "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected,
     "batches": r.stats.batches,
+    "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+CHILD_CLUSTER = """
+import json, resource, sys, time
+import psutil
+from hhparse.importer import import_paths
+from hhparse.cluster import connect
+t = time.perf_counter()
+with connect("local:" + sys.argv[3]) as ex:
+    startup = time.perf_counter() - t
+    workers = psutil.Process().children(recursive=True)
+    def workers_cpu():
+        return sum(sum(p.cpu_times()[:2]) for p in workers)
+    w = workers_cpu()
+    t = time.perf_counter()
+    c = time.process_time()
+    r = import_paths([sys.argv[1]], sys.argv[2], executor=ex, ev=sys.argv[4] == "on")
+    dt = time.perf_counter() - t
+    cpu = time.process_time() - c
+    wcpu = workers_cpu() - w
+print(json.dumps({
+    "seconds": dt, "cpu_seconds": cpu, "worker_cpu_seconds": wcpu, "startup_seconds": startup,
+    "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
@@ -150,7 +183,8 @@ def _du(path: Path) -> int:
 
 
 def main() -> None:
-    """Build the input once, then import it once per ``--jobs`` value and print the figures."""
+    """Build the input once, then import it once per ``--jobs`` value (and executor) per round and
+    print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=1_000_000)
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
@@ -159,8 +193,11 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="build/keep the input here (reused if present)")
     ap.add_argument("--ev", choices=("on", "off", "both"), default="on",
                     help="all-in EV stage on, off, or both in every round (and their speed ratio)")
+    ap.add_argument("--executor", choices=("pool", "cluster", "both"), default="pool",
+                    help="local process pool (--jobs N), Dask LocalCluster (--cluster local:N), or both")
     args = ap.parse_args()
     evs = ("off", "on") if args.ev == "both" else (args.ev,)
+    executors = ("pool", "cluster") if args.executor == "both" else (args.executor,)
 
     work = Path(tempfile.mkdtemp(prefix="hhparse-bench-"))
     src = args.keep or work / "input"
@@ -172,52 +209,78 @@ def main() -> None:
         # Rounds: every --jobs value once per round, so that a drift of the machine's speed (seen
         # here: 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before
         # each run shows that drift.
-        by_jobs: dict[tuple[int, str], list[dict[str, Any]]] = {(j, e): [] for j in args.jobs for e in evs}
+        runs_of: dict[tuple[str, int, str], list[dict[str, Any]]] = {
+            (x, j, e): [] for x in executors for j in args.jobs for e in evs
+        }
         for i in range(args.repeat):
-            for jobs, ev in by_jobs:
-                wh = work / f"wh-{jobs}-{ev}-{i}"
+            for key in runs_of:
+                executor, jobs, ev = key
+                wh = work / f"wh-{executor}-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
-                out, mem = run_sampled([sys.executable, "-c", CHILD, str(src), str(wh), str(jobs), ev])
+                child = CHILD_CLUSTER if executor == "cluster" else CHILD
+                out, mem = run_sampled([sys.executable, "-c", child, str(src), str(wh), str(jobs), ev])
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
                 r["warehouse_mb"] = _du(wh) / 1e6
                 r["loop_s"] = loop
-                by_jobs[(jobs, ev)].append(r)
+                runs_of[key].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
-                print(f"  round {i + 1}, --jobs {jobs}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
-                      f"{r['hands_per_cpu_s']:,.0f} per CPU second of the main process (CPU loop {loop:.2f} s)")
+                extra = ""
+                if executor == "cluster":
+                    extra = (f", client CPU {1e6 * r['cpu_seconds'] / r['read']:.1f} µs/hand, workers' CPU "
+                             f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, cluster start "
+                             f"{r['startup_seconds']:.1f} s")
+                print(f"  round {i + 1}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
+                      f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)", flush=True)
         results = {}
-        for (jobs, ev), runs in by_jobs.items():
-            runs.sort(key=lambda x: x["hands_per_s"])
-            r = runs[len(runs) // 2]  # the median run (all its figures)
+        for key, runs in runs_of.items():
+            executor, jobs, ev = key
+            label = _label(executor, jobs)
+            ordered = sorted(runs, key=lambda x: x["hands_per_s"])
+            r = dict(ordered[len(ordered) // 2])  # the median run (all its figures)
             if args.repeat > 1:
-                r["all_hands_per_s"] = [round(x["hands_per_s"]) for x in runs]
-                print(f"--jobs {jobs}, EV {ev}: hands/s of the {args.repeat} runs: {r['all_hands_per_s']}")
-            results[(jobs, ev)] = r
-            print(
-                f"--jobs {jobs}, EV {ev}: {r['read']:,} hands in {r['seconds']:.1f} s = {r['hands_per_s']:,.0f} hands/s "
-                f"({r['hands_per_s'] / jobs:,.0f}/core); new {r['new']:,}, rejected {r['rejected']:,}; "
+                print(f"{label}, EV {ev}: hands/s of the {args.repeat} runs: {[round(x['hands_per_s']) for x in runs]} "
+                      f"(spread {100 * (ordered[-1]['hands_per_s'] / ordered[0]['hands_per_s'] - 1):.0f} %)")
+            results[key] = r
+            line = (
+                f"{label}, EV {ev}: {r['read']:,} hands in {r['seconds']:.1f} s = {r['hands_per_s']:,.0f} hands/s "
+                f"({r['hands_per_s'] / jobs:,.0f}/worker); new {r['new']:,}, rejected {r['rejected']:,}; "
                 f"peak RSS main {r['main_rss_mb']:.0f} MB, largest worker {r['worker_rss_mb']:.0f} MB, "
                 f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
                 f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
             )
-        for ev in evs:
-            if (1, ev) in results and (2, ev) in results:
-                one, two = results[(1, ev)]["hands_per_s"], results[(2, ev)]["hands_per_s"]
-                print(f"speed-up --jobs 2 / --jobs 1, EV {ev}: {two / one:.2f}x")
+            if executor == "cluster":
+                client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
+                workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
+                line += (f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs; "
+                         f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s")
+            print(line)
+        for executor in executors:
+            for ev in evs:
+                if (executor, 1, ev) in results and (executor, 2, ev) in results:
+                    one, two = results[(executor, 1, ev)]["hands_per_s"], results[(executor, 2, ev)]["hands_per_s"]
+                    paired = [b["hands_per_s"] / a["hands_per_s"]
+                              for a, b in zip(runs_of[(executor, 1, ev)], runs_of[(executor, 2, ev)], strict=True)]
+                    print(f"speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: {two / one:.2f}x "
+                          f"(medians); per round {', '.join(f'{x:.2f}' for x in paired)}")
         if args.ev == "both":
-            for jobs in args.jobs:
-                with_ev, without = results[(jobs, "on")]["hands_per_s"], results[(jobs, "off")]["hands_per_s"]
-                print(f"--jobs {jobs}: with EV {with_ev:,.0f} / without {without:,.0f} hands/s = "
-                      f"{100 * with_ev / without:.1f} % (medians)")
-                if jobs == 1:  # in-process: the main process's CPU time is all the work
-                    cpu = {e: statistics.median(x["hands_per_cpu_s"] for x in by_jobs[(1, e)]) for e in evs}
-                    print(f"--jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without {cpu['off']:,.0f} "
-                          f"= {100 * cpu['on'] / cpu['off']:.1f} % (medians; less sensitive to a busy machine)")
+            for executor in executors:
+                for jobs in args.jobs:
+                    with_ev = results[(executor, jobs, "on")]["hands_per_s"]
+                    without = results[(executor, jobs, "off")]["hands_per_s"]
+                    print(f"{_label(executor, jobs)}: with EV {with_ev:,.0f} / without {without:,.0f} hands/s = "
+                          f"{100 * with_ev / without:.1f} % (medians)")
+                    if jobs == 1 and executor == "pool":  # in-process: the main process's CPU is all the work
+                        cpu = {e: statistics.median(x["hands_per_cpu_s"] for x in runs_of[("pool", 1, e)]) for e in evs}
+                        print(f"--jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without {cpu['off']:,.0f} "
+                              f"= {100 * cpu['on'] / cpu['off']:.1f} % (medians; less sensitive to a busy machine)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+
+def _label(executor: str, jobs: int) -> str:
+    return f"--cluster local:{jobs}" if executor == "cluster" else f"--jobs {jobs}"
 
 if __name__ == "__main__":
     main()

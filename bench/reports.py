@@ -5,6 +5,7 @@ Usage::
     .venv/bin/python bench/reports.py                      # 1 M hands: hhparse synth -> hhparse import
     .venv/bin/python bench/reports.py --hands 100000       # smaller
     .venv/bin/python bench/reports.py --source rows        # rows generated directly (seconds to build)
+    .venv/bin/python bench/reports.py --warehouse WH       # an existing warehouse (bench/replicate.py)
 
 Two ways to build the warehouse (reused when it already holds the requested number of hands):
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import sys
@@ -361,8 +363,12 @@ def main() -> None:
     t = time.perf_counter()
     failing = {k: len(v) for k, v in data_tests(con).items() if len(v)}
     print(f"{'data tests':32s} {time.perf_counter() - t:6.3f} s  failing: {failing or 'none'}")
+    # the process's high-water mark: DuckDB's buffers, the DataFrames, the graph (and the build
+    # when the warehouse was built in this run)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'peak RSS':32s} {peak:6.0f} MB{' (including the build)' if have < 0 else ''}")
     if args.json:
-        print(json.dumps({"hands": hands, "reports": results}, indent=1))
+        print(json.dumps({"hands": hands, "reports": results, "peak_rss_mb": round(peak)}, indent=1))
 
 
 if __name__ == "__main__":

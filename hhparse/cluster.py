@@ -39,10 +39,11 @@ import hashlib
 import importlib.util
 import logging
 import os
+import pickle
 import re
 import uuid
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -50,6 +51,7 @@ from hhparse import __version__
 from hhparse.failures import HhparseError
 from hhparse.importer import GC_THRESHOLD, PackedBlocks, Task, TaskResult, pack_blocks, process_packed
 from hhparse.resources import data_dir
+from hhparse.splitter import Block
 from hhparse.workers import _std_streams_to_devnull
 
 __all__ = [
@@ -138,13 +140,21 @@ class WorkerMismatchError(RuntimeError):
     """Raised on a worker whose hhparse is not the client's (the task is not run)."""
 
 
-def run_task(expected: str, packed: PackedBlocks, open_tails: frozenset[int], ev: bool) -> TaskResult:
-    """The task a worker runs: :func:`hhparse.importer.process_packed`, with the collector
-    quietened for its duration as in a local worker (:data:`hhparse.importer.GC_THRESHOLD`), after
-    checking that this worker's hhparse is the client's."""
+def ship_blocks(blocks: Sequence[Block]) -> bytes:
+    """A task's blocks as one pickled blob: Dask walks a task's arguments looking for futures,
+    which on hundreds of block tuples cost the client as much CPU as the rest of its work."""
+    return pickle.dumps(pack_blocks(blocks), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool) -> TaskResult:
+    """The task a worker runs: :func:`hhparse.importer.process_packed` of :func:`ship_blocks`'s
+    blob, with the collector quietened for its duration as in a local worker
+    (:data:`hhparse.importer.GC_THRESHOLD`), after checking that this worker's hhparse is the
+    client's (:func:`fingerprint`)."""
     mine = fingerprint()
     if mine != expected:
         raise WorkerMismatchError(f"this worker runs hhparse {mine}, the client {expected}")
+    packed: PackedBlocks = pickle.loads(shipped)
     previous = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLD)
     try:
@@ -232,7 +242,7 @@ class DaskExecutor:
                 fut = self.client.submit(
                     run_task,
                     expected,
-                    pack_blocks(task.blocks),
+                    ship_blocks(task.blocks),
                     task.open_tails,
                     ev,
                     key=f"hhparse-import-{run}-{n:08d}",

@@ -502,5 +502,5 @@ def test_a_worker_with_another_hhparse_is_refused(monkeypatch: pytest.MonkeyPatc
     from hhparse import cluster
 
     with pytest.raises(cluster.WorkerMismatchError):
-        cluster.run_task("0.0.0+other", [], frozenset(), True)
-    assert cluster.run_task(cluster.fingerprint(), [], frozenset(), True).hashes == []
+        cluster.run_task("0.0.0+other", cluster.ship_blocks([]), frozenset(), True)
+    assert cluster.run_task(cluster.fingerprint(), cluster.ship_blocks([]), frozenset(), True).hashes == []

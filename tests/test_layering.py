@@ -111,3 +111,21 @@ def test_reports_read_facts_not_the_referee(path: Path) -> None:
     assert not _forbidden(imports, ("hhparse.engine", "hhparse.tables.build", *TEXT_SIDE)), path
     rules = _forbidden(imports, ("hhparse.rules",))
     assert rules <= {"hhparse.rules.pots", "hhparse.rules.spec"}, path
+
+
+def test_dask_stays_an_optional_extra() -> None:
+    """Only ``hhparse/cluster.py`` imports Dask (``pip install 'hhparse[cluster]'``), and only
+    inside functions: ``import hhparse.cluster`` and every other module work without it."""
+    for path in _modules(""):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        dask = {n for n in _imports(path) if n.split(".")[0] in ("dask", "distributed")}
+        if path.name == "cluster.py" and path.parent == PKG:
+            top: set[str] = set()
+            for node in tree.body:  # module level only
+                if isinstance(node, ast.Import):
+                    top.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    top.add(node.module)
+            assert not {n for n in top if n.split(".")[0] in ("dask", "distributed")}, top
+        else:
+            assert not dask, f"{path} imports {dask}"
