@@ -400,11 +400,16 @@ def test_killing_a_worker_mid_import_ends_in_the_same_warehouse(
         proc = start_cli(src, wh, "--cluster", dask_cluster.address, "--task-hands", "10")
         try:
             deadline = time.monotonic() + 120
-            while not c.processing(workers=[addr]).get(addr):
-                assert proc.poll() is None, "the import ended before the victim got a task"
+            while True:  # freeze it while the scheduler says it holds a task of the import
+                assert proc.poll() is None, "the import ended before the victim was frozen with a task"
                 assert time.monotonic() < deadline
+                if c.processing(workers=[addr]).get(addr):
+                    os.killpg(victim.pid, signal.SIGSTOP)
+                    time.sleep(0.2)
+                    if c.processing(workers=[addr]).get(addr):  # (a frozen worker reports nothing)
+                        break
+                    os.killpg(victim.pid, signal.SIGCONT)
                 time.sleep(0.01)
-            os.killpg(victim.pid, signal.SIGSTOP)
             time.sleep(1.0)
             assert proc.poll() is None, "the import finished without the frozen worker's task"
             os.killpg(victim.pid, signal.SIGKILL)
