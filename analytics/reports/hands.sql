@@ -15,7 +15,7 @@ WITH hp AS (
     SELECT *
     FROM stg_hand_players
     WHERE dealt_in
-      AND in_scope($since, $until, $game, $stakes, hand_date, game_slug, game_label, stakes, big_blind)
+      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, big_blind)
 ),
 
 per_hand AS (
