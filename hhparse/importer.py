@@ -331,10 +331,10 @@ class PoolExecutor:
             while window:
                 t, f = window.popleft()
                 yield t, wait_result(f)
+            pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
         except BaseException:  # (GeneratorExit too: the importer stopped early)
             stop_pool(pool)  # at once: do not wait for the queued tasks
             raise
-        pool.shutdown(wait=True)
 
 
 def local_executor(jobs: int) -> Executor:
