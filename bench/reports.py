@@ -26,6 +26,7 @@ import os
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -310,6 +311,32 @@ def build_pipeline(root: Path, hands: int) -> None:
     import_paths([text_dir], root, jobs=os.cpu_count() or 1)
 
 
+def _label(name: str, kw: dict[str, object]) -> str:
+    return name + "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k != "hand_id")
+
+
+def _one(root: Path, name: str, kw: dict[str, object], repeat: int) -> None:
+    """One report, ``repeat`` times, in this (fresh) process: a JSON line with its median time,
+    its CPU seconds per run and the process's peak RSS (the child of ``--isolate``)."""
+    con = warehouse(root)
+    times, rows = [], 0
+    cpu = time.process_time()
+    for _ in range(repeat):
+        t = time.perf_counter()
+        df = report(name, con, **kw)
+        if name == "graph":
+            graph_image(df, "png")
+        times.append(time.perf_counter() - t)
+        rows = len(df)
+    print(json.dumps({
+        "best_s": round(min(times), 3),
+        "median_s": round(statistics.median(times), 3),
+        "cpu_s_per_run": round((time.process_time() - cpu) / repeat, 2),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "rows": rows,
+    }))
+
+
 def main() -> None:
     """Build or reuse the warehouse, then time each report a few times (best and median)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -318,7 +345,14 @@ def main() -> None:
     ap.add_argument("--warehouse", type=Path, default=None, help="default: bench/out/wh-<source>-<hands>")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print the timings as JSON")
+    ap.add_argument("--isolate", action="store_true",
+                    help="each report in a fresh process: its own peak RSS and CPU seconds (DuckDB's "
+                    "threads together), where the shared process's high-water mark names no report")
+    ap.add_argument("--one", nargs=2, metavar=("REPORT", "KWARGS_JSON"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        _one(args.warehouse, args.one[0], json.loads(args.one[1]), args.repeat)
+        return
     root = args.warehouse or ROOT / "bench" / "out" / f"wh-{args.source}-{args.hands}"
     have = _hands_in(root)
     if have < 0:
@@ -348,6 +382,22 @@ def main() -> None:
         ("hands", {"player": "Hero", "since": str(last_month)}),
     ]
     results = {}
+    if args.isolate:
+        con.close()
+        for name, kw in cases:
+            label = _label(name, kw)
+            out = subprocess.run(
+                [sys.executable, __file__, "--warehouse", str(root), "--repeat", str(args.repeat),
+                 "--one", name, json.dumps(kw)],
+                check=True, capture_output=True, text=True,
+            ).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            results[label] = r
+            print(f"{label:48s} median {r['median_s']:6.3f} s  CPU {r['cpu_s_per_run']:6.2f} s/run  "
+                  f"peak RSS {r['peak_rss_mb']:6.0f} MB  {r['rows']:>8,} rows", flush=True)
+        if args.json:
+            print(json.dumps({"hands": hands, "reports": results}, indent=1))
+        return
     for name, kw in cases:
         times, rows = [], 0
         for _ in range(args.repeat):
@@ -357,9 +407,7 @@ def main() -> None:
                 graph_image(df, "png")
             times.append(time.perf_counter() - t)
             rows = len(df)
-        label = name + (f" --player {kw['player']}" if "player" in kw else "") + (
-            f" --since {kw['since']}" if "since" in kw else ""
-        ) + (f" --limit {kw['limit']}" if "limit" in kw else "")
+        label = _label(name, kw)
         results[label] = {
             "best_s": round(min(times), 3),
             "median_s": round(statistics.median(times), 3),

@@ -88,13 +88,20 @@ filtered AS (
                    WHEN $door_card = 'high' THEN door_card[1] IN ('9', 'T', 'J', 'Q', 'K')
                    WHEN length($door_card) = 1 THEN door_card[1] = $door_card
                    ELSE door_card = $door_card END)
-    QUALIFY CAST($limit AS BIGINT) IS NULL
-         OR row_number() OVER (ORDER BY start_utc DESC, hand_id DESC) <= CAST($limit AS BIGINT)
+),
+
+-- the last $limit hands (all of them when NULL): a LIMIT after an ORDER BY is DuckDB's top-N,
+-- which keeps $limit rows, where a row_number() window sorts every hand in scope
+latest AS (
+    SELECT *
+    FROM filtered
+    ORDER BY start_utc DESC, hand_id DESC
+    LIMIT CAST($limit AS BIGINT)
 ),
 
 final AS (
     SELECT * EXCLUDE (big_blind)
-    FROM filtered
+    FROM latest
     ORDER BY start_utc, hand_id
 )
 
