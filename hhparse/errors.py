@@ -90,7 +90,8 @@ PARSE_CODES: dict[str, str] = {
     "truncated-hand": "the hand's text stops before its end (a file cut short, a hand still being written): "
                       "before *** SUMMARY ***, or inside the summary (no Total pot line, no Board line for a "
                       "board that was dealt, or no summary line for a seated player)",
-    "no-header": "text before the first hand header of a file is not a hand",
+    "no-header": "text outside every hand: before the first hand header of a file, or after a hand's "
+                 "blank lines without a hand header of its own",
     "unsupported-game": "a hand of a game hhparse does not read (Hold'em, Stud, 6 Card Omaha, ...)",
     "summary-file": "a tournament summary file, not hand histories",
     "binary-file": "a file with NUL bytes: not a hand history",

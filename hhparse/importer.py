@@ -1067,6 +1067,8 @@ def import_paths(
             ev=ev,
         )
         imp.run()
+        if stats.superseded:  # gone from the view already; now from the files outside readers glob
+            wh.drop_superseded_rejects()
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, wh.notes)
 
 

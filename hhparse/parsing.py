@@ -82,7 +82,9 @@ from hhparse.splitter import (
     BLOCK_HAND,
     BLOCK_PREAMBLE,
     BLOCK_SUMMARY,
+    HEADER_RE,
     Block,
+    is_separator,
     split_file,
     split_path,
     split_text,
@@ -1411,11 +1413,16 @@ def parse_block(block: Block) -> Hand | ParseError:
     if "\r" in raw or "\t" in raw or raw[-1:] == " " or " \n" in raw:
         raw = _TRAILING_WS_RE.sub("", raw)
     text = raw.rstrip("\n") + "\n"
+    if text[text.rfind("\n", 0, len(text) - 1) + 1 : -1][:1] == "*":
+        text = _without_separators(text)
     first = text[: text.find("\n")]
     idm = _HAND_ID_RE.search(first)
     hand_id = idm[1] if idm else None
     # unsupported games are recognised from the header before the grammar sees the hand
     m = _HEADER_RE.match(first)
+    if m is None and HEADER_RE.match(first) is None:  # the splitter cut after a hand's blank lines
+        return _err(block, "no-header", "text after a hand's blank lines, without a hand header of its own, "
+                    "is not a hand", 1, 1, None)
     try:
         if m is not None and m["body"] not in _BODIES:
             label = _label(m["body"])
@@ -1496,6 +1503,18 @@ def _cut_seat_line(builder: _Builder, text: str, last: int, problems: list[tuple
     name = next((s.player for s in builder.seats if s.seat == int(head["seat"])), None)
     rest = line_text[head.end():]
     return name is not None and (name.startswith(rest) or rest.startswith(name))
+
+
+def _without_separators(text: str) -> str:
+    """``text`` without the export separator lines (``*********** # 2 ***…``) ending it: the
+    splitter leaves them at the end of the hand before; they belong to no hand."""
+    while True:
+        cut = text.rfind("\n", 0, len(text) - 1) + 1
+        if not is_separator(text[cut:-1]):
+            return text
+        text = text[:cut].rstrip("\n") + "\n"
+        if text == "\n":
+            return text
 
 
 def _last_line(text: str) -> int:

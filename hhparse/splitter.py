@@ -93,6 +93,20 @@ _HEADER_BYTES_RE = re.compile(
     rb"(?:^|[\n\x00])(?:\xef\xbb\xbf)*[A-Za-z][\w']*(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: "
 )
 SUMMARY_FILE_RE = re.compile(r"^PokerStars Tournament #\d+, ")
+#: The numbered line PokerStars' client writes before each hand of an export (``*********** # 2
+#: **************``): counted as a blank line, never as text (see docs/format-conventions.md).
+SEPARATOR_RE = re.compile(r"\*{3,} ?# ?\d+ ?\*{3,}[ \t\r]*\Z")
+#: What every separator line holds: text without it has none (one ``in`` test a hand).
+_SEPARATOR_MARKS = ("* #", "*#")
+
+
+def is_separator(line: str) -> bool:
+    """Whether ``line`` (without its line end) is an export's numbered separator line."""
+    return line[:1] == "*" and SEPARATOR_RE.match(line) is not None
+
+
+def _has_separator(text: str) -> bool:
+    return _SEPARATOR_MARKS[0] in text or _SEPARATOR_MARKS[1] in text
 
 _CHUNK = 1 << 16
 _READ = 1 << 20
@@ -407,7 +421,7 @@ class _Preamble:
         """Take file line ``n``."""
         if len(self.kept) >= _PREAMBLE_MAX_LINES:
             return
-        if line.strip():
+        if line.strip() and not is_separator(line):
             if not self.lines:
                 self.start = n
             self.lines += 1
@@ -457,7 +471,7 @@ class _LineSplitter:
 
     def _piece(self, piece: str, out: list[Block]) -> None:
         if ("#" in piece and HEADER_RE.match(piece)) or (
-            self.in_hand and self.empty and piece.strip(_BLANK)
+            self.in_hand and self.empty and piece.strip(_BLANK) and not is_separator(piece)
         ):
             self._emit(out)
             self.in_hand = True
@@ -470,7 +484,7 @@ class _LineSplitter:
             self.size += len(piece) + 1
         else:
             self.preamble.feed_line(piece, self.lineno)
-        self.empty = not piece
+        self.empty = not piece or is_separator(piece)
 
     def _emit(self, out: list[Block]) -> None:
         if self.in_hand:
@@ -645,9 +659,12 @@ def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
             append = blocks.append
             pos = 0  # where the current hand (or the preamble) continues in this run
             cut = -1  # the line start of the last header found in this run
+            separator = False  # a '#' after a '*' since the last cut: the hand may hold a separator line
             i = find("#")
             while i >= 0:
                 if text[i - 2] not in tag_chars:  # (i < 2 wraps around: the pattern decides then)
+                    if text[i - 1] == "*" or text[i - 2] == "*":
+                        separator = True
                     i = find("#", i + 1)
                     continue
                 if (
@@ -696,9 +713,13 @@ def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
                             start += hand.count("\n")
                             hand = lf_only if seen in _NO_LONE_CR else _strip_crs_slowly(hand)
                     m = empty_line(hand)  # its empty lines: those at its end, usually
-                    if m is not None and hand.count("\n", m.start()) != len(hand) - m.start():
-                        slow = True
-                        break
+                    if (
+                        m is not None and hand.count("\n", m.start()) != len(hand) - m.start()
+                    ) or separator:
+                        if _fragment(hand):
+                            slow = True
+                            break
+                        separator = False
                     if len(hand) > MAX_LINE:  # (a long hand: is it too long, or a line of it?)
                         block = _finish(source, block.line, hand, len(hand))
                     else:
@@ -745,7 +766,8 @@ def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
         else:
             lines = (lines if cut < 0 else start - 1) + text.count("\n", pos)
             j = text.rfind("\n", 0, len(text) - 1)
-            empty = not text[j + 1 : -1].rstrip("\r")
+            last = text[j + 1 : -1].rstrip("\r")
+            empty = not last or is_separator(last)
         yield from blocks
     if start:
         yield _finish(source, start, "".join(carry), carried)
@@ -756,15 +778,22 @@ def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
 def _fragment(piece: str) -> bool:
     """Whether a piece of hand (whole lines, CRs gone, no header in it) has a line other than an
     empty one after an empty line (or first, when it starts with an empty line): a block must
-    start there, or the line is blank (then the slow path finds that out)."""
+    start there, or the line is blank (then the slow path finds that out). An export's separator
+    lines count as empty ones (a hand ends with them before the next header)."""
     if piece[:1] == "\n":
         k = 0
     else:
         m = _EMPTY_LINE_RE.search(piece)
-        if m is None:
-            return False
-        k = m.start()
-    return piece.count("\n", k) != len(piece) - k
+        k = len(piece) if m is None else m.start()
+    if piece.count("\n", k) == len(piece) - k and not _has_separator(piece):
+        return False
+    # the exact question, line by line: after an empty or separator line, only blank ones follow
+    after = piece[:1] == "\n"
+    for line in piece.split("\n")[:-1]:
+        if after and line.strip(_BLANK) and not is_separator(line):
+            return True
+        after = after or not line or is_separator(line)
+    return False
 
 
 def _after_empty_ok(text: str, k: int) -> bool:

@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
 import hhparse
@@ -157,12 +158,15 @@ def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path
     assert ids == ["1", "2", "3", "4"]
     unchanged = import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=settle)
     assert (unchanged.stats.files_skipped, unchanged.stats.read) == (1, 0)
-    # A superseded reject is gone from `rejects` (its row stays in the append-only files), and
+    # A superseded reject is gone from `rejects`, and
     # the rejects report lists nothing: the hand is in the warehouse whole.
     assert read_views(tmp_path / "wh")["rejects"].num_rows == 0
     with hhparse.warehouse(tmp_path / "wh") as con:
         assert con.sql("SELECT hand_id, superseded FROM stg_rejects").fetchall() == []
         assert hhparse.report("rejects", con).empty
+    # and from the files outside readers glob (regression: the row stayed there for good)
+    for rejects in (tmp_path / "wh" / "rejects").glob("*.parquet"):
+        assert pq.read_table(rejects).num_rows == 0, rejects
 
 
 def test_rejects_of_other_files_are_not_superseded(tmp_path: Path) -> None:
@@ -199,3 +203,25 @@ def test_half_written_utf16_file_is_imported_not_fatal(tmp_path: Path) -> None:
     r = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)
     assert (r.stats.new, r.stats.rejected, r.exit_code) == (3, 1, 1)
     assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2", "4"]
+
+
+def test_compact_drops_superseded_rejects_an_import_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import stopped between its commit and the rewrite of ``rejects`` leaves the superseded
+    row in the files; ``compact`` takes it out (the view hides it meanwhile)."""
+    f = write_hands(tmp_path / "live.txt", ["1"])
+    second = make_hand("2")
+    cut = second.index("*** SUMMARY ***") + 5
+    with open(f, "a") as fh:
+        fh.write(second[:cut])
+    import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=0)
+    with open(f, "a") as fh:
+        fh.write(second[cut:] + "\n\n\n")
+    with monkeypatch.context() as m:
+        m.setattr(Warehouse, "drop_superseded_rejects", lambda self: 0)
+        assert import_paths([f], tmp_path / "wh", jobs=1, settle_seconds=0).stats.superseded == 1
+    folder = tmp_path / "wh" / "rejects"
+    assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 1
+    assert read_views(tmp_path / "wh")["rejects"].num_rows == 0
+    importer.compact(tmp_path / "wh")
+    assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 0
+    assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2"]

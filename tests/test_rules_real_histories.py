@@ -835,3 +835,55 @@ def test_format_conventions_page_cites_real_files(corpus_dir: Path) -> None:
             assert list(corpus_dir.glob(rel)), rel
         else:
             assert (corpus_dir / rel).is_file(), rel
+
+
+# ------------------------------------------------------------------------------------------
+# The export separator: PokerStars' client numbers each hand of an export
+# ------------------------------------------------------------------------------------------
+
+
+def test_export_separator_lines_belong_to_no_hand() -> None:
+    """``*********** # 2 **************`` before each hand (real Hold'em exports of 2023 show it):
+    counted as blank lines, so no hand is lost to it and the file has no "text before the first
+    header"."""
+    got = crafted("export-separators.txt")
+    assert all(isinstance(h, Hand) for h in got), [h.format() for h in got if isinstance(h, ParseError)]
+    assert len(got) == 3
+    for h in got:
+        assert isinstance(h, Hand)
+        valid(h)
+
+
+@pytest.mark.parametrize(
+    "separator",
+    ["***********#2**************", "*** # 12345 ***  ", "***********  # 2 ***"],
+)
+def test_export_separator_forms(separator: str) -> None:
+    def edit(text: str) -> str:
+        return text.replace("*********** # 2 **************", separator)
+
+    got = crafted("export-separators.txt", edit)
+    if separator == "***********  # 2 ***":  # two blanks before the '#': not the separator, a stray line
+        assert sum(isinstance(h, ParseError) for h in got) == 1
+        assert sum(isinstance(h, Hand) for h in got) == 3
+        return
+    assert [type(h) for h in got] == [Hand, Hand, Hand]
+
+
+def test_export_separator_right_after_a_summary_and_before_stray_text() -> None:
+    """Without blank lines before it the separator still ends the hand; a line that is not a header
+    after it starts a reject of its own, and the hands on both sides stay valid."""
+    def edit(text: str) -> str:
+        return text.replace("\n\n\n*********** # 2", "\n*********** # 2").replace(
+            "*********** # 3 **************\n", "*********** # 3 **************\nnotes the client never wrote\n"
+        )
+
+    got = crafted("export-separators.txt", edit)
+    errors = [h for h in got if isinstance(h, ParseError)]
+    assert [e.code for e in errors] == ["no-header"], [
+        e.format() for e in errors]
+    assert "notes the client never wrote" in errors[0].block
+    for h in got:
+        if isinstance(h, Hand):
+            valid(h)
+    assert sum(isinstance(h, Hand) for h in got) == 3

@@ -241,6 +241,10 @@ CRAFTED: dict[str, bytes] = {
     "unicode blanks in the preamble": b"\x0c\n\xe3\x80\x80\n\xc2\x85\nabc\n\x1c\n" + hand(H1),
     "long preamble": b"".join(b"line %d\n\n" % n for n in range(400)) + hand(H1),
     "preamble only": b"".join(b"note %d\r\n" % n for n in range(300)),
+    "export separators": b"*********** # 1 **************\r\n" + hand(H1, b"\r\n") + b"\r\n\r\n"
+    + b"*********** # 2 **************\r\n" + hand(H2, b"\r\n") + b"*** # 3 ***\n" + hand(H3)
+    + b"\n*********** # 4 **************\nstray\n" + hand(H4),
+    "separator only": b"*********** # 1 **************\n\n",
     "summary": b"PokerStars Tournament #447493868, No Limit Omaha Hi/Lo\r\nBuy-In: $1.08\r\n\r\n",
     "chat quoting a header": hand(H1, extra=[b'Hero said, "PokerStars Hand #123: hi"', b"Hand #5: x"]),
     "header words but not at a line start": hand(
@@ -458,6 +462,10 @@ _PIECES = [
     b"\x00",
     b"\x00\x00\x00",
     b"x" * 60,
+    b"*********** # 2 **************",
+    b"***#7***",
+    b"* #",
+    b"*** ",
 ]
 _ENDS = [b"\n", b"\n", b"\n", b"\r\n", b"\r\n", b"\r\n", b"\r", b"\r\r\n", b"\n\n", b""]
 _STARTS = [b"", b"", b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf\xef\xbb\xbf", b"\x00", b"\xff\xfe", b"\xfe\xff"]

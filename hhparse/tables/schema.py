@@ -563,8 +563,8 @@ def superseded_rejects(manifest: dict[str, Any]) -> list[tuple[str, int, str]]:
     A reject is superseded when an import rejected a file's last hand as it stood (the file had
     stopped changing, the hand was half written) and a later import of the grown file read the
     same hand whole: the importer records the old reject in the file's record
-    (``superseded``), and the ``rejects`` view no longer shows it (``rejects`` files are
-    append-only; the row stays on disk until the warehouse is rebuilt).
+    (``superseded``), and the ``rejects`` view no longer shows it (the import then rewrites the
+    ``rejects`` files holding it without it: ``Warehouse.drop_superseded_rejects``).
     """
     out: list[tuple[str, int, str]] = []
     for path, record in manifest.get("files", {}).items():

@@ -63,7 +63,7 @@ from hhparse.failures import (
     WarehouseVersionError,
     describe_os_error,
 )
-from hhparse.tables.schema import MANIFEST_NAME, SCHEMA_VERSION, TABLES, arrow_schema
+from hhparse.tables.schema import MANIFEST_NAME, SCHEMA_VERSION, TABLES, arrow_schema, superseded_rejects
 
 __all__ = [
     "DEFAULT_WAREHOUSE",
@@ -996,14 +996,62 @@ class Warehouse:
             lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables)
         )
 
+    def drop_superseded_rejects(self) -> int:
+        """Rewrite the ``rejects`` files that hold superseded rows without them; the row count.
+
+        The ``rejects`` view already leaves them out; this is for outside readers, who glob the
+        table folder: a hand read whole later must not stay listed as rejected there either. Only
+        the files holding such rows are rewritten, with :meth:`compact`'s protocol.
+        """
+        stale = set(superseded_rejects({"files": self.manifest.files}))
+        if not stale:
+            return 0
+        rels = list(self.manifest.tables.get("rejects", []))
+        keys = ["source", "line", "content_hash"]
+        changed: dict[str, pa.Table] = {}
+        dropped = 0
+        for rel, path in zip(rels, self.files_of("rejects"), strict=True):
+            key = self.read_file(path, keys).to_pydict()
+            keep = [k not in stale for k in zip(key["source"], key["line"], key["content_hash"], strict=True)]
+            if not all(keep):
+                changed[rel] = self.read_file(path).filter(pa.array(keep, pa.bool_()))
+                dropped += len(keep) - sum(keep)
+        if not changed:
+            return 0
+        batch = self.manifest.next_batch
+        tag = self._new_tag("c")
+        self._announce(tag)
+        new: dict[str, str] = {}
+        try:
+            for i, (rel, t) in enumerate(changed.items()):
+                if t.num_rows:
+                    new[rel] = self._write_part("rejects", f"{tag}-{i:04d}", [t])
+            _fsync_dir(self.root / FILES_DIR / "rejects")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._discard(tag)
+            raise
+        retired_at = time.time()
+        self.manifest.tables["rejects"] = [new.get(rel, rel) for rel in rels if rel not in changed or rel in new]
+        for rel in changed:
+            self.manifest.retired[rel] = retired_at
+        self.manifest.pending.remove(tag)
+        self.manifest.next_batch = batch + 1
+        self._commit(
+            lambda: self._undo_rewrite({"rejects": rels}, batch, tag),
+            lambda: self._swap_visible({"rejects": list(changed)}, {"rejects": list(new.values())}),
+        )
+        return dropped
+
     def compact(self, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
         """Merge each table's batch files into files of up to ``target_rows`` rows.
 
-        Rows and their order are unchanged. New files are published with one manifest swap. The
+        Rows and their order are unchanged (but for superseded rejects, which go first). New files are published with one manifest swap. The
         old files are retired, not deleted: they leave the table folders at once (outside readers
         never see a row twice) but stay readable for connections opened before, until the first
         write after :data:`RETIRED_GRACE_SECONDS`. Returns ``{table: (files before, files after)}``.
         """
+        self.drop_superseded_rejects()  # (an import stopped before it dropped them)
         report: dict[str, tuple[int, int]] = {}
         todo = [name for name in TABLES if len(self.manifest.tables.get(name, [])) > 1]
         for name in TABLES:
