@@ -381,6 +381,8 @@ def main() -> None:
         ("summary", {"player": "Hero", "since": str(last_month)}),
         ("hands", {"player": "Hero", "since": str(last_month)}),
     ]
+    if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
+        cases.append(("hands", {"player": "Hero", "limit": 10_000}))
     results = {}
     if args.isolate:
         con.close()
