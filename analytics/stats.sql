@@ -1,41 +1,15 @@
--- The stat layer: every stat is defined here, once, as a count of opportunities and a count of
--- times the player did it. Reports only pick and group these. The per-hand flags come from the
--- referee (hhparse.facts.PlayerFacts); nothing here re-derives a poker decision.
+-- The stat layer: the arithmetic of every stat, as a count of opportunities and a count of times
+-- the player did it. Reports only pick and group these. The per-hand flags come from the referee
+-- (hhparse.facts.PlayerFacts); nothing here re-derives a poker decision.
 --
--- Definitions (PokerTracker 4 where one exists; "hands" = hands the player was dealt into):
---   VPIP        did: put money in voluntarily pre-flop (call, bet, raise; posting blinds is not
---               voluntary; a big blind that only checks is not VPIP).
---               opportunity: every hand dealt in, except walks (PT4: cnt_hands - cnt_walks).
---   walk        the big blind who won the blinds because everyone else folded pre-flop: in the BB,
---               no VPIP, no pre-flop raise, no flop and collected something.
---   PFR         did: raised pre-flop (any raise, including a 3-bet). opportunity: as VPIP.
---   3-bet       did: re-raised a pre-flop raise. opportunity: faced exactly one pre-flop raise
---               (the open) with a raise still allowed (the referee's three_bet_opportunity).
---   fold to 3-bet  did: folded to the 3-bet. opportunity: raised first in pre-flop and then
---               faced a 3-bet (no 4-bet yet).
---   steal       did: raised first in from CO, BTN or SB. opportunity: everyone before folded to
---               the player in CO, BTN or SB.
---   fold to steal  did: folded the SB/BB to a steal. opportunity: SB/BB facing a steal.
---   c-bet flop  did: bet the flop first. opportunity: was the last pre-flop raiser and the action
---               came to them on the flop with no bet yet.
---   fold to c-bet flop  did: folded to a flop c-bet. opportunity: faced a flop c-bet.
---   AF          (bets + raises) / calls, flop to river (PT4 "Aggression Factor"); NULL if no calls.
---   AFq         (bets + raises) / (bets + raises + calls + folds), flop to river, as % (PT4
---               "Aggression Frequency"; checks are not counted).
---   WTSD        did: went to showdown. opportunity: saw the flop (PT4).
---   W$SD        did: won money (any part of any pot) at showdown. opportunity: went to showdown.
---   WWSF        did: won money (collected > 0) in a hand where the player saw the flop.
---               opportunity: saw the flop (PT4 "Won When Saw Flop").
---   net         collected + returned - everything put in (the referee's net), in the hand's unit.
---   bb/100      100 * sum(net / big blind of that hand) / hands (header big blind; for fixed-limit
---               games the header's second number, the big bet, as PT4 does for limit).
---   showdown / non-showdown winnings  net summed over hands where the player went / did not go to
---               showdown (PT4's blue and red lines); the two add up to net.
---   all-in EV   ev_net: allin_ev summed, the net had every all-in before the river been paid its
---               equity at the point the betting ended (hhparse.ev: exact over every board, or
---               seeded Monte Carlo; every card the history prints counts as out of the deck);
---               the net itself in hands without one (PT4's "All-in Adj" / green line).
---               ev_bb_per_100 as bb/100 with allin_ev for net. luck = net - allin_ev.
+-- What each stat means (PokerTracker 4's definition where PokerTracker has the stat), its
+-- numerator and its denominator are written once, in hhparse/reports/columns.py, which generates
+-- docs/stats.md and every header a user sees; the SQL below implements those definitions:
+--   rates are pct(did, opportunities) over the player_hands flags; VPIP and PFR exclude walks from
+--   their denominator (a walk: the big blind wins the blinds uncontested); AF is (bets + raises) /
+--   calls and AFq (bets + raises) / (bets + raises + calls + folds), flop to river; bb/100 is
+--   100 * sum(net / that hand's big blind) / hands (fixed limit: the big bet); ev_* use allin_ev
+--   (hhparse.ev) where the others use net.
 
 -- Per player per hand: the base every report aggregates. Booleans become 0/1 so opportunities
 -- and successes are plain sums. The hand's attributes (unit, date, game, stakes, pot) are the
@@ -52,7 +26,12 @@ SELECT
     hp.game_label,
     hp.hilo,
     hp.stakes,
+    hp.small_blind,
     hp.big_blind,
+    hp.structure,
+    hp.tournament_id,
+    hp.buyin_label,
+    hp.max_seats,
     hp.total_pot,
     hp.rake,
     hp.exposed_card,
@@ -104,31 +83,33 @@ FROM stg_hand_players AS hp
 WHERE hp.dealt_in;
 
 -- The report filters, each NULL for "no filter". User input arrives here only as bound
--- parameters. since/until are inclusive dates (UTC); game matches the slug ("courchevel-hilo",
--- "courchevel" = high only, "5-card-omaha-hilo") or the header label, case-insensitively; stakes
--- matches stg_hands.stakes ("0.10/0.25 USD", "15/30 chips") or the big blind alone.
+-- parameters, checked first against what the warehouse holds (hhparse.reports.filters: a filter
+-- that matches nothing is an error there, never an empty table here). since/until are inclusive
+-- dates (UTC); game matches the slug ("courchevel-hilo", "courchevel" = high only) or the header
+-- label, case-insensitively; stakes is a list of stakes labels ("0.10/0.25 USD", "15/30 chips")
+-- and tournament buy-ins ("$3.41+$3.41+$0.68 USD"), any of which the hand must have.
 -- The dates are also compared with h_start, the stored start_utc column itself, a day wider on
 -- each side (a margin: never narrower than the date test, whatever the session's time zone;
--- tests/test_reports_stats.py checks it from UTC+14 to UTC-12): a
--- condition on a stored column reaches the Parquet scan, which skips every row group whose
--- start_utc range lies outside it (files are written in import order, which follows the
--- histories' dates), where the computed hand_date must be read row by row: what partitioning
--- the tables by month would have bought (bench/reports.py, the --since cases;
--- docs/reading-the-warehouse.md).
-CREATE OR REPLACE MACRO in_scope(p_since, p_until, p_game, p_stakes, h_start, h_date, h_slug, h_label, h_stakes, h_bb) AS
+-- tests/test_reports_stats.py checks it from UTC+14 to UTC-12): a condition on a stored column
+-- reaches the Parquet scan, which skips every row group whose start_utc range lies outside it
+-- (files are written in import order, which follows the histories' dates), where the computed
+-- hand_date must be read row by row: what partitioning the tables by month would have bought
+-- (bench/reports.py, the --since cases; docs/reading-the-warehouse.md).
+CREATE OR REPLACE MACRO in_scope(p_since, p_until, p_game, p_stakes, h_start, h_date, h_slug, h_label, h_stakes, h_buyin) AS
     (p_since IS NULL OR (h_start >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
                          AND h_date >= CAST(p_since AS DATE)))
     AND (p_until IS NULL OR (h_start < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
                              AND h_date <= CAST(p_until AS DATE)))
     AND (p_game IS NULL OR lower(p_game) IN (lower(h_slug), lower(h_label)))
-    AND (p_stakes IS NULL OR p_stakes = h_stakes OR TRY_CAST(p_stakes AS DECIMAL(18, 2)) = h_bb);
+    AND (p_stakes IS NULL OR list_contains(CAST(p_stakes AS VARCHAR[]), h_stakes)
+         OR list_contains(CAST(p_stakes AS VARCHAR[]), h_buyin));
 
 -- player_hands restricted to the report's filters.
 CREATE OR REPLACE MACRO player_hands_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
     FROM player_hands
     WHERE (p_player IS NULL OR player = p_player)
-      AND in_scope(p_since, p_until, p_game, p_stakes, start_utc, hand_date, game_slug, game_label, stakes, big_blind);
+      AND in_scope(p_since, p_until, p_game, p_stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label);
 
 -- cnt(flag): how many rows have the 0/1 flag (or a product of flags) set, as BIGINT. count_if
 -- keeps an 8-byte counter per group, where sum(INT) keeps a HUGEINT: measurably cheaper when a
@@ -139,19 +120,34 @@ CREATE OR REPLACE MACRO cnt(flag) AS count_if(flag <> 0);
 CREATE OR REPLACE MACRO pct(did, opp) AS
     round(100.0 * did / NULLIF(opp, 0), 2);
 
--- The summary stats of every player, per unit, optionally split by position: one definition for
--- the `summary` and `positions` reports. (Non-showdown net is net minus showdown net: one sum
--- fewer per row, the same exact decimal.)
-CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stakes, p_by_position) AS TABLE
+-- The summary stats of every player, per unit, split by what p_by lists (stakes, game, structure,
+-- month, position, table-size; each split adds its column, the others stay NULL): one definition
+-- for the `summary` and `positions` reports. Money is never added across units, and tournament
+-- chips not across tournaments (net and its parts are NULL on a chips row spanning several);
+-- bb/100 only within one stake (NULL on a row mixing stakes: a cash stake is its blinds, a
+-- tournament's its buy-in). sort_* are for the reports' ORDER BY. (Non-showdown net is net minus
+-- showdown net: one sum fewer per row, the same exact decimal.)
+CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stakes, p_by) AS TABLE
     SELECT
         player,
         unit,
-        CASE WHEN p_by_position THEN position END                     AS position,
+        CASE WHEN list_contains(p_by, 'stakes')
+             THEN CASE WHEN tournament_id IS NULL THEN stakes ELSE buyin_label END END AS stakes,
+        CASE WHEN list_contains(p_by, 'game') THEN game_slug END      AS game,
+        CASE WHEN list_contains(p_by, 'structure') THEN structure END AS structure,
+        CASE WHEN list_contains(p_by, 'month') THEN strftime(hand_date, '%Y-%m') END AS month,
+        CASE WHEN list_contains(p_by, 'position') THEN position END   AS position,
+        CASE WHEN list_contains(p_by, 'table-size')
+             THEN coalesce(CAST(max_seats AS VARCHAR) || '-max', 'unknown') END AS table_size,
         count(*)                                                      AS hands,
-        sum(net)                                                      AS net,
-        round(100 * sum(net_bb) / count(*), 2)                        AS bb_per_100,
-        sum(allin_ev)                                                 AS ev_net,
-        round(100 * sum(ev_bb) / count(*), 2)                         AS ev_bb_per_100,
+        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '') THEN sum(net) END AS net,
+        CASE WHEN CASE WHEN any_value(unit) = 'chips' THEN coalesce(min(buyin_label), '') = coalesce(max(buyin_label), '')
+                       ELSE min(big_blind) = max(big_blind) AND min(small_blind) = max(small_blind) END
+             THEN round(100 * sum(net_bb) / count(*), 2) END          AS bb_per_100,
+        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '') THEN sum(allin_ev) END AS ev_net,
+        CASE WHEN CASE WHEN any_value(unit) = 'chips' THEN coalesce(min(buyin_label), '') = coalesce(max(buyin_label), '')
+                       ELSE min(big_blind) = max(big_blind) AND min(small_blind) = max(small_blind) END
+             THEN round(100 * sum(ev_bb) / count(*), 2) END           AS ev_bb_per_100,
         pct(cnt(vpip), count(*) - cnt(walk))                          AS vpip,
         pct(cnt(pfr), count(*) - cnt(walk))                           AS pfr,
         pct(cnt(three_bet), cnt(three_bet_opp))                       AS three_bet,
@@ -166,8 +162,12 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         pct(cnt(wtsd), cnt(saw_flop))                                 AS wtsd,
         pct(cnt(wsd), cnt(wtsd))                                      AS wsd,
         pct(cnt(wwsf), cnt(saw_flop))                                 AS wwsf,
-        sum(showdown_net)                                             AS showdown_net,
-        sum(net) - sum(showdown_net)                                  AS nonshowdown_net
+        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '')
+             THEN sum(showdown_net) END                               AS showdown_net,
+        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '')
+             THEN sum(net) - sum(showdown_net) END                    AS nonshowdown_net,
+        min(big_blind)                                                AS sort_bb,
+        min(max_seats)                                                AS sort_seats
     FROM player_hands_in(p_player, p_since, p_until, p_game, p_stakes)
     GROUP BY ALL;
 

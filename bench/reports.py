@@ -112,6 +112,8 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "small_blind": bb // 2,
         "big_blind": bb,
         "tournament_id": np.where(chips, "T1", None),
+        "buyin_label": np.where(chips, "$10+$1 USD", None),
+        "max_seats": np.full(n, SEATS, np.int16),
         "zoom": np.zeros(n, bool),
         "table_name": np.char.add("Table ", (ids // 500).astype(str)),
         "button_seat": np.ones(n, np.int16),
@@ -163,6 +165,7 @@ def _batch(rng: np.random.Generator, start: int, n: int, t0: float, names: np.nd
         "contributed_preflop": flat["contrib"],
         "collected": flat["collected"],
         "net": flat["net"],
+        "allin_ev": flat["net"],  # no all-in EV drawn: allin_ev = net (data test allin_ev_sums_to_minus_rake)
         "vpip": flat["vpip"],
         "pfr": flat["pfr"],
         "three_bet_opportunity": r[0] < 0.2,
@@ -380,6 +383,9 @@ def main() -> None:
         # the last month only: what partitioning by month would speed up (issue #18)
         ("summary", {"player": "Hero", "since": str(last_month)}),
         ("hands", {"player": "Hero", "since": str(last_month)}),
+        ("summary", {"by": "stakes"}),
+        ("summary", {"by": "month"}),
+        ("summary", {"stakes": "0.12/0.25"}),
     ]
     if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
         cases.append(("hands", {"player": "Hero", "limit": 10_000}))

@@ -6,7 +6,9 @@ and so the CLI module stays a thin adapter (parse options, call this, map to an 
 
 from __future__ import annotations
 
+import contextlib
 import linecache
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +20,7 @@ from hhparse.failures import os_reason
 from hhparse.model import Hand
 from hhparse.parsing import parse_file, parse_path
 from hhparse.splitter import NotRegularFileError, iter_files
+from hhparse.summaries import SUMMARY_CODE, TournamentSummary, parse_summaries, read_summary_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +36,23 @@ class Verdict:
     result: RefereeResult | None = None
     errors: tuple[Violation, ...] = field(default=())
     warnings: tuple[Violation, ...] = field(default=())
+    summaries: tuple[TournamentSummary, ...] = field(default=())  # a tournament summary file, read
 
     @property
     def ok(self) -> bool:
         return self.status in (Status.VALID, Status.PARSED)
 
+    @property
+    def is_summary(self) -> bool:
+        """A tournament summary file (read, or with the line it could not read)."""
+        return bool(self.summaries) or (
+            self.parse_error is not None and self.parse_error.code in ("summary-file", SUMMARY_CODE)
+        )
+
     def to_json(self) -> dict[str, object]:
-        """The ``--format jsonl`` object; ``players[].net`` is in the hand's smallest unit."""
+        """The ``--format jsonl`` object. Money says its unit: ``unit`` (``USD``, ``chips``...),
+        ``unit_scale`` (minor units per unit: 100 for a currency, 1 for chips) and the amounts in
+        minor units, named ``*_minor`` (``players[].net_minor``: -25 is -$0.25)."""
         out: dict[str, object] = {
             "file": self.source,
             "line": self.line,
@@ -47,6 +60,11 @@ class Verdict:
             "game": self.game,
             "status": self.status.value,
         }
+        if self.summaries:
+            out["kind"] = "tournament-summary"
+            out["errors"], out["warnings"] = [], []
+            out["tournaments"] = [_summary_json(t) for t in self.summaries]
+            return out
         if self.parse_error is not None:
             pe = self.parse_error
             out["errors"] = [
@@ -59,12 +77,40 @@ class Verdict:
         if self.result is not None:
             hand = self.result.hand
             out["unit"] = hand.header.unit
+            out["unit_scale"] = minor_units(hand.header.unit)
             facts = self.result.facts
             if facts is not None:
-                out["players"] = [{"name": p.player, "seat": p.seat, "net": p.net} for p in facts.players]
+                out["players"] = [{"name": p.player, "seat": p.seat, "net_minor": p.net} for p in facts.players]
             else:
-                out["players"] = [{"name": s.player, "seat": s.seat, "net": None} for s in hand.seats]
+                out["players"] = [{"name": s.player, "seat": s.seat, "net_minor": None} for s in hand.seats]
         return out
+
+
+def minor_units(unit: str) -> int:
+    """Minor units per ``unit``: chips and play money 1, a currency 100 (as the warehouse's
+    ``unit_scale``)."""
+    return 1 if unit in ("chips", "play") else 100
+
+
+def _summary_json(t: TournamentSummary) -> dict[str, object]:
+    """A summary's JSONL object: amounts in hundredths of ``unit`` (``*_minor``, ``unit_scale`` 100)."""
+    return {
+        "tournament_id": t.tournament_id,
+        "game": t.game,
+        "buyin_label": t.buyin_label,
+        "unit": t.unit or "play",
+        "unit_scale": 100,
+        "buyin_minor": t.buyin,
+        "bounty_minor": t.bounty,
+        "fee_minor": t.fee,
+        "entries": t.entries,
+        "prize_pool_minor": t.prize_pool,
+        "started_utc": t.started_utc.isoformat() if t.started_utc else None,
+        "finished_utc": t.finished_utc.isoformat() if t.finished_utc else None,
+        "listed": len(t.places),
+        "still_playing": sum(p.still_playing for p in t.places),
+        "hero_place": t.hero_place,
+    }
 
 
 def _violation_json(v: Violation) -> dict[str, object]:
@@ -84,7 +130,10 @@ def game_name(hand: Hand) -> str:
 
 
 def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:
-    """Turn one parser output into a verdict, refereeing parsed hands."""
+    """Turn one parser output into a verdict, refereeing parsed hands and reading tournament
+    summary files (as ``hhparse import`` stores them)."""
+    if isinstance(item, ParseError) and item.code == "summary-file":
+        return _summary_verdict(item)
     if isinstance(item, ParseError):
         return Verdict(
             source=item.source,
@@ -103,6 +152,21 @@ def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:
     merged = result.warnings + tuple(w for w in warnings if (w.code, w.line) not in seen)
     return Verdict(
         item.source, item.line, item.hand_id, game_name(item), status, None, result, result.errors, merged
+    )
+
+
+def _summary_verdict(item: ParseError) -> Verdict:
+    """A summary file read whole (the splitter keeps only an excerpt of text that is not hands)."""
+    text = item.block
+    if os.path.isfile(item.source):
+        with contextlib.suppress(OSError):
+            text = read_summary_text(item.source)
+    parsed = parse_summaries(text, item.source, item.block_line or item.line)
+    if isinstance(parsed, ParseError):
+        return Verdict(item.source, parsed.line, None, None, parsed.status, parse_error=parsed)
+    first = parsed[0]
+    return Verdict(
+        item.source, first.line, None, first.game, Status.VALID, summaries=tuple(parsed)
     )
 
 

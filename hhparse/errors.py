@@ -93,7 +93,9 @@ PARSE_CODES: dict[str, str] = {
     "no-header": "text outside every hand: before the first hand header of a file, or after a hand's "
                  "blank lines without a hand header of its own",
     "unsupported-game": "a hand of a game hhparse does not read (Hold'em, Stud, 6 Card Omaha, ...)",
-    "summary-file": "a tournament summary file, not hand histories",
+    "summary-file": "a tournament summary file, not hand histories (`import` stores it in `tournament_summaries`, "
+                    "`check` reads it: this code is only seen where the whole file could not be read)",
+    "bad-summary": "a tournament summary file with a line that cannot be read (named, with its file line)",
     "binary-file": "a file with NUL bytes: not a hand history",
     "internal-error": "the importer caught a bug while reading this hand (kept with the traceback's last line)",
 }

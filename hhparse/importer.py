@@ -59,15 +59,26 @@ import pyarrow.compute as pc
 from hhparse.errors import ParseError
 from hhparse.failures import ExitCode, UsageError, WarehouseNotFoundError, os_reason
 from hhparse.known import KnownHands, hash_value
-from hhparse.splitter import BLOCK_BINARY, Block, Fault, NotRegularFileError, iter_files, split_stream
+from hhparse.splitter import (
+    BLOCK_BINARY,
+    BLOCK_SUMMARY,
+    Block,
+    Fault,
+    NotRegularFileError,
+    iter_files,
+    split_stream,
+)
+from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
 from hhparse.tables.build import (
     HAND_IDX,
     BatchBuilder,
     HandRef,
+    content_hash,
     records_from_pylist,
     strip_hand_idx,
 )
 from hhparse.tables.store import Warehouse, classify
+from hhparse.tables.tourney import event_rows, events_table, summaries_table
 from hhparse.workers import die_with_parent, start_helpers, stop_pool, wait_result
 
 DEFAULT_TASK_HANDS = 500
@@ -162,8 +173,12 @@ def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozens
     from hhparse.parsing import parse_block
 
     builder = BatchBuilder()
+    tourney = _TourneyRows()
     for i, block in enumerate(blocks):
         try:
+            if block.kind == BLOCK_SUMMARY:
+                tourney.add_summary(builder, block)
+                continue
             parsed = parse_block(block)
             if isinstance(parsed, ParseError):
                 builder.add_parse_error(parsed, block.source, block.line, block.text)
@@ -172,7 +187,9 @@ def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozens
                 builder.add_parse_error(cut, block.source, block.line, block.text)
                 continue
             result = referee(parsed)
-            builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+            ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+            if ref.accepted:
+                tourney.add_hand(len(builder.refs) - 1, parsed)
         except Exception as exc:  # one hand's bug must not abort the import
             err = ParseError(
                 code="internal-error",
@@ -186,7 +203,65 @@ def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozens
                 block_line=block.line,
             )
             builder.add_parse_error(err, block.source, block.line, block.text)
-    return TaskResult.of(builder.finish(), builder.refs)
+    tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
+    return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
+
+
+class _TourneyRows:
+    """A batch's ``tournament_events`` (from accepted hands) and ``tournament_summaries`` (from
+    summary files: accepted, with no site or hand id, so the merge keeps them apart from hands)."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.event_idx: list[int] = []
+        self.summaries: list[dict[str, Any]] = []
+        self.summary_idx: list[int] = []
+
+    def add_hand(self, idx: int, hand: Any) -> None:
+        rows = event_rows(hand)
+        self.events.extend(rows)
+        self.event_idx.extend([idx] * len(rows))
+
+    def add_summary(self, builder: BatchBuilder, block: Block) -> None:
+        # the splitter keeps a bounded excerpt of text that is not hands: read the whole file
+        size = os.path.getsize(block.source) if os.path.isfile(block.source) else 0
+        if size > SUMMARY_MAX_BYTES:
+            problem = (
+                f"tournament summary: the file is {size:,} bytes, more than a summary file holds "
+                f"({SUMMARY_MAX_BYTES:,}): not read"
+            )
+            error = ParseError(SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=block.text,
+                               block_line=block.line)
+            builder.add_parse_error(error, block.source, block.line, block.text)
+            return
+        text = read_summary_text(block.source) if size else block.text
+        parsed = parse_summaries(text, block.source, block.line)
+        if isinstance(parsed, ParseError):
+            builder.add_parse_error(parsed, block.source, block.line, text)
+            return
+        chash = content_hash(text)
+        idx = len(builder.refs)
+        rows = [row for summary in parsed for row in summary.rows(chash)]
+        try:  # a file is few rows: proven storable here, so the batch's table cannot fail on it
+            summaries_table(rows, [idx] * len(rows))
+        except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
+            problem = f"tournament summary: a value the warehouse cannot hold: {type(exc).__name__}: {str(exc)[:300]}"
+            error = ParseError(SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=text,
+                               block_line=block.line)
+            builder.add_parse_error(error, block.source, block.line, text)
+            return
+        builder.refs.append(HandRef(None, None, chash, accepted=True))
+        self.summaries.extend(rows)
+        self.summary_idx.extend([idx] * len(rows))
+
+    def finish(self, refs: Sequence[HandRef]) -> dict[str, pa.Table]:
+        """The two tables; the events of a hand the batch builder set apart (``refs``: no longer
+        accepted, now a reject) are dropped with it."""
+        kept = [i for i, idx in enumerate(self.event_idx) if refs[idx].accepted]
+        return {
+            "tournament_events": events_table([self.events[i] for i in kept], [self.event_idx[i] for i in kept]),
+            "tournament_summaries": summaries_table(self.summaries, self.summary_idx),
+        }
 
 
 def _truncated(hand: Any, block: Block) -> ParseError | None:
@@ -412,6 +487,7 @@ class FileRun:
     duplicate: int = 0
     conflicting: int = 0
     rejected: int = 0
+    summaries: int = 0  # tournament summaries stored (not persisted: the CLI's summary only)
     conflicts: list[str] = field(default_factory=list)
     complete: bool = False
     reopened: int = 0  # its last hand was rejected and may have been half written
@@ -625,6 +701,7 @@ class ImportStats:
     duplicate: int = 0
     conflicting: int = 0
     rejected: int = 0
+    summaries: int = 0  # tournament summary files stored
     reopened: int = 0  # rejected last hands that may have been half written (read again if the file grows)
     pending: int = 0  # last hands not read: their file is still being written (read next run)
     superseded: int = 0  # earlier rejects of half-written hands, now read whole (gone from rejects)
@@ -755,16 +832,22 @@ def _unreadable_run(path: Path, exc: OSError) -> FileRun:
     return run
 
 
-def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]]]:
-    """The stored hands' index, read a record batch at a time (memory stays flat), and where
-    each stored reject was read: a reject is a duplicate only at the same place of the same file
-    (the same bad text at two places is two rejects: both places are kept)."""
+def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
+    """The stored hands' index, read a record batch at a time (memory stays flat); where each
+    stored reject was read: a reject is a duplicate only at the same place of the same file (the
+    same bad text at two places is two rejects: both places are kept); and the content hashes of
+    the stored tournament summaries (a summary file is stored once wherever it is found)."""
     known = KnownHands()
     for batch in wh.iter_batches("hands", ["site", "hand_id", "content_hash"]):
         cols = batch.to_pydict()
         known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
     rejects = wh.read_table("rejects", columns=["source", "line", "content_hash"]).to_pydict()
-    return known, set(zip(rejects["source"], rejects["line"], rejects["content_hash"], strict=True))
+    summaries = wh.read_table("tournament_summaries", columns=["content_hash"]).to_pydict()
+    return (
+        known,
+        set(zip(rejects["source"], rejects["line"], rejects["content_hash"], strict=True)),
+        set(summaries["content_hash"]),
+    )
 
 
 class _Importer:
@@ -792,7 +875,7 @@ class _Importer:
         self.reporter = reporter
         self.import_id = import_id
         self.stats = stats
-        self.known, self.reject_keys = _load_known(wh)
+        self.known, self.reject_keys, self.summary_hashes = _load_known(wh)
         self.buffer: dict[str, list[pa.Table]] = {}
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
@@ -863,6 +946,7 @@ class _Importer:
         runs = self.runs
         known = self.known
         reject_keys = self.reject_keys
+        summary_hashes = self.summary_hashes
         new = duplicate = conflicting = rejected = reopened = pending = 0
         conflict_rows: list[dict[str, Any]] = []
         n = len(result.hashes)
@@ -920,9 +1004,15 @@ class _Importer:
                     self.conflicts.append((run.path, hand_id))
                     reject_keys.add((run.path, line, chash))
                     conflict_rows.append(_conflict_row(task.blocks[idx], site, hand_id, chash, result, idx))
-            elif (run.path, line, chash) in reject_keys:  # this text at this place: stored already
+            elif (run.path, line, chash) in reject_keys or (accepted and chash in summary_hashes):
+                # this text at this place is a stored reject, or this summary file is stored already
                 run.duplicate += 1
                 duplicate += 1
+            elif accepted:  # a tournament summary file (no site, no hand id), new
+                summary_hashes.add(chash)
+                run.summaries += 1
+                self.stats.summaries += 1
+                keep.append(idx)
             else:
                 reject_keys.add((run.path, line, chash))
                 run.rejected += 1

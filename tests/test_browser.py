@@ -424,7 +424,7 @@ def test_report_table_sorts_and_reads_well(page: Any, sample_summary: Path) -> N
     assert page.evaluate(style, "table.data tbody td:nth-child(3)")[0] == "right"
     assert page.evaluate(style, "table.data tbody td:nth-child(1)")[0] == "left"
     assert page.evaluate(style, "th[data-col='vpip']")[1] == "sticky"
-    assert "Voluntarily put money in" in (page.get_attribute("th[data-col='vpip']", "title") or "")
+    assert "Voluntarily Put money In Pot" in (page.get_attribute("th[data-col='vpip']", "title") or "")
     assert page.locator("th[data-col='vpip']").text_content() == "VPIP %"
 
 

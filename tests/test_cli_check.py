@@ -29,9 +29,11 @@ def test_check_jsonl_reports_status_and_net_in_cents(corpus_dir: Path) -> None:
     assert obj["status"] == "valid"
     assert obj["line"] == 1
     assert obj["errors"] == []
-    nets = {p["name"]: p["net"] for p in obj["players"]}
+    nets = {p["name"]: p["net_minor"] for p in obj["players"]}
     # Player0 put in $81.75 (all-in), won $40.75 + $40.75 + $20.37; Hero is the mirror minus rake.
+    # The unit says itself: net_minor is in cents of USD (unit_scale 100 minor units a dollar).
     assert nets == {"Player0": 2012, "Hero": -2062}
+    assert (obj["unit"], obj["unit_scale"]) == ("USD", 100)
 
 
 def test_check_invalid_hand_exits_one_with_location(tmp_path: Path, corpus_dir: Path) -> None:
@@ -76,11 +78,31 @@ def test_check_unsupported_game_fails_unless_allowed(corpus_dir: Path) -> None:
     assert "unsupported" in allowed.output
 
 
-def test_check_skips_summary_files(corpus_dir: Path) -> None:
+def test_check_reads_summary_files_as_import_does(corpus_dir: Path) -> None:
+    """Issue 16: a summary file was "skipped" by check but stored as a reject by import; both now
+    read it as a tournament summary (import into tournament_summaries)."""
     summary = corpus_dir / "summaries" / "stars-nlo8-stt-ko-2011-summary.txt"
     result = runner.invoke(app, ["check", str(summary)])
-    assert result.exit_code == 0
-    assert "tournament summary file, skipped" in result.output
+    assert result.exit_code == 0, result.output
+    assert "tournament summary tournament #447493868 (No Limit Omaha Hi/Lo, $1.08/$0.27/$0.15 USD): 9 players" in (
+        result.output
+    )
+    result = runner.invoke(app, ["check", "--format", "jsonl", str(summary)])
+    (obj,) = [json.loads(line) for line in result.output.splitlines()]
+    assert obj["kind"] == "tournament-summary" and obj["status"] == "valid"
+    (t,) = obj["tournaments"]
+    assert (t["tournament_id"], t["buyin_minor"], t["bounty_minor"], t["fee_minor"], t["entries"]) == (
+        "447493868", 108, 27, 15, 9)
+    assert (t["unit"], t["unit_scale"], t["prize_pool_minor"]) == ("USD", 100, 972)
+
+
+def test_check_reports_a_damaged_summary_line(tmp_path: Path, corpus_dir: Path) -> None:
+    text = (corpus_dir / "summaries" / "stars-nlo8-stt-ko-2011-summary.txt").read_text(encoding="utf-8")
+    bad = tmp_path / "summary.txt"
+    bad.write_text(text.replace("  3: Hero (Australia), $1.94 (19.958%)", "  3: Hero (Australia), lots"))
+    result = runner.invoke(app, ["check", str(bad)])
+    assert result.exit_code == 1, result.output
+    assert f"{bad}:9:1: tournament summary: unrecognised prize 'lots' [bad-summary]" in result.output
 
 
 def test_check_sample_histories_all_valid() -> None:

@@ -79,7 +79,7 @@ def test_rich_markup_in_a_path_is_printed_as_text(tmp_path: Path) -> None:
     """Finding 7: `in/a[/b]c.txt` crashed the summary table (rich MarkupError) after publishing."""
     odd = tmp_path / "in" / "a[" / "b]c.txt"
     write_hands(odd, ["1"])
-    code, out = _cli("import", tmp_path / "in", "-w", tmp_path / "wh", "-j", "1")
+    code, out = _cli("import", tmp_path / "in", "-w", tmp_path / "wh", "-j", "1", "--verbose")
     assert code == 0, out
     assert "a[/b]c.txt" in out.replace("\n", "").replace(" ", "") or "b]c.txt" in out
 
@@ -324,7 +324,7 @@ def test_unexpected_exception_writes_a_log_and_exits_4(tmp_path: Path, monkeypat
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("hhparse.cli.import_cmd.import_paths", boom)
+    monkeypatch.setattr("hhparse.importer.import_paths", boom)
     monkeypatch.setenv("HHPARSE_LOG_DIR", str(tmp_path / "logs"))
     write_hands(tmp_path / "in" / "a.txt", ["1"])
     code, out = _cli("import", tmp_path / "in", "-w", tmp_path / "wh")
@@ -339,7 +339,7 @@ def test_ctrl_c_exits_130_with_a_sentence(monkeypatch: pytest.MonkeyPatch, tmp_p
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("hhparse.cli.import_cmd.import_paths", interrupted)
+    monkeypatch.setattr("hhparse.importer.import_paths", interrupted)
     write_hands(tmp_path / "in" / "a.txt", ["1"])
     code, out = _cli("import", tmp_path / "in", "-w", tmp_path / "wh")
     assert code == 130 and "interrupted" in out and "run the same command again" in out, out

@@ -163,6 +163,8 @@ def test_recompute_keeps_hands_it_cannot_read_again(tmp_path: Path) -> None:
     assert _rows(wh, "SELECT count(DISTINCT hand_id) FROM ev_shares") == [(5,)]  # the kept hands' rows too
     out = CliRunner().invoke(app, ["ev", "--recompute", "--warehouse", str(wh), "--jobs", "1"])
     assert out.exit_code == 1 and "kept 2 as they were: 1 file gone, 1 text changed" in out.output
+    said = [line for line in out.output.splitlines() if not line.startswith("  unreadable: ")]  # paths aside
+    assert max(len(line) for line in said) <= 80, out.output  # was one 115-wide line
 
 
 def test_ev_command_shows_the_coverage(imported: tuple[Path, Path], tmp_path: Path) -> None:

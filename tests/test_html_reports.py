@@ -143,7 +143,7 @@ def test_graph_lines_one_per_tournament(con: duckdb.DuckDBPyConnection) -> None:
     assert (per_line["min"] == 1).all()  # each tournament starts again at zero
     t = lines[lines["line"] == "T1000006471"]
     hero = con.sql("SELECT sum(net) FROM stg_hand_players h JOIN stg_hands USING (site, hand_id) "
-                   "WHERE is_hero AND tournament_id = '1000006471'").fetchall()[0][0]
+                   "WHERE is_hero AND h.tournament_id = '1000006471'").fetchall()[0][0]
     assert t["cum_net"].iloc[-1] == hero
 
 

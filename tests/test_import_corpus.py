@@ -13,7 +13,8 @@ from hhparse.engine import referee
 from hhparse.errors import ParseError
 from hhparse.importer import import_paths
 from hhparse.parsing import parse_block
-from hhparse.splitter import split_path
+from hhparse.splitter import BLOCK_SUMMARY, split_path
+from hhparse.summaries import parse_summaries, read_summary_text
 from hhparse.tables.build import content_hash
 from hhparse.tables.schema import create_views
 
@@ -42,7 +43,13 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
     rejected: set[tuple[str, int, str]] = set()  # one reject per place (a copy elsewhere counts)
     first: dict[tuple[str, str], str] = {}  # the text stored for a hand id: the first one read
     conflicts: set[str] = set()  # other texts of a stored hand id: kept in rejects as `conflict`
+    summaries: set[str] = set()  # tournament summary files: stored in tournament_summaries (issue 16)
     for block in split_path(corpus_dir):
+        if block.kind == BLOCK_SUMMARY:
+            text = read_summary_text(block.source)
+            assert not isinstance(parse_summaries(text, block.source), ParseError), block.source
+            summaries.add(content_hash(text))
+            continue
         parsed = parse_block(block)
         if isinstance(parsed, ParseError):
             rejected.add((block.source, block.line, content_hash(block.text)))
@@ -69,7 +76,9 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
         "SELECT count(*) FROM rejects WHERE code = '' OR message = '' OR raw_text = '' OR len(errors) = 0"
     ).fetchone() == (0,)
     codes = {r[0] for r in con.execute("SELECT DISTINCT code FROM rejects").fetchall()}
-    assert {"unsupported-game", "summary-file", "truncated-hand", "wrong-board-size"} <= codes
+    assert {"unsupported-game", "truncated-hand", "wrong-board-size"} <= codes and "summary-file" not in codes
+    stored = {r[0] for r in con.execute("SELECT DISTINCT content_hash FROM tournament_summaries").fetchall()}
+    assert stored == summaries and len(summaries) == 4  # FPDB's LF copies are the same summaries: stored once
 
 
 def test_spot_values_against_the_text(warehouse: Path) -> None:

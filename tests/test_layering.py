@@ -41,6 +41,7 @@ TEXT_SIDE = (
     "hhparse.larkglue",
     "hhparse.lalr", "hhparse.splitter",
     "hhparse.render",
+    "hhparse.summaries",
     "hhparse.transform",
 )
 
@@ -56,7 +57,7 @@ def test_referee_never_reads_text(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "render.py", "transform.py"),
+    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "render.py", "transform.py", "summaries.py"),
     ids=lambda p: p.name,
 )
 def test_parser_never_judges_legality(path: Path) -> None:
@@ -129,3 +130,13 @@ def test_dask_stays_an_optional_extra() -> None:
             assert not {n for n in top if n.split(".")[0] in ("dask", "distributed")}, top
         else:
             assert not dask, f"{path} imports {dask}"
+
+
+def test_cli_and_api_do_logic_of_their_own_nowhere() -> None:
+    """The public wrappers (``hhparse/api.py``) and the CLI's shared module import no stage at
+    module level: each imports its implementation when called (start-up, issue 16)."""
+    for path in (PKG / "api.py", PKG / "__init__.py", PKG / "cli" / "common.py", PKG / "cli" / "__init__.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+        assert not _forbidden(top, ("hhparse.parsing", "hhparse.engine", "hhparse.reports.query", "hhparse.tables",
+                                    "pandas", "pyarrow", "duckdb")), path

@@ -40,7 +40,7 @@ def wh(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def _report(wh: str, *args: str) -> str:
-    res = runner.invoke(app, ["report", *args, "-w", wh])
+    res = runner.invoke(app, ["report", *args, "-w", wh], env={"COLUMNS": "200"})
     assert res.exit_code == 0, res.output
     return res.output
 
@@ -48,19 +48,19 @@ def _report(wh: str, *args: str) -> str:
 def test_csv_formula_injection_is_neutralised(wh: str) -> None:
     """Finding 11: names like =HYPERLINK(...) were written raw by --format csv."""
     rows = list(csv.DictReader(io.StringIO(_report(wh, "summary", "-f", "csv"))))
-    players = {r["player"] for r in rows}
+    players = {r["Player"] for r in rows}  # the header says what a column is (issue 16)
     for name in FORMULAS:
         assert "'" + name in players, name
         assert name not in players
     for r in rows:
-        assert not r["player"].startswith(("=", "+", "-", "@", "\t", "\r"))
+        assert not r["Player"].startswith(("=", "+", "-", "@", "\t", "\r"))
     # numbers stay numbers: a negative net is not prefixed
-    villain = next(r for r in rows if r["player"] == "'-2+3")
-    assert villain["net"].startswith("-") and float(villain["net"]) < 0
+    villain = next(r for r in rows if r["Player"] == "'-2+3")
+    assert villain["Net won"].startswith("-") and float(villain["Net won"]) < 0
 
 
 def test_csv_raw_writes_cells_as_stored(wh: str) -> None:
-    rows = list(csv.DictReader(io.StringIO(_report(wh, "summary", "-f", "csv", "--csv-raw"))))
+    rows = list(csv.DictReader(io.StringIO(_report(wh, "summary", "-f", "csv", "--csv-raw", "--csv-names"))))
     assert {r["player"] for r in rows} >= set(FORMULAS)
 
 
@@ -76,10 +76,13 @@ def test_graph_title_with_dollars_is_text(wh: str, tmp_path: Path) -> None:
         for suffix in ("png", "svg"):
             out = tmp_path / f"g.{suffix}"
             res = runner.invoke(app, ["report", "graph", "-w", wh, "--player", player, "-o", str(out)])
+            if player != MATH:  # not in the warehouse: a usage error naming the nearest names (issue 16)
+                assert res.exit_code == 2 and "no player" in res.output, res.output
+                continue
             assert res.exit_code == 0, res.output
             assert out.stat().st_size > 0
     svg = (tmp_path / "g.svg").read_text()
-    assert "a$b" in svg  # drawn as the text it is (svg.fonttype none keeps text)
+    assert "$\\foo$" in svg  # drawn as the text it is (svg.fonttype none keeps text)
 
 
 def test_html_escapes_names(wh: str) -> None:

@@ -26,6 +26,23 @@ for name in ("hands", "players", "actions", "pots", "awards", "showdowns"):
 assert "SELECT" in read_text("analytics", "pages", "graph_lines.sql")
 page = html.replay_page([], title="t")
 assert page.startswith("<!DOCTYPE html>") and "hhparse.Replayer" not in page and "function Replayer" in page
+# issue 16: the public API keeps its signatures and documentation in the compiled build
+import contextlib, inspect, io, pydoc
+import hhparse
+import hhparse.engine, hhparse.parsing
+compiled = [m.__name__ for m in (hhparse.parsing, hhparse.engine) if not m.__file__.endswith(".py")]
+print("compiled:", compiled, file=sys.stderr)
+for name in ("parse_file", "parse_path", "parse_text", "referee", "render", "warehouse", "report"):
+    f = getattr(hhparse, name)
+    sig = inspect.signature(f)
+    assert sig.parameters and all(p.annotation is not inspect.Parameter.empty for p in sig.parameters.values()), (name, sig)
+    assert f.__doc__ and len(f.__doc__) > 80, name
+    text = " ".join(pydoc.render_doc(f, renderer=pydoc.plaintext).split())
+    assert " ".join(f.__doc__.split(".")[0].split()) in text, (name, text)
+assert "path: 'str | os.PathLike[str]'" in str(inspect.signature(hhparse.parse_file)) or "path: str" in str(inspect.signature(hhparse.parse_file))
+assert set(dir(hhparse)) >= {"parse_file", "referee", "report", "warehouse", "Hand", "REPORTS"}
+repr(h); import hhparse.render
+assert inspect.isfunction(hhparse.render), hhparse.render  # never the submodule
 print(h.hand_id)
 """
 

@@ -14,9 +14,8 @@ WITH scope AS (
         ph.net_bb,
         ph.showdown_net,
         CASE WHEN ph.wtsd = 1 THEN ph.net_bb ELSE 0 END                       AS showdown_bb,
-        h.tournament_id
+        ph.tournament_id
     FROM player_hands_in($player, $since, $until, $game, $stakes) AS ph
-    JOIN (SELECT site, hand_id, tournament_id FROM hands) AS h USING (site, hand_id)
     WHERE CAST($player AS VARCHAR) IS NOT NULL OR ph.is_hero
 ),
 

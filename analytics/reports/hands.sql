@@ -15,7 +15,7 @@ WITH hp_all AS (
     SELECT *
     FROM stg_hand_players
     WHERE dealt_in
-      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, big_blind)
+      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
 ),
 
 -- With --limit and no filter that could drop a hand of the list (no --player, no per-hand
@@ -33,7 +33,7 @@ latest_in_scope AS (
     SELECT site, hand_id
     FROM stg_hands
     WHERE (SELECT yes FROM only_latest)
-      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, big_blind)
+      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
     ORDER BY start_utc DESC, hand_id DESC
     LIMIT CAST($limit AS BIGINT)
 ),

@@ -71,5 +71,8 @@ SELECT
     stakes_label(small_blind_dec, big_blind_dec, unit)          AS stakes,
     total_pot_dec                                               AS total_pot,
     rake_dec                                                    AS rake,
-    exposed_card
+    exposed_card,
+    tournament_id,
+    buyin_label,
+    max_seats
 FROM hand_players;

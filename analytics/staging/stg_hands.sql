@@ -20,6 +20,7 @@ SELECT
     big_blind_dec                                               AS big_blind,
     stakes_label(small_blind_dec, big_blind_dec, unit)          AS stakes,
     tournament_id,
+    buyin_label,
     table_name,
     max_seats,
     button_seat,

@@ -1,27 +1,41 @@
-"""Options, output helpers and the CLI's one error boundary, declared once so they never drift.
+"""Options, output helpers, help text and the CLI's one error boundary, declared once so they
+never drift.
 
 The boundary (:func:`guarded`, applied to every command by :func:`add_command`): an expected
 failure — an :class:`~hhparse.failures.HhparseError` (usage, not a warehouse, locked, damaged) or
 an :class:`OSError` (permissions, full disk, read-only, a symbolic link loop) — is one sentence on
 stderr naming the path and what to do, with the exit code of :class:`~hhparse.failures.ExitCode`.
 Anything else is a bug: the traceback goes to a log file, the sentence says where, exit code 4.
+
+Help text (:func:`help_text`): a command's docstring is written for readers of the code (wrapped
+at the line length, ``double backquotes``); its ``--help`` is the same text with paragraphs
+unwrapped (the terminal wraps them at its own width), code in single quotes and Rich markup
+escaped, followed by the command's examples and the exit codes. Boolean flags show no value
+placeholder (:class:`Command`).
+
+Start-up: this module and every ``*_cmd`` module import only typer and light modules of hhparse
+at import time; pandas, pyarrow, duckdb, matplotlib and jinja2 are imported inside the command
+that needs them (``tests/test_startup.py``), so ``hhparse --help`` and ``hhparse check`` start fast.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import os
 import platform
+import re
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from hhparse.failures import ExitCode, HhparseError, UsageError, describe_os_error
 from hhparse.safetext import visible
@@ -29,11 +43,16 @@ from hhparse.safetext import visible
 WarehouseOption = Annotated[
     Path | None,
     typer.Option(
-        "--warehouse", "-w", help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse)."
+        "--warehouse",
+        "-w",
+        metavar="DIR",
+        help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse).",
     ),
 ]
 
-OutOption = Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", "-o", metavar="FILE", help="Write to this file instead of stdout.")
+]
 
 CsvRawOption = Annotated[
     bool,
@@ -164,8 +183,78 @@ def query_failure(exc: Exception, warehouse: Path, what: str) -> HhparseError:
     return UsageError(f"{what} failed: {message}")
 
 
-def add_command(app: typer.Typer, name: str, func: Callable[..., Any]) -> None:
-    """Register ``func`` as ``hhparse NAME`` inside the error boundary, with the exit codes in
-    its ``--help``."""
-    app.command(name, epilog=EXIT_CODES_HELP)(guarded(name, func))
+def warehouse_dir(option: Path | None) -> Path:
+    """The warehouse a command works on: ``--warehouse``, else ``$HHPARSE_WAREHOUSE``, else
+    ``./hhparse-warehouse``; ``~`` expanded (``--warehouse=~/hh`` reaches us unexpanded)."""
+    from hhparse.tables.store import default_warehouse  # pyarrow: only for commands that need it
+
+    return Path(os.path.expanduser(option)) if option is not None else default_warehouse()
+
+
+class Command(TyperCommand):
+    """A command whose boolean flags show no value placeholder in ``--help`` (typer writes
+    ``--parse-only <bool>``, which reads as if the flag took a value: ``--parse-only true x.txt``
+    then fails with "no such file: true")."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)
+        for param in params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        return params
+
+
+class Group(TyperGroup):
+    """The root ``hhparse`` group, with the same flag display as :class:`Command`."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)
+        for param in params:
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
+        return params
+
+
+_CODE = re.compile(r"``([^`]+)``")
+_ROLE = re.compile(r":(?:func|class|mod|data|meth|attr):`~?(?:[\w.]+\.)?([\w]+)`")
+
+
+def _markup_escape(text: str) -> str:
+    """Rich markup escaped: a ``[`` that could open a tag is written ``\\[``."""
+    return re.sub(r"(?<!\\)\[(?=[a-zA-Z/#@])", r"\\[", text)
+
+
+def help_text(doc: str | None) -> str:
+    """A docstring as ``--help`` shows it: paragraphs unwrapped (the terminal wraps them), code
+    quoted once instead of twice, Sphinx roles reduced to their name, Rich markup escaped. A
+    paragraph whose lines start with two spaces (a list, commands) keeps its lines."""
+    paragraphs = []
+    for para in inspect.cleandoc(doc or "").split("\n\n"):
+        lines = [ln for ln in para.split("\n") if ln.strip()]
+        if not lines:
+            continue
+        if all(ln.startswith("  ") for ln in lines[1:]) and len(lines) > 1 and lines[0].rstrip().endswith(":"):
+            text = "\n".join(ln.rstrip() for ln in lines)
+        else:
+            text = " ".join(ln.strip() for ln in lines)
+        text = _ROLE.sub(r"\1", _CODE.sub(r"'\1'", text))
+        paragraphs.append(_markup_escape(text))
+    return "\n\n".join(paragraphs)
+
+
+def epilog(examples: Sequence[str]) -> str:
+    """The end of a command's ``--help``: its examples (one per line, comments after ``#``),
+    then the exit codes."""
+    if not examples:
+        return EXIT_CODES_HELP
+    lines = "\n".join(f"  {_markup_escape(e)}" for e in examples)
+    return f"Examples:\n{lines}\n\n{EXIT_CODES_HELP}"
+
+
+def add_command(
+    app: typer.Typer, name: str, func: Callable[..., Any], *, examples: Sequence[str] = ()
+) -> None:
+    """Register ``func`` as ``hhparse NAME`` inside the error boundary; its ``--help`` is the
+    docstring (:func:`help_text`), the ``examples`` and the exit codes."""
+    app.command(name, cls=Command, help=help_text(func.__doc__), epilog=epilog(examples))(guarded(name, func))
 

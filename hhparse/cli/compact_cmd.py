@@ -13,20 +13,24 @@ from typing import Annotated
 
 import typer
 
-from hhparse.cli.common import WarehouseOption, add_command
-from hhparse.importer import compact
+from hhparse.cli.common import WarehouseOption, add_command, warehouse_dir
 from hhparse.safetext import visible
-from hhparse.tables.store import default_warehouse
 
 
 def compact_command(
     warehouse: WarehouseOption = None,
     target_rows: Annotated[
-        int, typer.Option("--target-rows", min=1, help="Rows per merged file, at most.")
+        int, typer.Option("--target-rows", min=1, metavar="N", help="Rows per merged file, at most.")
     ] = 2_000_000,
 ) -> None:
-    """Merge small Parquet batch files (rows unchanged, atomically)."""
-    target = warehouse if warehouse is not None else default_warehouse()
+    """Merge small Parquet batch files (rows unchanged, atomically).
+
+    Each import publishes one file per table per batch; many small files slow every report down.
+    Replaced files leave the table folders at once and are deleted a day later.
+    """
+    from hhparse.importer import compact
+
+    target = warehouse_dir(warehouse)
     notes: list[str] = []
     report = compact(target, target_rows, notes)
     for note in notes:
@@ -37,4 +41,9 @@ def compact_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``compact`` to the root app."""
-    add_command(app, "compact", compact_command)
+    add_command(
+        app,
+        "compact",
+        compact_command,
+        examples=("hhparse compact --warehouse ~/hh-warehouse", "HHPARSE_WAREHOUSE=~/hh-warehouse hhparse compact"),
+    )

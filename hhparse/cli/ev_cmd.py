@@ -14,10 +14,8 @@ from typing import Annotated
 
 import typer
 
-from hhparse.cli.common import WarehouseOption, add_command
-from hhparse.failures import UsageError
-from hhparse.recompute import ev_status, recompute_ev
-from hhparse.tables.store import SchemaMismatchError, WarehouseLockedError, default_warehouse
+from hhparse.cli.common import WarehouseOption, add_command, warehouse_dir
+from hhparse.failures import UsageError, WarehouseLockedError
 
 
 def ev_command(
@@ -26,11 +24,20 @@ def ev_command(
         bool, typer.Option("--recompute", help="Recompute every hand's all-in EV from its history file.")
     ] = False,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores).")
+        int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores).")
     ] = None,
 ) -> None:
-    """Show, or recompute, the all-in EV of the warehouse's hands."""
-    target = warehouse if warehouse is not None else default_warehouse()
+    """Show, or recompute, the all-in EV of the warehouse's hands.
+
+    Without --recompute: how many hands have an all-in EV, per street and method (exact or Monte
+    Carlo). With it: every stored hand's all-in EV is taken again from its history file (after an
+    upgrade, or for a warehouse imported without it); hands whose file is gone or changed keep
+    theirs, and the exit code is 1.
+    """
+    from hhparse.recompute import ev_status, recompute_ev
+    from hhparse.tables.store import SchemaMismatchError
+
+    target = warehouse_dir(warehouse)
     try:
         if recompute:
             res = recompute_ev(target, jobs=jobs)
@@ -42,7 +49,9 @@ def ev_command(
         typer.echo(f"{r['method']:>6} {r['street']:>8}: {r['hands']:,} hands")
     if recompute:
         typer.echo(
-            f"recomputed {res.recomputed:,} of {res.hands:,} hands ({res.with_ev:,} with an all-in EV); "
+            f"recomputed {res.recomputed:,} of {res.hands:,} hands ({res.with_ev:,} with an all-in EV)"
+        )
+        typer.echo(
             f"kept {res.kept:,} as they were: {res.kept_missing_file:,} file gone, "
             f"{res.kept_changed:,} text changed, {res.kept_rejected:,} now rejected"
         )
@@ -54,4 +63,9 @@ def ev_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``ev`` to the root app."""
-    add_command(app, "ev", ev_command)
+    add_command(
+        app,
+        "ev",
+        ev_command,
+        examples=("hhparse ev --warehouse ~/hh-warehouse", "hhparse ev --recompute --jobs 2"),
+    )

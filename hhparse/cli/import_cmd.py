@@ -5,8 +5,11 @@ A thin adapter: it parses options, calls :func:`hhparse.importer.import_paths` a
 outcome to an exit code (:class:`hhparse.failures.ExitCode`) — 0 every hand accepted, 1 some hands
 rejected or conflicting (they are in ``rejects``), 2 usage or environment error (missing or
 unreadable input, not a warehouse, locked...), 3 warehouse damaged. Progress is a ``rich`` bar on a
-terminal and plain log lines otherwise (CI logs, pipes). Paths and names are printed as text,
-never as markup, with control characters made visible.
+terminal and plain log lines otherwise (CI logs, pipes). The run ends with its totals and the
+files that need a look — rejects, conflicts, read errors — one line each, in the terminal's width
+(``--verbose`` lists every file): an import of years of history reads thousands of files, and a
+list of every one of them hides the few that matter. Paths and names are printed as text, never
+as markup, with control characters made visible.
 """
 
 from __future__ import annotations
@@ -14,31 +17,22 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
 
-from hhparse.cli.common import add_command
-from hhparse.cluster import ENV_SCHEDULER, connect, dashboard_link
-from hhparse.failures import UsageError
-from hhparse.importer import Executor, FileRun, ImportResult, ImportStats, import_paths
+from hhparse.cli.common import WarehouseOption, add_command, warehouse_dir
 from hhparse.safetext import visible
-from hhparse.tables.store import default_warehouse
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from hhparse.importer import Executor, FileRun, ImportResult, ImportStats
 
 _LOG_EVERY_S = 5.0
 
@@ -47,6 +41,15 @@ class RichReporter:
     """A live progress bar (files, bytes → ETA, hands, hands/s, rejects) on a terminal."""
 
     def __init__(self, console: Console) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
         self.console = console
         self.progress = Progress(
             TextColumn("[bold]importing"),
@@ -60,7 +63,7 @@ class RichReporter:
             console=console,
             transient=False,
         )
-        self.task: TaskID | None = None
+        self.task: Any = None
         self.total_bytes = 1
 
     def start(self, files: int, total_bytes: int) -> None:
@@ -83,6 +86,8 @@ class RichReporter:
     def file_done(self, run: FileRun) -> None:
         """Print files that could not be read above the bar."""
         if run.error:
+            from rich.text import Text
+
             self.progress.console.print(Text(visible(f"{run.path}: {run.status}: {run.error}"), style="red"))
 
     def stop(self) -> None:
@@ -123,101 +128,180 @@ class LogReporter:
         """Nothing to tear down."""
 
 
-def summary_table(result: ImportResult) -> Table:
-    """The final summary: one row per file read in this run plus a total row."""
+def _needs_a_look(f: FileRun) -> bool:
+    """A file the summary lists without --verbose: rejects, conflicts, or not read (wholly or in
+    part), or not hand histories at all."""
+    return bool(f.rejected or f.conflicting or f.error or f.status not in ("ok",))
+
+
+def _note(f: FileRun) -> str:
+    if f.error:
+        return f"{f.status}: {f.error}"
+    notes = []
+    if f.status != "ok":
+        notes.append(f.status)
+    if f.summaries:
+        notes.append(f"{f.summaries} tournament summar{'y' if f.summaries == 1 else 'ies'}")
+    if f.reopened:
+        notes.append("last hand half written?")
+    if f.pending:
+        notes.append("last hand pending")
+    return ", ".join(notes)
+
+
+def _shorten(path: str, width: int) -> str:
+    """``path`` in at most ``width`` characters, keeping its end (the file name): ``…/dir/file.txt``."""
+    if len(path) <= width or width < 2:
+        return path
+    return "…" + path[len(path) - width + 1 :]
+
+
+def _common_folder(paths: list[str]) -> str:
+    """The longest folder every path is under ("" when none or only the root)."""
+    if not paths:
+        return ""
+    try:
+        common = os.path.commonpath([os.path.dirname(p) for p in paths])
+    except ValueError:
+        return ""
+    return "" if common in ("", os.sep) else common
+
+
+def summary_lines(result: ImportResult, *, verbose: bool = False) -> tuple[list[str], list[FileRun]]:
+    """The summary's text lines (totals, timing) and the files to list."""
     s = result.stats
-    table = Table(title=Text(visible(f"import {result.import_id} → {result.warehouse}")))
-    for col in ("file", "status", "read", "new", "duplicate", "conflicting", "rejected"):
-        if col in ("file", "status"):
-            table.add_column(col, overflow="fold")
-        else:
-            table.add_column(col, justify="right", no_wrap=True)
-    for f in result.files:
-        table.add_row(
-            Text(visible(f.path)),
-            Text(visible(f.status if not f.error else f"{f.status}: {f.error}")),
-            f"{f.read:,}",
-            f"{f.new:,}",
-            f"{f.duplicate:,}",
-            f"{f.conflicting:,}",
-            f"{f.rejected:,}",
-        )
-    table.add_row(
-        f"total ({len(result.files)} read, {s.files_skipped} unchanged)",
-        "",
-        f"{s.read:,}",
-        f"{s.new:,}",
-        f"{s.duplicate:,}",
-        f"{s.conflicting:,}",
-        f"{s.rejected:,}",
-        end_section=True,
-    )
-    table.caption = f"{s.elapsed:.1f} s, {s.hands_per_second:,.0f} hands/s, {s.batches} batches published"
+    read = len(result.files)
+    lines = [
+        f"import {result.import_id} → {result.warehouse}",
+        f"{s.files_total:,} files: {read:,} read, {s.files_skipped:,} unchanged"
+        + (f", {len(result.failed_files):,} not read" if result.failed_files else "")
+        + (f"; {s.summaries:,} tournament summar{'y' if s.summaries == 1 else 'ies'} stored" if s.summaries else ""),
+        f"{s.read - s.summaries:,} hands read: {s.new:,} new, {s.duplicate:,} already stored, "
+        f"{s.conflicting:,} conflicting, {s.rejected:,} rejected",
+        f"{s.elapsed:.1f} s, {s.hands_per_second:,.0f} hands/s, {s.batches} batch(es) published",
+    ]
     if s.reopened:
-        table.caption += (
-            f"; {s.reopened:,} rejected last hand(s) with no blank line after (half written?) "
-            "will be read again if their file grows"
+        lines.append(
+            f"{s.reopened:,} rejected last hand(s) with no blank line after (half written?) will be read "
+            "again if their file grows"
         )
     if s.pending:
-        table.caption += (
-            f"; {s.pending:,} last hand(s) pending: their file is still being written, "
-            "the next import reads them"
+        lines.append(
+            f"{s.pending:,} last hand(s) pending: their file is still being written, the next import reads them"
         )
-    return table
+    listed = result.files if verbose else [f for f in result.files if _needs_a_look(f)]
+    return lines, listed
+
+
+def summary_table(result: ImportResult, width: int, *, verbose: bool = False) -> tuple[list[str], Table | None]:
+    """The final summary: totals, then a table of the files that need a look (all with
+    ``verbose``), its file column cut to fit ``width``."""
+    from rich.table import Table
+    from rich.text import Text
+
+    lines, listed = summary_lines(result, verbose=verbose)
+    if not listed:
+        if not verbose and result.files:
+            lines.append("every file read cleanly (--verbose lists them)")
+        return lines, None
+    folder = _common_folder([f.path for f in listed])
+    shown = [os.path.relpath(f.path, folder) if folder else f.path for f in listed]
+    notes = [visible(_note(f)) for f in listed]
+    numbers = [(f.read, f.new, f.rejected, f.conflicting) for f in listed]
+    widths = [max(len(h), *(len(f"{n[i]:,}") for n in numbers)) for i, h in enumerate(("read", "new", "rej", "conf"))]
+    note_width = min(max((len(n) for n in notes), default=0), 24)
+    columns = 5 + (1 if note_width else 0)
+    # no box, no edge padding: one space each side of a column, two between columns
+    file_width = max(12, width - sum(widths) - note_width - 2 * (columns - 1))
+    title = (
+        f"{len(listed):,} of {len(result.files):,} files read"
+        if verbose
+        else f"Files with rejects, conflicts or errors: {len(listed):,} of {len(result.files):,} (--verbose for all)"
+    )
+    if folder:
+        lines.append(visible(f"(paths under {folder}{os.sep})"))
+    table = Table(title=Text(title), title_justify="left", box=None, pad_edge=False, expand=False)
+    table.add_column("file", no_wrap=True, overflow="ellipsis", max_width=file_width)
+    for col in ("read", "new", "rej", "conf"):
+        table.add_column(col, justify="right", no_wrap=True)
+    if note_width:
+        table.add_column("note", no_wrap=True, overflow="ellipsis", max_width=note_width)
+    for path, note, (rd, new, rej, conf) in zip(shown, notes, numbers, strict=True):
+        cells: list[Any] = [
+            Text(_shorten(visible(path), file_width)),
+            f"{rd:,}",
+            f"{new:,}",
+            Text(f"{rej:,}", style="red" if rej else ""),
+            Text(f"{conf:,}", style="yellow" if conf else ""),
+        ]
+        if note_width:
+            cells.append(Text(note))
+        table.add_row(*cells)
+    return lines, table
 
 
 def import_command(
-    paths: Annotated[list[Path], typer.Argument(help="Hand-history files or folders (recursive).")],
-    warehouse: Annotated[
-        Path | None,
-        typer.Option(
-            "--warehouse",
-            "-w",
-            help="Warehouse folder (default: $HHPARSE_WAREHOUSE or ./hhparse-warehouse).",
-        ),
-    ] = None,
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="PATH", help="Hand-history files or folders (recursive).")
+    ],
+    warehouse: WarehouseOption = None,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: all cores; 1 = in-process)."),
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores; 1 = in-process)."),
     ] = None,
     batch_hands: Annotated[
         int,
         typer.Option(
-            "--batch-hands", min=1, help="Hands per published batch (memory and crash granularity)."
+            "--batch-hands", min=1, metavar="N", help="Hands per published batch (memory and crash granularity)."
         ),
     ] = 50_000,
     task_hands: Annotated[
         int,
-        typer.Option("--task-hands", min=1, help="Hands per worker task."),
+        typer.Option("--task-hands", min=1, metavar="N", help="Hands per worker task."),
     ] = 500,
     cluster: Annotated[
         str | None,
         typer.Option(
             "--cluster",
+            metavar="ADDRESS",
             help="Run the work on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`) or "
             "local:N (N local worker processes). Default: $HHPARSE_DASK_SCHEDULER unless --jobs is "
             "given. Needs pip install 'hhparse[cluster]'.",
         ),
     ] = None,
+    verbose: Annotated[
+        bool,
+        typer.Option("--verbose", "-v", help="List every file read in the summary, not only those with problems."),
+    ] = False,
 ) -> None:
-    """Import hand histories into the Parquet warehouse; unchanged files are skipped.
+    """Import hand histories (and tournament summary files) into the Parquet warehouse; unchanged
+    files are skipped.
 
     The warehouse folder is created if missing; an existing folder must be an hhparse warehouse
-    (or empty). Rejected and conflicting hands are kept in the rejects table.
+    (or empty). Rejected and conflicting hands are kept in the rejects table (``hhparse report
+    rejects``). The run ends with its totals and the files that had rejects, conflicts or errors.
     """
-    target = warehouse if warehouse is not None else default_warehouse()
+    from rich.console import Console
+
+    from hhparse import importer
+
+    target = warehouse_dir(warehouse)
     console = Console(stderr=True)
     tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
     reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
     if cluster is not None and jobs is not None:
+        from hhparse.failures import UsageError
+
         raise UsageError("--jobs sets local worker processes and --cluster a Dask cluster's: give one of them")
     if cluster is None and jobs is None:
+        from hhparse.cluster import ENV_SCHEDULER
+
         cluster = os.environ.get(ENV_SCHEDULER) or None
     with contextlib.ExitStack() as stack:
         executor = stack.enter_context(_cluster(cluster, console)) if cluster is not None else None
         try:
-            result = import_paths(
-                paths,
+            result = importer.import_paths(
+                [Path(os.path.expanduser(p)) for p in paths],
                 target,
                 jobs=jobs,
                 task_hands=task_hands,
@@ -228,21 +312,30 @@ def import_command(
         finally:
             reporter.stop()
     for note in result.notes:
-        typer.echo(visible(f"hhparse import: {note}"), err=True)
-    Console(width=max(console.width, 160)).print(summary_table(result))
+        _say(visible(f"hhparse import: {note}"), console.width, err=True)
+    out = Console(highlight=False)
+    lines, table = summary_table(result, out.width, verbose=verbose)
+    for line in lines:
+        _say(line, out.width)
+    if table is not None:
+        out.print(table)
     for path, hand_id in result.conflicts[:50]:
-        typer.echo(
+        _say(
             visible(
                 f"conflict: hand #{hand_id} in {path} differs from the stored hand (the stored one is "
                 "kept; this text is in rejects, code conflict)"
-            )
+            ),
+            out.width,
         )
     if len(result.conflicts) > 50:
-        typer.echo(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)")
+        _say(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)", out.width)
+    if result.stats.rejected:
+        _say("see why hands were rejected: hhparse report rejects", out.width)
     if result.failed_files:
-        typer.echo(
+        _say(
             f"hhparse import: {len(result.failed_files)} input file(s) or folder(s) could not be read "
             "(listed above); everything else was imported",
+            out.width,
             err=True,
         )
     raise typer.Exit(int(result.exit_code))
@@ -252,6 +345,10 @@ def import_command(
 def _cluster(spec: str, console: Console) -> Iterator[Executor]:
     """The Dask executor of ``--cluster`` (:mod:`hhparse.cluster`; Dask itself is imported only
     then: it is an optional extra), announced on stderr."""
+    from rich.text import Text
+
+    from hhparse.cluster import connect, dashboard_link
+
     with connect(spec) as executor:
         line = f"hhparse import: Dask cluster {executor.address}, {executor.threads()} worker thread(s)"
         link = dashboard_link(executor)
@@ -259,6 +356,22 @@ def _cluster(spec: str, console: Console) -> Iterator[Executor]:
         yield executor
 
 
+def _say(text: str, width: int, *, err: bool = False) -> None:
+    """Print ``text`` wrapped to the terminal's ``width`` (a long path is cut too), continuation
+    lines indented: the import's closing lines fit an 80-column terminal like its table."""
+    parts = textwrap.wrap(text, width=max(width, 40), subsequent_indent="  ", break_on_hyphens=False)
+    typer.echo("\n".join(parts or [""]), err=err)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``import`` to the root app."""
-    add_command(app, "import", import_command)
+    add_command(
+        app,
+        "import",
+        import_command,
+        examples=(
+            "hhparse import sample_histories/ --warehouse ~/hh-warehouse",
+            "hhparse import HandHistory/Hero/ TournSummary/Hero/ --jobs 4",
+            "hhparse import new-session.txt --verbose    # list every file read",
+        ),
+    )

@@ -11,23 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import duckdb
-import pandas as pd
 import typer
 
-from hhparse.cli.common import OutOption, WarehouseOption, add_command, fail
-from hhparse.reports import REPORTS, WarehouseNotFoundError, warehouse
-from hhparse.reports.html import (
-    MAX_ROWS,
-    graph_lines,
-    hands_page,
-    replay_page,
-    report_page,
-    write_hands_folder,
-)
-from hhparse.reports.replay import HandNotFoundError, replay_document, replay_documents
+from hhparse.cli.common import OutOption, WarehouseOption, add_command, fail, warehouse_dir
+from hhparse.reports.catalog import REPORTS
+
+if TYPE_CHECKING:
+    import duckdb
+    import pandas as pd
 
 MAX_EMBEDDED = 500
 """Replays one hand-list page embeds at most (a folder has no such limit)."""
@@ -67,6 +60,16 @@ def html_report(
         HandNotFoundError: the ``hand`` report of a hand that is not in the warehouse.
         FileExistsError: a hand-list folder holds a file hhparse did not write.
     """
+    from hhparse.reports.html import (
+        MAX_ROWS,
+        graph_lines,
+        hands_page,
+        replay_page,
+        report_page,
+        write_hands_folder,
+    )
+    from hhparse.reports.replay import replay_document, replay_documents
+
     deck = 4 if four_colour else 2
     shown = list(filters.items())
     if name == "hand":
@@ -89,17 +92,30 @@ def html_report(
 
 
 def replay_command(
-    hand_id: Annotated[str, typer.Argument(help="Hand number as printed (e.g. 97007286518).")],
-    warehouse_dir: WarehouseOption = None,
+    hand_id: Annotated[
+        str, typer.Argument(metavar="HAND_ID", help="Hand number as printed (e.g. 120900000138).")
+    ],
+    warehouse_opt: WarehouseOption = None,
     out: OutOption = None,
-    site: Annotated[str | None, typer.Option("--site", help="Site, when several have this hand number.")] = None,
+    site: Annotated[
+        str | None, typer.Option("--site", metavar="SITE", help="Site, when several have this hand number.")
+    ] = None,
     four_colour: DeckOption = False,
     all_cards: AllCardsOption = False,
 ) -> None:
-    """Write one hand's replayer as a self-contained HTML page (default: hand-<ID>.html)."""
+    """Write one hand's replayer as a self-contained HTML page (default: hand-<ID>.html).
+
+    The page opens offline and steps through the hand: seats, the Courchevel door card, both boards of
+    a hand run twice, pots and side pots, every hi and lo half with its winners (arrow keys step;
+    '#step=17' in the address opens a step). A file of that name is replaced only if hhparse wrote it.
+    """
+    from hhparse.reports import WarehouseNotFoundError, warehouse
+    from hhparse.reports.html import replay_page
+    from hhparse.reports.replay import HandNotFoundError, replay_document
+
     target = out if out is not None else Path(f"hand-{hand_id}.html")
     try:
-        con = warehouse(warehouse_dir)
+        con = warehouse(warehouse_dir(warehouse_opt))
         doc = replay_document(con, hand_id, site=site)
     except (WarehouseNotFoundError, HandNotFoundError) as exc:
         fail("replay", str(exc))
@@ -114,4 +130,12 @@ def replay_command(
 
 def register(app: typer.Typer) -> None:
     """Add ``replay`` to the root app."""
-    add_command(app, "replay", replay_command)
+    add_command(
+        app,
+        "replay",
+        replay_command,
+        examples=(
+            "hhparse replay 120900000138     # writes hand-120900000138.html",
+            "hhparse replay 120900000138 --four-colour --all-cards -o hand.html",
+        ),
+    )

@@ -15,8 +15,6 @@ from typing import Annotated
 import typer
 
 from hhparse.cli.common import add_command
-from hhparse.synth import GAMES, SynthConfig, write
-from hhparse.synth.output import FileStyle
 
 
 class GameChoice(StrEnum):
@@ -68,6 +66,9 @@ def synth(
     stats: Annotated[bool, typer.Option("--stats", help="Print coverage counts and speed to stderr.")] = False,
 ) -> None:
     """Generate synthetic hand histories that parse and referee as valid."""
+    from hhparse.synth import GAMES, SynthConfig, write  # the engine: not for --help
+    from hhparse.synth.output import FileStyle
+
     try:
         config = SynthConfig(
             hands=hands,
@@ -99,4 +100,12 @@ def synth(
 
 def register(app: typer.Typer) -> None:
     """Add ``synth`` to the ``hhparse`` application."""
-    add_command(app, "synth", synth)
+    add_command(
+        app,
+        "synth",
+        synth,
+        examples=(
+            "hhparse synth --hands 10000 --seed 7 --game courchevel-hilo --out dir/",
+            "hhparse synth --hands 50 --kind tournament --out one-file.txt",
+        ),
+    )

@@ -23,7 +23,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from hhparse.safetext import csv_cell, json_line, visible
+from hhparse.safetext import csv_cell, json_line
 
 TEXT_FORMATS = ("table", "csv", "json", "html")
 """Formats every report and query can be written in (as text)."""
@@ -50,7 +50,7 @@ def _jsonable(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, float) and value != value:  # NaN
         return None
-    if value is pd.NA or value is pd.NaT:
+    if value is pd.NA or value is pd.NaT or value is None:
         return None
     if hasattr(value, "tolist"):  # numpy scalars and arrays
         return value.tolist()
@@ -67,23 +67,43 @@ def to_json(df: pd.DataFrame) -> str:
     return json_line(to_records(df), indent=1, default=str) + "\n"
 
 
-def _visible_cell(value: Any) -> Any:
-    return visible(value) if isinstance(value, str) else value
+def to_table(
+    df: pd.DataFrame,
+    *,
+    name: str = "",
+    width: int | None = None,
+    color: bool = False,
+    single: bool = False,
+    notes: Sequence[str] = (),
+) -> str:
+    """The terminal table (:func:`hhparse.reports.terminal.render`): at most ``width`` cells a
+    line (default: the terminal's, ``$COLUMNS``), columns chosen by importance with a legend, or
+    a card when ``single`` (one player) and few rows; the ``hand`` report as its replay lines.
+    Control and bidi characters in names are shown as escapes, never sent to the terminal."""
+    import shutil
+
+    from hhparse.reports.terminal import render
+
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
+    from hhparse.reports.catalog import REPORTS
+
+    names = [str(c) for c in df.columns]
+    rows = [dict(zip(names, r, strict=True)) for r in df.itertuples(index=False, name=None)]
+    first = REPORTS[name].first if name in REPORTS else ()
+    return render(rows, names, name=name, width=width, color=color, single=single, notes=notes, first=first)
 
 
-def to_table(df: pd.DataFrame, *, name: str = "") -> str:
-    """Aligned plain text; the ``hand`` report is printed as its replay lines only. Control and
-    bidi characters in names are shown as escapes, never sent to the terminal."""
-    if name == "hand" and "text" in df.columns:
-        return "\n".join(visible(str(t)) for t in df["text"]) + "\n"
-    if df.empty:
-        return "(no rows)\n"
-    return str(_map_text(df, _visible_cell, visible).to_string(index=False, na_rep="")) + "\n"
+def to_csv(df: pd.DataFrame, *, raw: bool = False, names: bool = False) -> str:
+    """CSV with a header row that says what each column is (its label from
+    :mod:`hhparse.reports.columns`: ``VPIP %``, ``Net won``; ``names`` keeps the column names,
+    ``vpip``, ``net``). Text cells starting like a formula (``= + - @``, tab, CR) get a leading
+    ``'`` (OWASP), unless ``raw``; numbers, decimals and dates are never changed."""
+    if not names:
+        from hhparse.reports.columns import COLUMNS
 
-
-def to_csv(df: pd.DataFrame, *, raw: bool = False) -> str:
-    """CSV with a header row. Text cells starting like a formula (``= + - @``, tab, CR) get a
-    leading ``'`` (OWASP), unless ``raw``; numbers, decimals and dates are never changed."""
+        df = df.copy()
+        df.columns = [COLUMNS[str(c)].text if str(c) in COLUMNS else str(c) for c in df.columns]
     if not raw:
         df = _map_text(df, csv_cell, csv_cell)
     return str(df.to_csv(index=False))

@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from hhparse.failures import WarehouseVersionError as WarehouseVersionError  # re-exported
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 """Version of this declaration, stamped as ``schema_version`` in every Parquet file."""
 
 MANIFEST_NAME = "manifest.json"
@@ -130,6 +130,19 @@ HANDS = Table(
             null=True,
         ),
         _c("buyin_total", _I64, "Sum of the buy-in parts in minor units of `buyin_currency`.", null=True),
+        _c(
+            "buyin_fee",
+            _I64,
+            "The buy-in's last part when it has two or three (the fee: PokerStars' rake), in minor units "
+            "of `buyin_currency` (whole units when it is null, as for `100+9` play chips); 0 for one part.",
+            null=True,
+        ),
+        _c(
+            "buyin_bounty",
+            _I64,
+            "The buy-in's middle part when it has three (the knockout bounty), same units as `buyin_fee`.",
+            null=True,
+        ),
         _c(
             "buyin_currency",
             _STR,
@@ -272,6 +285,9 @@ HAND_PLAYERS = Table(
             "total_pot",
             "rake",
             "exposed_card",
+            "tournament_id",
+            "buyin_label",
+            "max_seats",
         ),
     ),
 )
@@ -451,13 +467,120 @@ IMPORTS = Table(
     ),
 )
 
+TOURNAMENT_EVENTS = Table(
+    "tournament_events",
+    "One row per tournament line of an accepted hand that says what a player won, lost or paid: a finish "
+    "(`NAME finished the tournament in 3rd place and received $1.94.`), the win (`NAME wins the tournament "
+    "and receives $230.36`), a knockout bounty (`NAME wins the $0.27 bounty for eliminating X`, progressive "
+    "`NAME wins $4.60 for ...`), the winner's own bounty in a knockout tournament, a rebuy or an add-on. "
+    "Amounts are hundredths of `unit` (the buy-in's currency, or `play`), never chips.",
+    ("site", "hand_id", "line", "player", "kind"),
+    (
+        *_hand_key(),
+        _c("line", _I64, "File line of the tournament line (for `own-bounty`: of the `wins the tournament` line)."),
+        _c("player", _STR, "The player the line is about (each winner of a split knockout has a row)."),
+        _c("tournament_id", _STR, "Tournament number (the hand's)."),
+        _c(
+            "kind",
+            _STR,
+            "`finished` (a place, maybe a prize), `won` (1st place and its prize), `bounty` (a knockout bounty "
+            "won), `own-bounty` (the bounty on the winner's own head, which the winner of a knockout "
+            "tournament collects: the `to $X` of their last knockout in the hand, else their seat's bounty, "
+            "else the buy-in's bounty part), `rebuy` or `add-on` (the price paid).",
+        ),
+        _c("place", _I32, "Finishing place (1 for `won`); null when the line names none.", null=True),
+        _c(
+            "amount",
+            _I64,
+            "Prize, bounty share or price in hundredths of `unit`; null when the line prints none.",
+            null=True,
+            money=True,
+        ),
+        _c(
+            "shared_by",
+            _I16,
+            "Players a fixed bounty was split between (`A, B split the $50 bounty ...`: each won `amount` / "
+            "`shared_by`); 1 otherwise.",
+        ),
+        _c("eliminated", _STR, "The player knocked out, for `bounty` rows.", null=True),
+        _c("unit", _STR, "Currency of the buy-in (`USD`...), or `play` for play chips."),
+        _c("unit_scale", _I16, "Always 100: amounts are hundredths of `unit` (cents of a currency)."),
+    ),
+)
+
+TOURNAMENT_SUMMARIES = Table(
+    "tournament_summaries",
+    "One row per entrant line of a PokerStars tournament summary file (`hhparse import` reads them beside "
+    "the hand histories), the tournament's own columns repeated on each. A summary listing no entrant has "
+    "one row with a null `player`. Several summaries of one tournament (a snapshot while it ran, then the "
+    "final one) are all kept; reports read the most complete. Money is hundredths of `unit`.",
+    ("content_hash", "place_line"),
+    (
+        _c("site", _STR, "Site, from the first line (`PokerStars Tournament #...`)."),
+        _c("tournament_id", _STR, "Tournament number."),
+        _c("game", _STR, "Game words as printed after the number, e.g. `Pot Limit 5 Card Omaha`."),
+        _c(
+            "game_slug",
+            _STR,
+            "The game as `--game` names it (`5-card-omaha`), null for games hhparse does not read (`8-Game`).",
+            null=True,
+        ),
+        _c("buyin_label", _STR, "The `Buy-In:` value as printed, e.g. `$24.55/$2.45 USD`; empty when none."),
+        _c("unit", _STR, "Currency of the buy-in and prizes (`USD`...), `play` for play chips, `FPP`/`SC` for points."),
+        _c("unit_scale", _I16, "Always 100: every amount of this table is in hundredths of `unit`."),
+        _c(
+            "buyin",
+            _I64,
+            "The buy-in's first part (what goes to the prize pool; for a progressive knockout printed as two "
+            "parts, the bounty part too).",
+            null=True,
+            money=True,
+        ),
+        _c("bounty", _I64, "The bounty part of a three-part buy-in (`$1.08/$0.27/$0.15`).", null=True, money=True),
+        _c("fee", _I64, "The buy-in's last part (PokerStars' fee); 0 for a one-part buy-in.", null=True, money=True),
+        _c("entries", _I32, "Entrants (`49 players`).", null=True),
+        _c("prize_pool", _I64, "`Total Prize Pool`, null when not printed or not money (a ticket).", null=True, money=True),
+        _c("started_utc", _TS_UTC, "`Tournament started`, in UTC."),
+        _c("finished_utc", _TS_UTC, "`Tournament finished`, in UTC; null while it ran.", null=True),
+        _c("hero_place", _I32, "`You finished in Nth place`: the account's place (null when not printed).", null=True),
+        _c("hero_rebuys", _I32, "`You made N rebuys and M addons ...`: N.", null=True),
+        _c("hero_addons", _I32, "... M.", null=True),
+        _c("hero_rebuy_total", _I64, "... the total paid for them.", null=True, money=True),
+        _c("hero_bounties", _I32, "`You collected N bounties for a total of ...`: N.", null=True),
+        _c("hero_bounty_total", _I64, "... the total.", null=True, money=True),
+        _c("rank", _I32, "The entrant line's number: the place, or the list position while still playing.", null=True),
+        _c("player", _STR, "Entrant's screen name.", null=True),
+        _c("country", _STR, "Entrant's country as printed.", null=True),
+        _c("prize", _I64, "Prize won, null when none is printed.", null=True, money=True),
+        _c("still_playing", _BOOL, "The entrant was still playing when the summary was written."),
+        _c("source", _STR, "File the summary was read from."),
+        _c("line", _I64, "File line of the summary's first line."),
+        _c("place_line", _I64, "File line of the entrant line (the summary's first line when it lists none)."),
+        _c("content_hash", _STR, "Hash of the summary file's text (the same file imported twice is kept once)."),
+    ),
+)
+
 TABLES: Mapping[str, Table] = {
-    t.name: t for t in (HANDS, HAND_PLAYERS, ACTIONS, POTS, AWARDS, SHOWDOWNS, EV_SHARES, REJECTS, IMPORTS)
+    t.name: t
+    for t in (
+        HANDS,
+        HAND_PLAYERS,
+        ACTIONS,
+        POTS,
+        AWARDS,
+        SHOWDOWNS,
+        EV_SHARES,
+        TOURNAMENT_EVENTS,
+        TOURNAMENT_SUMMARIES,
+        REJECTS,
+        IMPORTS,
+    )
 }
 """Every warehouse table, in documentation order."""
 
 HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "showdowns", "ev_shares")
-"""Tables whose rows all belong to one accepted hand (keyed by ``site``, ``hand_id``)."""
+"""Tables whose rows all belong to one accepted hand (keyed by ``site``, ``hand_id``) and carry its
+``unit`` (``tournament_events`` belongs to a hand too, but its amounts are in the buy-in's unit)."""
 
 
 def arrow_schema(table: str | Table) -> pa.Schema:

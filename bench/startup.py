@@ -1,0 +1,89 @@
+"""Start-up time of the command line: what a user waits for before a command does anything.
+
+Usage::
+
+    .venv/bin/python bench/startup.py               # 20 runs of each, medians
+    .venv/bin/python bench/startup.py --runs 50
+
+Measures, each as a fresh process (what the shell starts), median and spread of ``--runs`` runs:
+
+* ``hhparse --help`` and ``hhparse --version``;
+* ``hhparse check`` of one small file (one hand of the corpus, or of ``sample_histories/``): the
+  imports of the parser and the referee, building the parser, one hand;
+* ``python -c "import hhparse.cli"`` and ``python -c "pass"``: what the interpreter itself costs,
+  to tell hhparse's share from Python's.
+
+Target (issue 16): ``--help``, ``--version`` and ``check`` of one small file well under 0.3 s. The runs are
+interleaved (help, check, import, python, help, ...) so a machine that drifts over the minute
+slows every measurement alike; a CPU-loop timing is printed beside the results, as
+``bench/import.py`` does, to tell a slow machine from slow code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _one_hand_file(tmp: Path) -> Path:
+    """A file with the first hand of the Courchevel sample (read in place otherwise)."""
+    sample = sorted((ROOT / "sample_histories").glob("HH2013081*.txt"))[0]
+    first = sample.read_text(encoding="utf-8-sig").split("\n\n\n")[0] + "\n\n\n"
+    path = tmp / "one-hand.txt"
+    path.write_text(first, encoding="utf-8")
+    return path
+
+
+def _time(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
+def _cpu_loop() -> float:
+    start = time.perf_counter()
+    n = 0
+    for i in range(2_000_000):
+        n += i
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    import tempfile
+
+    hhparse = str(Path(sys.executable).parent / "hhparse")
+    with tempfile.TemporaryDirectory() as tmp:
+        one = _one_hand_file(Path(tmp))
+        cases = {
+            "hhparse --help": [hhparse, "--help"],
+            "hhparse --version": [hhparse, "--version"],
+            "hhparse check one-hand.txt": [hhparse, "check", str(one)],
+            "python -c 'import hhparse.cli'": [sys.executable, "-c", "import hhparse.cli"],
+            "python -c 'pass'": [sys.executable, "-c", "pass"],
+        }
+        for cmd in cases.values():  # warm the file cache and the bytecode
+            _time(cmd)
+        times: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(args.runs):
+            for name, cmd in cases.items():
+                times[name].append(_time(cmd))
+    import hhparse.parsing as parsing
+
+    compiled = not str(parsing.__file__).endswith(".py")
+    print(f"start-up, {args.runs} runs each (median, min-max); parser {'compiled' if compiled else 'pure Python'}")
+    for name, ts in times.items():
+        print(f"  {name:<32} {statistics.median(ts) * 1000:7.0f} ms   ({min(ts) * 1000:.0f}-{max(ts) * 1000:.0f})")
+    print(f"  cpu loop (2 M additions)          {_cpu_loop() * 1000:7.0f} ms   (machine speed reference)")
+
+
+if __name__ == "__main__":
+    main()

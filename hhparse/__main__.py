@@ -1,0 +1,5 @@
+"""``python -m hhparse``: the same as the ``hhparse`` command."""
+
+from hhparse.cli import main
+
+main()

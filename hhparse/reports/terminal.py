@@ -1,0 +1,308 @@
+"""Report tables a player can read in any terminal, 80 columns or 200.
+
+Why not ``DataFrame.to_string``: the summary is 22 columns and 212 characters wide; in an
+80-column terminal every row wraps and nothing can be read. Here a table always fits the width:
+
+* one player's few rows (``--player Hero``: a row per unit) turn into a *card*: one line per stat
+  with its full name, one value column per row;
+* otherwise the columns are chosen by importance (:mod:`hhparse.reports.columns` ranks them: who
+  and where first, then hands, net, bb/100, VPIP, PFR...), headers are abbreviated and a legend
+  under the table spells them out, and the columns left out are named with how to see them
+  (``--format csv``/``json``/``html``, or ``--columns``);
+* long text (file paths, messages) is cut with an ellipsis, numbers never are.
+
+Colour says won or lost (green, red) on a terminal, never in a file or pipe or under
+``NO_COLOR``; the data is the same in every other format (CSV, JSON, Parquet and HTML carry every
+column and row). Names are text, never markup: every cell is a :class:`rich.text.Text`, control
+characters made visible (:func:`hhparse.safetext.visible`).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import numbers
+import textwrap
+from collections.abc import Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from hhparse.reports.columns import COLUMNS, Column, label
+from hhparse.safetext import visible
+
+__all__ = ["cell_text", "render"]
+
+_SIGNED = ("money", "bb")
+_NUMERIC = ("money", "bb", "pct", "ratio", "count")
+_WHOLE = (*_NUMERIC, "id", "time", "flag")  # never cut
+_CUT = ("text", "cards", "path")  # cut to fit: at the end, or a path at its start (the file name stays)
+_MAX_TEXT = 28  # a text column's widest cell before it is cut (paths, messages)
+_MIN_TEXT = 8
+_CARD_ROWS = 6  # a card shows at most this many value columns
+
+
+def _missing(value: Any) -> bool:
+    if value is None:
+        return True
+    try:
+        import pandas as pd
+
+        if value is pd.NA or value is pd.NaT:
+            return True
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        pass
+    return isinstance(value, float) and math.isnan(value)
+
+
+def cell_text(value: Any, column: Column | None = None) -> str:
+    """A value as the terminal shows it: exact decimals, 2-decimal floats, UTC times to the
+    minute, cards space-separated, a flag as ✓."""
+    if _missing(value):
+        return ""
+    if isinstance(value, bool):
+        return "✓" if value else ""
+    if isinstance(value, Decimal):
+        return f"{value:,}" if column is not None and column.kind == "money" and abs(value) >= 10_000 else str(value)
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, numbers.Integral):
+        return f"{value:,}" if column is not None and column.kind in ("count",) else str(value)
+    if isinstance(value, numbers.Real):
+        return f"{float(value):.2f}"
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    if isinstance(value, date):
+        return value.isoformat()
+    if hasattr(value, "tolist") and not isinstance(value, str):
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value)
+    return visible(str(value))
+
+
+def _inferred(name: str, values: list[Any]) -> Column:
+    """A column the catalog does not know (``hhparse sql``): its name, its kind from its values."""
+    seen = [v for v in values if not _missing(v)]
+    kind = "text"
+    if seen and all(isinstance(v, bool) for v in seen):
+        kind = "flag"
+    elif seen and all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in seen):
+        kind = "count"
+    elif seen and all(isinstance(v, Decimal) for v in seen):
+        kind = "money"
+    elif seen and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in seen):
+        kind = "ratio"
+    elif seen and all(isinstance(v, datetime) for v in seen):
+        kind = "time"
+    return label(name)._replace(kind=kind, rank=50 if kind != "text" else 40)
+
+
+def _sign(value: Any) -> int:
+    if _missing(value) or isinstance(value, bool):
+        return 0
+    try:
+        return (value > 0) - (value < 0)  # type: ignore[no-any-return]
+    except TypeError:
+        return 0
+
+
+def _cell_len(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _console(width: int, color: bool) -> Any:
+    from rich.console import Console
+
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        force_terminal=color,
+        color_system="standard" if color else None,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        legacy_windows=False,
+        soft_wrap=False,
+    )
+
+
+def _wrap(text: str, width: int, indent: str = "") -> list[str]:
+    return textwrap.wrap(text, width=max(width, 20), subsequent_indent=indent, break_long_words=True) or [""]
+
+
+def render(
+    rows: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    *,
+    name: str = "",
+    width: int = 80,
+    color: bool = False,
+    single: bool = False,
+    notes: Sequence[str] = (),
+    first: Sequence[str] = (),
+) -> str:
+    """The table of ``rows`` (dicts by column name) in at most ``width`` terminal cells a line.
+
+    ``single``: one player was selected; a few rows then print as a card. ``notes`` are printed
+    under the table, wrapped to the width. ``first``: the columns a narrow terminal keeps first,
+    in order (the report's; the others follow by their rank).
+    """
+    width = max(int(width), 40)
+    if name == "hand" and "text" in columns:
+        lines: list[str] = []
+        for r in rows:
+            lines.extend(_wrap(visible(str(r.get("text") or "")), width, "    "))
+        return "\n".join(lines) + "\n"
+    if not rows:
+        out = ["(no rows)"]
+        for note in notes:
+            out.extend(_wrap(note, width))
+        return "\n".join(out) + "\n"
+    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, [r.get(c) for r in rows]) for c in columns}
+    texts = {c: [cell_text(r.get(c), meta[c]) for r in rows] for c in columns}
+    # an identity column the same on every row says nothing per row: once, above the table
+    header_facts: list[str] = []
+    if single or len(rows) > 1:
+        for c in columns:
+            if meta[c].rank <= 1 and meta[c].kind == "text" and len(set(texts[c])) == 1 and texts[c][0]:
+                header_facts.append(f"{meta[c].text}: {texts[c][0]}")
+    shown_once = {f.split(": ", 1)[0] for f in header_facts}
+    body_cols = [c for c in columns if meta[c].text not in shown_once]
+    if single and len(rows) <= _CARD_ROWS:
+        card = _card(rows, body_cols, meta, texts, width, color)
+        if card is not None:
+            return _finish(card, header_facts, [], notes, width)
+    table, legend, hidden = _table(rows, body_cols, meta, texts, width, color, first)
+    return _finish(table, header_facts, legend, notes, width, hidden)
+
+
+def _finish(
+    body: str,
+    facts: list[str],
+    legend: list[tuple[str, str]],
+    notes: Sequence[str],
+    width: int,
+    hidden: Sequence[str] = (),
+) -> str:
+    out: list[str] = []
+    if facts:
+        out.extend(_wrap("; ".join(facts), width))
+    out.append(body.rstrip("\n"))
+    if legend:
+        out.extend(_wrap("  ".join(f"{a} = {t}" for a, t in legend), width))
+    if hidden:
+        more = ", ".join(hidden)
+        out.extend(
+            _wrap(
+                f"{len(hidden)} more column{'s' if len(hidden) > 1 else ''} in a wider terminal, --columns, "
+                f"--format csv/json/html: {more}",
+                width,
+            )
+        )
+    for note in notes:
+        out.extend(_wrap(note, width))
+    return "\n".join(out) + "\n"
+
+
+def _styled(text: str, value: Any, col: Column, color: bool) -> Any:
+    from rich.text import Text
+
+    style = ""
+    if color and col.kind in _SIGNED:
+        s = _sign(value)
+        style = "green" if s > 0 else "red" if s < 0 else ""
+    return Text(text, style=style)
+
+
+def _card(
+    rows: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    meta: dict[str, Column],
+    texts: dict[str, list[str]],
+    width: int,
+    color: bool,
+) -> str | None:
+    """One line per column (its full name), one value column per row; None when it does not fit."""
+    from rich import box
+    from rich.table import Table
+
+    keys = [c for c in columns if meta[c].rank <= 2 and meta[c].kind in ("text", "time")]
+    values = [c for c in columns if c not in keys]
+    heads = [" ".join(texts[k][i] for k in keys if texts[k][i]) or f"row {i + 1}" for i in range(len(rows))]
+    label_w = max(_cell_len(meta[c].text) for c in values) if values else 0
+    cols_w = [max(_cell_len(heads[i]), *(_cell_len(texts[c][i]) for c in values)) for i in range(len(rows))]
+    if label_w + sum(w + 3 for w in cols_w) + 2 > width:
+        return None
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False)
+    table.add_column("", no_wrap=True)
+    for h in heads:
+        table.add_column(visible(h), justify="right", no_wrap=True)
+    for c in values:
+        table.add_row(meta[c].text, *(_styled(texts[c][i], rows[i].get(c), meta[c], color) for i in range(len(rows))))
+    console = _console(width, color)
+    console.print(table)
+    return str(console.file.getvalue())
+
+
+def _table(
+    rows: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    meta: dict[str, Column],
+    texts: dict[str, list[str]],
+    width: int,
+    color: bool,
+    first: Sequence[str] = (),
+) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """The table with the columns that fit, by importance; its legend and the columns left out."""
+    from rich import box
+    from rich.table import Table
+
+    def natural(c: str) -> int:
+        return max(_cell_len(meta[c].short), *(_cell_len(t) for t in texts[c]))
+
+    def needed(c: str) -> int:
+        n = natural(c)
+        if meta[c].kind in _CUT:
+            n = min(n, max(_MAX_TEXT, _cell_len(meta[c].short)))
+        return n + 2  # padding between columns
+
+    def importance(i: int) -> tuple[int, int, int]:
+        c = columns[i]
+        return (0, first.index(c), i) if c in first else (1, meta[c].rank, i)
+
+    order = sorted(range(len(columns)), key=importance)
+    chosen: set[int] = set()
+    used = 0
+    for i in order:
+        need = needed(columns[i])
+        if used + need <= width or not chosen:
+            chosen.add(i)
+            used += need
+        elif meta[columns[i]].kind in _CUT and used + _MIN_TEXT + 2 <= width and meta[columns[i]].rank <= 2:
+            chosen.add(i)  # a key column squeezed to what is left
+            used += _MIN_TEXT + 2
+    shown = [columns[i] for i in sorted(chosen)]
+    hidden = [columns[i] for i in range(len(columns)) if i not in chosen]
+    left = width - sum(min(needed(c), natural(c) + 2) for c in shown if meta[c].kind not in _CUT)
+    text_cols = [c for c in shown if meta[c].kind in _CUT]
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False, collapse_padding=True)
+    for c in shown:
+        numeric = meta[c].kind in _NUMERIC
+        if meta[c].kind in _WHOLE:
+            table.add_column(meta[c].short, justify="right" if numeric else "left", no_wrap=True)
+        else:
+            share = max(_MIN_TEXT, left // max(len(text_cols), 1) - 2)
+            cap = min(natural(c), share)
+            if meta[c].kind == "path":
+                texts[c] = [t if _cell_len(t) <= cap else "…" + t[len(t) - cap + 1 :] for t in texts[c]]
+            table.add_column(meta[c].short, no_wrap=True, overflow="ellipsis", max_width=max(cap, _MIN_TEXT))
+    for i, r in enumerate(rows):
+        table.add_row(*(_styled(texts[c][i], r.get(c), meta[c], color) for c in shown))
+    console = _console(width, color)
+    console.print(table)
+    legend = [(meta[c].short, meta[c].text) for c in shown if meta[c].short != meta[c].text]
+    return str(console.file.getvalue()), legend, hidden
