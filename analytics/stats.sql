@@ -88,9 +88,18 @@ WHERE hp.dealt_in;
 -- dates (UTC); game matches the slug ("courchevel-hilo", "courchevel" = high only) or the header
 -- label, case-insensitively; stakes is a list of stakes labels ("0.10/0.25 USD", "15/30 chips")
 -- and tournament buy-ins ("$3.41+$3.41+$0.68 USD"), any of which the hand must have.
-CREATE OR REPLACE MACRO in_scope(p_since, p_until, p_game, p_stakes, h_date, h_slug, h_label, h_stakes, h_buyin) AS
-    (p_since IS NULL OR h_date >= CAST(p_since AS DATE))
-    AND (p_until IS NULL OR h_date <= CAST(p_until AS DATE))
+-- The dates are also compared with h_start, the stored start_utc column itself, a day wider on
+-- each side (a margin: never narrower than the date test, whatever the session's time zone;
+-- tests/test_reports_stats.py checks it from UTC+14 to UTC-12): a condition on a stored column
+-- reaches the Parquet scan, which skips every row group whose start_utc range lies outside it
+-- (files are written in import order, which follows the histories' dates), where the computed
+-- hand_date must be read row by row: what partitioning the tables by month would have bought
+-- (bench/reports.py, the --since cases; docs/reading-the-warehouse.md).
+CREATE OR REPLACE MACRO in_scope(p_since, p_until, p_game, p_stakes, h_start, h_date, h_slug, h_label, h_stakes, h_buyin) AS
+    (p_since IS NULL OR (h_start >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
+                         AND h_date >= CAST(p_since AS DATE)))
+    AND (p_until IS NULL OR (h_start < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
+                             AND h_date <= CAST(p_until AS DATE)))
     AND (p_game IS NULL OR lower(p_game) IN (lower(h_slug), lower(h_label)))
     AND (p_stakes IS NULL OR list_contains(CAST(p_stakes AS VARCHAR[]), h_stakes)
          OR list_contains(CAST(p_stakes AS VARCHAR[]), h_buyin));
@@ -100,7 +109,7 @@ CREATE OR REPLACE MACRO player_hands_in(p_player, p_since, p_until, p_game, p_st
     SELECT *
     FROM player_hands
     WHERE (p_player IS NULL OR player = p_player)
-      AND in_scope(p_since, p_until, p_game, p_stakes, hand_date, game_slug, game_label, stakes, buyin_label);
+      AND in_scope(p_since, p_until, p_game, p_stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label);
 
 -- cnt(flag): how many rows have the 0/1 flag (or a product of flags) set, as BIGINT. count_if
 -- keeps an 8-byte counter per group, where sum(INT) keeps a HUGEINT: measurably cheaper when a

@@ -22,8 +22,15 @@ With ``--ev both`` every round imports the input with the all-in EV stage and wi
 (``import_paths(ev=False)``), and the median speeds and their ratio are printed (issue #15: with
 EV at >= 80 % of the speed without).
 
+With ``--executor cluster`` (or ``both``) each ``--jobs N`` also runs as ``--cluster local:N``: a
+Dask ``LocalCluster`` of N single-threaded worker processes (issue #18, target >= 1.7x from 1 to 2
+workers). The cluster is started before the clock starts (its start-up is printed apart); the
+client's CPU time (merging, writing Parquet, and the LocalCluster's scheduler, which runs in the
+client process) and the workers' CPU time are measured separately, so the per-hand costs of each
+side can be projected to a larger cluster.
+
 Usage: python bench/import.py [--hands 20000] [--jobs 1 2] [--repeat 3] [--input mix synth]
-       [--keep DIR] [--ev on|off|both]
+       [--keep DIR] [--ev on|off|both] [--executor pool|cluster|both]
 """
 
 from __future__ import annotations
@@ -56,6 +63,31 @@ dt = time.perf_counter() - t
 print(json.dumps({
     "seconds": dt, "cpu_seconds": time.process_time() - c, "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected,
     "batches": r.stats.batches,
+    "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+CHILD_CLUSTER = """
+import json, resource, sys, time
+import psutil
+from hhparse.importer import import_paths
+from hhparse.cluster import connect
+t = time.perf_counter()
+with connect("local:" + sys.argv[3]) as ex:
+    startup = time.perf_counter() - t
+    workers = psutil.Process().children(recursive=True)
+    def workers_cpu():
+        return sum(sum(p.cpu_times()[:2]) for p in workers)
+    w = workers_cpu()
+    t = time.perf_counter()
+    c = time.process_time()
+    r = import_paths([sys.argv[1]], sys.argv[2], executor=ex, ev=sys.argv[4] == "on")
+    dt = time.perf_counter() - t
+    cpu = time.process_time() - c
+    wcpu = workers_cpu() - w
+print(json.dumps({
+    "seconds": dt, "cpu_seconds": cpu, "worker_cpu_seconds": wcpu, "startup_seconds": startup,
+    "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
@@ -233,7 +265,8 @@ def _du(path: Path) -> int:
 
 
 def main() -> None:
-    """Build each input once, then import it once per ``--jobs`` value and round; print medians."""
+    """Build each input once, then import it once per (``--input``, executor, ``--jobs``, EV) per
+    round; print the medians."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
@@ -244,8 +277,11 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="build/keep the inputs under here (reused if present)")
     ap.add_argument("--ev", choices=("on", "off", "both"), default="on",
                     help="all-in EV stage on, off, or both in every round (and their speed ratio)")
+    ap.add_argument("--executor", choices=("pool", "cluster", "both"), default="pool",
+                    help="local process pool (--jobs N), Dask LocalCluster (--cluster local:N), or both")
     args = ap.parse_args()
     evs = ("off", "on") if args.ev == "both" else (args.ev,)
+    executors = ("pool", "cluster") if args.executor == "both" else (args.executor,)
     inputs = ["corpus"] if args.corpus_input else list(dict.fromkeys(args.input))
 
     work = Path(tempfile.mkdtemp(prefix="hhparse-bench-"))
@@ -258,60 +294,87 @@ def main() -> None:
                 t = time.perf_counter()
                 INPUTS[name](args.hands, src)
                 print(f"input {name}: {args.hands:,} hands, {_du(src) / 1e6:.1f} MB in {time.perf_counter() - t:.1f} s")
-        # Rounds: every (input, --jobs) once per round, so that a drift of the machine's speed (seen
-        # here: 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before
-        # each run shows that drift.
-        keys = [(name, j, e) for name in inputs for j in args.jobs for e in evs]
-        by_key: dict[tuple[str, int, str], list[dict[str, Any]]] = {k: [] for k in keys}
+        # Rounds: every case once per round, so that a drift of the machine's speed (seen here:
+        # 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before each run
+        # shows that drift.
+        runs_of: dict[tuple[str, str, int, str], list[dict[str, Any]]] = {
+            (n, x, j, e): [] for n in inputs for x in executors for j in args.jobs for e in evs
+        }
         for i in range(args.repeat):
-            for name, jobs, ev in keys:
-                wh = work / f"wh-{name}-{jobs}-{ev}-{i}"
+            for key in runs_of:
+                name, executor, jobs, ev = key
+                wh = work / f"wh-{name}-{executor}-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
-                out, mem = run_sampled([sys.executable, "-c", CHILD, str(srcs[name]), str(wh), str(jobs), ev])
+                child = CHILD_CLUSTER if executor == "cluster" else CHILD
+                out, mem = run_sampled([sys.executable, "-c", child, str(srcs[name]), str(wh), str(jobs), ev])
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
                 r["warehouse_mb"] = _du(wh) / 1e6
                 r["loop_s"] = loop
-                by_key[(name, jobs, ev)].append(r)
+                runs_of[key].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
-                print(f"  round {i + 1}, {name}, --jobs {jobs}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
-                      f"{r['hands_per_cpu_s']:,.0f} per CPU second of the main process (CPU loop {loop:.2f} s)")
-        results = {}
-        for (name, jobs, ev), runs in by_key.items():
-            runs.sort(key=lambda x: x["hands_per_s"])
-            r = runs[len(runs) // 2]  # the median run (all its figures)
+                extra = ""
+                if executor == "cluster":
+                    extra = (f", client CPU {1e6 * r['cpu_seconds'] / r['read']:.1f} µs/hand, workers' CPU "
+                             f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, cluster start "
+                             f"{r['startup_seconds']:.1f} s")
+                else:
+                    extra = f", {r['hands_per_cpu_s']:,.0f} per CPU second of the main process"
+                print(f"  round {i + 1}, {name}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
+                      f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)", flush=True)
+        results: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+        for key, runs in runs_of.items():
+            name, executor, jobs, ev = key
+            label = f"{name}, {_label(executor, jobs)}"
+            ordered = sorted(runs, key=lambda x: x["hands_per_s"])
+            r = dict(ordered[len(ordered) // 2])  # the median run (all its figures)
             r["median_hands_per_s"] = statistics.median(x["hands_per_s"] for x in runs)
             if args.repeat > 1:
-                r["all_hands_per_s"] = [round(x["hands_per_s"]) for x in runs]
-                print(f"{name}, --jobs {jobs}, EV {ev}: hands/s of the {args.repeat} runs: {r['all_hands_per_s']}")
-            results[(name, jobs, ev)] = r
-            print(
-                f"{name}, --jobs {jobs}, EV {ev}: {r['read']:,} hands, median {r['median_hands_per_s']:,.0f} hands/s "
-                f"({r['median_hands_per_s'] / jobs:,.0f}/core); new {r['new']:,}, rejected {r['rejected']:,}; "
+                print(f"{label}, EV {ev}: hands/s of the {args.repeat} runs: {[round(x['hands_per_s']) for x in runs]} "
+                      f"(spread {100 * (ordered[-1]['hands_per_s'] / ordered[0]['hands_per_s'] - 1):.0f} %)")
+            results[key] = r
+            line = (
+                f"{label}, EV {ev}: {r['read']:,} hands, median {r['median_hands_per_s']:,.0f} hands/s "
+                f"({r['median_hands_per_s'] / jobs:,.0f}/worker); new {r['new']:,}, rejected {r['rejected']:,}; "
                 f"peak RSS main {r['main_rss_mb']:.0f} MB, largest worker {r['worker_rss_mb']:.0f} MB, "
                 f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
                 f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
             )
+            if executor == "cluster":
+                client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
+                workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
+                line += (f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs; "
+                         f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s")
+            print(line)
         for name in inputs:
-            for ev in evs:
-                if (name, 1, ev) in results and (name, 2, ev) in results:
-                    one = results[(name, 1, ev)]["median_hands_per_s"]
-                    two = results[(name, 2, ev)]["median_hands_per_s"]
-                    print(f"{name}: speed-up --jobs 2 / --jobs 1, EV {ev}: {two / one:.2f}x (medians)")
-            if args.ev == "both":
-                for jobs in args.jobs:
-                    with_ev = results[(name, jobs, "on")]["median_hands_per_s"]
-                    without = results[(name, jobs, "off")]["median_hands_per_s"]
-                    print(f"{name}, --jobs {jobs}: with EV {with_ev:,.0f} / without {without:,.0f} hands/s = "
-                          f"{100 * with_ev / without:.1f} % (medians)")
-                    if jobs == 1:  # in-process: the main process's CPU time is all the work
-                        cpu = {e: statistics.median(x["hands_per_cpu_s"] for x in by_key[(name, 1, e)]) for e in evs}
-                        print(f"{name}, --jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without "
-                              f"{cpu['off']:,.0f} = {100 * cpu['on'] / cpu['off']:.1f} % (medians; less "
-                              "sensitive to a busy machine)")
+            for executor in executors:
+                for ev in evs:
+                    k1, k2 = (name, executor, 1, ev), (name, executor, 2, ev)
+                    if k1 in results and k2 in results:
+                        one, two = results[k1]["median_hands_per_s"], results[k2]["median_hands_per_s"]
+                        paired = [b["hands_per_s"] / a["hands_per_s"]
+                                  for a, b in zip(runs_of[k1], runs_of[k2], strict=True)]
+                        print(f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
+                              f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}")
+                if args.ev == "both":
+                    for jobs in args.jobs:
+                        with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]
+                        without = results[(name, executor, jobs, "off")]["median_hands_per_s"]
+                        print(f"{name}, {_label(executor, jobs)}: with EV {with_ev:,.0f} / without {without:,.0f} "
+                              f"hands/s = {100 * with_ev / without:.1f} % (medians)")
+                        if jobs == 1 and executor == "pool":  # in-process: the main process's CPU is all the work
+                            cpu = {e: statistics.median(x["hands_per_cpu_s"] for x in runs_of[(name, "pool", 1, e)])
+                                   for e in evs}
+                            print(f"{name}, --jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without "
+                                  f"{cpu['off']:,.0f} = {100 * cpu['on'] / cpu['off']:.1f} % (medians; less "
+                                  "sensitive to a busy machine)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _label(executor: str, jobs: int) -> str:
+    return f"--cluster local:{jobs}" if executor == "cluster" else f"--jobs {jobs}"
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ Usage::
     .venv/bin/python bench/reports.py                      # 1 M hands: hhparse synth -> hhparse import
     .venv/bin/python bench/reports.py --hands 100000       # smaller
     .venv/bin/python bench/reports.py --source rows        # rows generated directly (seconds to build)
+    .venv/bin/python bench/reports.py --warehouse WH       # an existing warehouse (bench/replicate.py)
 
 Two ways to build the warehouse (reused when it already holds the requested number of hands):
 
@@ -22,8 +23,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -311,6 +314,32 @@ def build_pipeline(root: Path, hands: int) -> None:
     import_paths([text_dir], root, jobs=os.cpu_count() or 1)
 
 
+def _label(name: str, kw: dict[str, object]) -> str:
+    return name + "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k != "hand_id")
+
+
+def _one(root: Path, name: str, kw: dict[str, object], repeat: int) -> None:
+    """One report, ``repeat`` times, in this (fresh) process: a JSON line with its median time,
+    its CPU seconds per run and the process's peak RSS (the child of ``--isolate``)."""
+    con = warehouse(root)
+    times, rows = [], 0
+    cpu = time.process_time()
+    for _ in range(repeat):
+        t = time.perf_counter()
+        df = report(name, con, **kw)
+        if name == "graph":
+            graph_image(df, "png")
+        times.append(time.perf_counter() - t)
+        rows = len(df)
+    print(json.dumps({
+        "best_s": round(min(times), 3),
+        "median_s": round(statistics.median(times), 3),
+        "cpu_s_per_run": round((time.process_time() - cpu) / repeat, 2),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "rows": rows,
+    }))
+
+
 def main() -> None:
     """Build or reuse the warehouse, then time each report a few times (best and median)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -319,7 +348,14 @@ def main() -> None:
     ap.add_argument("--warehouse", type=Path, default=None, help="default: bench/out/wh-<source>-<hands>")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print the timings as JSON")
+    ap.add_argument("--isolate", action="store_true",
+                    help="each report in a fresh process: its own peak RSS and CPU seconds (DuckDB's "
+                    "threads together), where the shared process's high-water mark names no report")
+    ap.add_argument("--one", nargs=2, metavar=("REPORT", "KWARGS_JSON"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        _one(args.warehouse, args.one[0], json.loads(args.one[1]), args.repeat)
+        return
     root = args.warehouse or ROOT / "bench" / "out" / f"wh-{args.source}-{args.hands}"
     have = _hands_in(root)
     if have < 0:
@@ -336,16 +372,40 @@ def main() -> None:
     busiest = con.execute(
         "SELECT player FROM stg_hand_players WHERE NOT is_hero GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
     ).fetchall()[0][0]
-    cases: list[tuple[str, dict[str, str]]] = [(name, {}) for name in REPORTS if name != "hand"]
+    cases: list[tuple[str, dict[str, object]]] = [(name, {}) for name in REPORTS if name != "hand"]
+    if hands > 2_000_000:  # the hand list of every hand is the size of the warehouse: the last 10,000
+        cases = [(name, {"limit": 10_000} if name == "hands" else kw) for name, kw in cases]
+    last_month = con.execute("SELECT CAST(max(start_utc) - INTERVAL 30 DAY AS DATE) FROM hands").fetchall()[0][0]
     cases += [
         ("hand", {"hand_id": hand_id}),
         ("summary", {"player": busiest}),
         ("sessions", {"player": "Hero"}),
+        # the last month only: what partitioning by month would speed up (issue #18)
+        ("summary", {"player": "Hero", "since": str(last_month)}),
+        ("hands", {"player": "Hero", "since": str(last_month)}),
         ("summary", {"by": "stakes"}),
         ("summary", {"by": "month"}),
         ("summary", {"stakes": "0.12/0.25"}),
     ]
+    if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
+        cases.append(("hands", {"player": "Hero", "limit": 10_000}))
     results = {}
+    if args.isolate:
+        con.close()
+        for name, kw in cases:
+            label = _label(name, kw)
+            out = subprocess.run(
+                [sys.executable, __file__, "--warehouse", str(root), "--repeat", str(args.repeat),
+                 "--one", name, json.dumps(kw)],
+                check=True, capture_output=True, text=True,
+            ).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            results[label] = r
+            print(f"{label:48s} median {r['median_s']:6.3f} s  CPU {r['cpu_s_per_run']:6.2f} s/run  "
+                  f"peak RSS {r['peak_rss_mb']:6.0f} MB  {r['rows']:>8,} rows", flush=True)
+        if args.json:
+            print(json.dumps({"hands": hands, "reports": results}, indent=1))
+        return
     for name, kw in cases:
         times, rows = [], 0
         for _ in range(args.repeat):
@@ -355,20 +415,24 @@ def main() -> None:
                 graph_image(df, "png")
             times.append(time.perf_counter() - t)
             rows = len(df)
-        label = name + "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k != "hand_id")
+        label = _label(name, kw)
         results[label] = {
             "best_s": round(min(times), 3),
             "median_s": round(statistics.median(times), 3),
             "rows": rows,
         }
         print(
-            f"{label:32s} best {min(times):6.3f} s  median {statistics.median(times):6.3f} s  {rows:>8,} rows"
+            f"{label:48s} best {min(times):6.3f} s  median {statistics.median(times):6.3f} s  {rows:>8,} rows"
         )
     t = time.perf_counter()
     failing = {k: len(v) for k, v in data_tests(con).items() if len(v)}
-    print(f"{'data tests':32s} {time.perf_counter() - t:6.3f} s  failing: {failing or 'none'}")
+    print(f"{'data tests':48s} {time.perf_counter() - t:6.3f} s  failing: {failing or 'none'}")
+    # the process's high-water mark: DuckDB's buffers, the DataFrames, the graph (and the build
+    # when the warehouse was built in this run)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'peak RSS':48s} {peak:6.0f} MB{' (including the build)' if have < 0 else ''}")
     if args.json:
-        print(json.dumps({"hands": hands, "reports": results}, indent=1))
+        print(json.dumps({"hands": hands, "reports": results, "peak_rss_mb": round(peak)}, indent=1))
 
 
 if __name__ == "__main__":

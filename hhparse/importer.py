@@ -37,6 +37,7 @@ never opened) become ``imports`` rows with a status and error; unparsable or ill
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import io
@@ -45,7 +46,7 @@ import os
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -337,6 +338,83 @@ def _worker_init(main_pid: int) -> None:
 
     _parser()
     _quiet_gc()
+
+
+class Executor(Protocol):
+    """Where an import's tasks run: the one thing a local import and a cluster import do not share.
+
+    Planning (:meth:`_Importer.tasks`), merging, de-duplication, conflicts, rejects, live files
+    and publishing stay in the importer whatever runs the tasks; an executor only turns each
+    :class:`Task` into the :class:`TaskResult` of :func:`process_packed` (parse, referee, all-in
+    EV, Arrow tables). It must hand the results back **in submission order** (the manifest records
+    each file's progress as a prefix of its blocks) and keep the tasks in flight bounded (memory).
+    When the consumer stops early (an error while merging, Ctrl-C) the generator is closed: the
+    executor then cancels what is queued and stops its workers, and publishes nothing (it never
+    writes to the warehouse). :class:`InProcessExecutor` and :class:`PoolExecutor` run locally;
+    :class:`hhparse.cluster.DaskExecutor` on a Dask cluster.
+    """
+
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
+        """Each task with its result, in the order of ``tasks``."""
+        ...
+
+
+class InProcessExecutor:
+    """Every task in this process (``--jobs 1``): the parser is built before the collector is
+    quietened (:func:`_quiet_gc`), as in a worker."""
+
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
+        """Each task with its result, in order."""
+        from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+        from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
+        from hhparse.parsing import _parser
+
+        _parser()  # built before the freeze, like a worker's
+        previous = _quiet_gc()
+        try:
+            for task in tasks:
+                yield task, process_blocks(task.blocks, task.open_tails, ev)
+        finally:
+            _restore_gc(previous)
+
+
+class PoolExecutor:
+    """``jobs`` local worker processes (a forkserver pool whose workers die with this process,
+    :mod:`hhparse.workers`)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
+        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight."""
+        ctx = multiprocessing.get_context("forkserver")
+        start_helpers(ctx)
+        # Enough tasks in flight that the workers keep going while the importer writes a batch
+        # to Parquet (results are still merged, and published, in submission order).
+        depth = max(4, 4 * self.jobs)
+        pool = ProcessPoolExecutor(
+            max_workers=self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+        )
+        try:
+            window: deque[tuple[Task, Future[TaskResult]]] = deque()
+            for task in tasks:
+                fut = pool.submit(process_packed, pack_blocks(task.blocks), task.open_tails, ev)
+                window.append((task, fut))  # the text stays until merged: a conflict keeps it
+                while len(window) > depth:
+                    t, f = window.popleft()
+                    yield t, wait_result(f)
+            while window:
+                t, f = window.popleft()
+                yield t, wait_result(f)
+            pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
+        except BaseException:  # (GeneratorExit too: the importer stopped early)
+            stop_pool(pool)  # at once: do not wait for the queued tasks
+            raise
+
+
+def local_executor(jobs: int) -> Executor:
+    """The executor of ``--jobs N``: in-process for 1, a pool of ``jobs`` processes otherwise."""
+    return InProcessExecutor() if jobs <= 1 else PoolExecutor(jobs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -773,14 +851,14 @@ def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]], s
 
 
 class _Importer:
-    """State of one run: the plan, the pool window, the write buffer and the known-hand index."""
+    """State of one run: the plan, the executor, the write buffer and the known-hand index."""
 
     def __init__(
         self,
         wh: Warehouse,
         runs: list[FileRun],
         *,
-        jobs: int,
+        executor: Executor,
         task_hands: int,
         batch_hands: int,
         reporter: Reporter,
@@ -791,7 +869,7 @@ class _Importer:
         self.wh = wh
         self.ev = ev
         self.runs = runs
-        self.jobs = jobs
+        self.executor = executor
         self.task_hands = task_hands
         self.batch_hands = batch_hands
         self.reporter = reporter
@@ -1002,42 +1080,11 @@ class _Importer:
     # -- running ---------------------------------------------------------------------------
 
     def run(self) -> None:
-        if self.jobs <= 1:
-            from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-            from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
-            from hhparse.parsing import _parser
-
-            _parser()  # built before the freeze, like a worker's
-            previous = _quiet_gc()
-            try:
-                for task in self.tasks():
-                    self.merge(task, process_blocks(task.blocks, task.open_tails, self.ev))
-            finally:
-                _restore_gc(previous)
-        else:
-            ctx = multiprocessing.get_context("forkserver")
-            start_helpers(ctx)
-            # Enough tasks in flight that the workers keep going while this process writes a
-            # batch to Parquet (results are still merged, and published, in submission order).
-            depth = max(4, 4 * self.jobs)
-            pool = ProcessPoolExecutor(
-                max_workers=self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
-            )
-            try:
-                window: deque[tuple[Task, Future[TaskResult]]] = deque()
-                for task in self.tasks():
-                    fut = pool.submit(process_packed, pack_blocks(task.blocks), task.open_tails, self.ev)
-                    window.append((task, fut))  # the text stays until merged: a conflict keeps it
-                    while len(window) > depth:
-                        t, f = window.popleft()
-                        self.merge(t, wait_result(f))
-                while window:
-                    t, f = window.popleft()
-                    self.merge(t, wait_result(f))
-                pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
-            except BaseException:
-                stop_pool(pool)  # at once: do not wait for the queued tasks
-                raise
+        # closing(): an error or Ctrl-C while merging reaches the executor at once (GeneratorExit
+        # at its ``yield``), so it stops its workers instead of finishing the queued tasks
+        with contextlib.closing(self.executor.results(self.tasks(), self.ev)) as results:
+            for task, result in results:
+                self.merge(task, result)
         self.publish()
 
 
@@ -1051,6 +1098,7 @@ def import_paths(
     reporter: Reporter | None = None,
     ev: bool = True,
     settle_seconds: float | None = None,
+    executor: Executor | None = None,
 ) -> ImportResult:
     """Import every hand-history file under ``paths`` into the warehouse at ``warehouse``.
 
@@ -1068,6 +1116,9 @@ def import_paths(
         settle_seconds: how long a file must have been left unchanged for its last hand to count
             as final with no blank line after it (default ``$HHPARSE_SETTLE_SECONDS``, else
             :data:`DEFAULT_SETTLE_SECONDS`); until then that hand is ``pending``, read next run.
+        executor: where the tasks run (:class:`Executor`), e.g. a Dask cluster
+            (:class:`hhparse.cluster.DaskExecutor`); ``None`` = :func:`local_executor` of ``jobs``.
+            Everything else (planning, merging, publishing) is the same whatever runs them.
     """
     settle = _settle_seconds(settle_seconds)
     problems: list[tuple[Path, OSError]] = []
@@ -1075,6 +1126,7 @@ def import_paths(
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     if jobs < 1 or task_hands < 1 or batch_hands < 1:
         raise UsageError("jobs, task size and batch size must be at least 1")
+    executor = executor if executor is not None else local_executor(jobs)
     reporter = reporter or _NullReporter()
     import_id = f"{_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
     stats = ImportStats()
@@ -1096,7 +1148,7 @@ def import_paths(
         imp = _Importer(
             wh,
             runs,
-            jobs=jobs,
+            executor=executor,
             task_hands=task_hands,
             batch_hands=batch_hands,
             reporter=reporter,

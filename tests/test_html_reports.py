@@ -82,6 +82,8 @@ def test_hands_min_pot_door_card_and_limit(con: duckdb.DuckDBPyConnection) -> No
     assert set(hhparse.report("hands", con, door_card=card)["door_card"]) == {card}
     last = hhparse.report("hands", con, limit=7)
     assert list(last["hand_id"]) == list(all_hands["hand_id"])[-7:]
+    # with a filter that drops hands the last N are the filtered list's (not found in stg_hands first)
+    assert list(hhparse.report("hands", con, door_card="low", limit=3)["hand_id"]) == list(low["hand_id"])[-3:]
 
 
 def test_hands_filters_are_checked() -> None:

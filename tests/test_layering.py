@@ -114,8 +114,8 @@ def test_reports_read_facts_not_the_referee(path: Path) -> None:
 
 
 #: Every module of the package, by the stage of the table in ``docs/architecture.md`` it belongs
-#: to (a module path, or a folder for all of its modules). Modules planned on other branches are
-#: listed ahead so that they land in a stage (``watch.py``, ``cluster.py``).
+#: to (a module path, or a folder for all of its modules). ``watch.py`` (issue #19, on its branch)
+#: is listed ahead so that it lands in a stage.
 LAYERS: dict[str, tuple[str, ...]] = {
     "package": ("__init__.py", "api.py"),  # the public API: wrappers, imported on first call
     "base": ("model.py", "errors.py", "facts.py", "money.py", "memo.py", "failures.py",
@@ -200,6 +200,24 @@ def test_no_module_reads_another_objects_private_attributes(path: Path) -> None:
         if ast.unparse(n) not in allowed:
             found.append(f"{n.lineno}: {ast.unparse(n)}")
     assert found == [], found
+
+
+def test_dask_stays_an_optional_extra() -> None:
+    """Only ``hhparse/cluster.py`` imports Dask (``pip install 'hhparse[cluster]'``), and only
+    inside functions: ``import hhparse.cluster`` and every other module work without it."""
+    for path in _modules(""):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        dask = {n for n in _imports(path) if n.split(".")[0] in ("dask", "distributed")}
+        if path.name == "cluster.py" and path.parent == PKG:
+            top: set[str] = set()
+            for node in tree.body:  # module level only
+                if isinstance(node, ast.Import):
+                    top.update(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    top.add(node.module)
+            assert not {n for n in top if n.split(".")[0] in ("dask", "distributed")}, top
+        else:
+            assert not dask, f"{path} imports {dask}"
 
 
 def test_cli_and_api_do_logic_of_their_own_nowhere() -> None:

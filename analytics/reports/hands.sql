@@ -11,11 +11,37 @@
 --   $door_card   Courchevel's exposed card: a card ('Ah'), a rank ('A') or 'low' (A-8) / 'high'
 --   $limit       only the last N hands of the list
 -- Every flag is the referee's (hand_players); nothing is re-derived. Oldest hand first.
-WITH hp AS (
+WITH hp_all AS (
     SELECT *
     FROM stg_hand_players
     WHERE dealt_in
-      AND in_scope($since, $until, $game, $stakes, hand_date, game_slug, game_label, stakes, buyin_label)
+      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
+),
+
+-- With --limit and no filter that could drop a hand of the list (no --player, no per-hand
+-- filter), the list is the last $limit hands in scope: those are found in stg_hands first, so
+-- that only their players' rows are grouped below, not every row in scope.
+only_latest AS (
+    SELECT CAST($limit AS BIGINT) IS NOT NULL AND CAST($player AS VARCHAR) IS NULL
+       AND CAST($min_pot AS DECIMAL(18, 2)) IS NULL AND CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
+       AND CAST($showdown AS BOOLEAN) IS NULL AND CAST($all_in AS BOOLEAN) IS NULL
+       AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL
+       AND CAST($door_card AS VARCHAR) IS NULL                                AS yes
+),
+
+latest_in_scope AS (
+    SELECT site, hand_id
+    FROM stg_hands
+    WHERE (SELECT yes FROM only_latest)
+      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
+    ORDER BY start_utc DESC, hand_id DESC
+    LIMIT CAST($limit AS BIGINT)
+),
+
+hp AS (
+    SELECT * FROM hp_all WHERE NOT (SELECT yes FROM only_latest)
+    UNION ALL
+    SELECT hp_all.* FROM hp_all SEMI JOIN latest_in_scope USING (site, hand_id)
 ),
 
 per_hand AS (
@@ -88,13 +114,20 @@ filtered AS (
                    WHEN $door_card = 'high' THEN door_card[1] IN ('9', 'T', 'J', 'Q', 'K')
                    WHEN length($door_card) = 1 THEN door_card[1] = $door_card
                    ELSE door_card = $door_card END)
-    QUALIFY CAST($limit AS BIGINT) IS NULL
-         OR row_number() OVER (ORDER BY start_utc DESC, hand_id DESC) <= CAST($limit AS BIGINT)
+),
+
+-- the last $limit hands (all of them when NULL): a LIMIT after an ORDER BY is DuckDB's top-N,
+-- which keeps $limit rows, where a row_number() window sorts every hand in scope
+latest AS (
+    SELECT *
+    FROM filtered
+    ORDER BY start_utc DESC, hand_id DESC
+    LIMIT CAST($limit AS BIGINT)
 ),
 
 final AS (
     SELECT * EXCLUDE (big_blind)
-    FROM filtered
+    FROM latest
     ORDER BY start_utc, hand_id
 )
 

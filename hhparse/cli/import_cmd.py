@@ -1,4 +1,5 @@
-"""``hhparse import PATH... [--warehouse DIR] [--jobs N]``: bulk import into the Parquet warehouse.
+"""``hhparse import PATH... [--warehouse DIR] [--jobs N | --cluster ADDRESS]``: bulk import into the
+Parquet warehouse, on local worker processes or a Dask cluster (:mod:`hhparse.cluster`).
 
 A thin adapter: it parses options, calls :func:`hhparse.importer.import_paths` and maps the
 outcome to an exit code (:class:`hhparse.failures.ExitCode`) — 0 every hand accepted, 1 some hands
@@ -13,10 +14,12 @@ as markup, with control characters made visible.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,7 +32,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from hhparse.importer import FileRun, ImportResult, ImportStats
+    from hhparse.importer import Executor, FileRun, ImportResult, ImportStats
 
 _LOG_EVERY_S = 5.0
 
@@ -256,6 +259,16 @@ def import_command(
         int,
         typer.Option("--task-hands", min=1, metavar="N", help="Hands per worker task."),
     ] = 500,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Run the work on a Dask cluster: tcp://HOST:8786 (a running `dask scheduler`) or "
+            "local:N (N local worker processes). Default: $HHPARSE_DASK_SCHEDULER unless --jobs is "
+            "given. Needs pip install 'hhparse[cluster]'.",
+        ),
+    ] = None,
     verbose: Annotated[
         bool,
         typer.Option("--verbose", "-v", help="List every file read in the summary, not only those with problems."),
@@ -276,17 +289,28 @@ def import_command(
     console = Console(stderr=True)
     tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
     reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
-    try:
-        result = importer.import_paths(
-            [Path(os.path.expanduser(p)) for p in paths],
-            target,
-            jobs=jobs,
-            task_hands=task_hands,
-            batch_hands=batch_hands,
-            reporter=reporter,
-        )
-    finally:
-        reporter.stop()
+    if cluster is not None and jobs is not None:
+        from hhparse.failures import UsageError
+
+        raise UsageError("--jobs sets local worker processes and --cluster a Dask cluster's: give one of them")
+    if cluster is None and jobs is None:
+        from hhparse.cluster import ENV_SCHEDULER
+
+        cluster = os.environ.get(ENV_SCHEDULER) or None
+    with contextlib.ExitStack() as stack:
+        executor = stack.enter_context(_cluster(cluster, console)) if cluster is not None else None
+        try:
+            result = importer.import_paths(
+                [Path(os.path.expanduser(p)) for p in paths],
+                target,
+                jobs=jobs,
+                task_hands=task_hands,
+                batch_hands=batch_hands,
+                reporter=reporter,
+                executor=executor,
+            )
+        finally:
+            reporter.stop()
     for note in result.notes:
         _say(visible(f"hhparse import: {note}"), console.width, err=True)
     out = Console(highlight=False)
@@ -315,6 +339,21 @@ def import_command(
             err=True,
         )
     raise typer.Exit(int(result.exit_code))
+
+
+@contextlib.contextmanager
+def _cluster(spec: str, console: Console) -> Iterator[Executor]:
+    """The Dask executor of ``--cluster`` (:mod:`hhparse.cluster`; Dask itself is imported only
+    then: it is an optional extra), announced on stderr."""
+    from rich.text import Text
+
+    from hhparse.cluster import connect, dashboard_link
+
+    with connect(spec) as executor:
+        line = f"hhparse import: Dask cluster {executor.address}, {executor.threads()} worker thread(s)"
+        link = dashboard_link(executor)
+        console.print(Text(visible(line + (f", dashboard {link}" if link else ""))))
+        yield executor
 
 
 def _say(text: str, width: int, *, err: bool = False) -> None:

@@ -1,0 +1,403 @@
+"""Run an import's tasks on a Dask cluster (issue #18): ``hhparse import --cluster ADDRESS``.
+
+Why Dask and not a distribution of our own: ``distributed`` is the PyData engine for exactly this
+(pure Python, Arrow-friendly, a local cluster for one big machine, a scheduler and workers for
+many), and the importer needs nothing from it but "run this function somewhere and give me its
+result". So this module is only an :class:`~hhparse.importer.Executor`: the importer plans the
+tasks, merges the results in submission order, de-duplicates, records conflicts, rejects and
+live-file pending hands, and publishes through the warehouse's manifest exactly as for a local
+import. The one difference is where :func:`hhparse.importer.process_packed` runs (parse, referee,
+all-in EV, Arrow tables): on the cluster's workers, which return Arrow IPC streams, as the local
+pool's workers do.
+
+* **The client reads the inputs, the workers need none.** The importer hashes every new or grown
+  file to decide what to read (incremental imports), so it reads each byte anyway; it also cuts
+  the files into hand blocks and ships them with the task. Inputs therefore need to be reachable
+  only from the machine running ``hhparse import``; the workers need hhparse (the same version:
+  :func:`fingerprint` is checked on every task) and no file system in common with it.
+* **Only the client writes the warehouse.** Workers never touch it; the client holds its lock and
+  commits each batch with the manifest protocol of :mod:`hhparse.tables.store`. So a worker
+  killed mid-import costs only its running task, which the scheduler gives to another worker
+  (a task that kills :data:`ALLOWED_FAILURES` workers is abandoned, and the import stops with
+  everything published before kept); a client killed mid-import leaves the warehouse as a killed
+  local import does, and the scheduler forgets its tasks when its connection drops: run the same
+  command again.
+* **``local:N``** starts a ``LocalCluster`` of N single-threaded worker processes on this machine
+  (Dask's memory management and, with ``bokeh`` installed, its dashboard). Its workers are this
+  process's children and die with it (:func:`hhparse.workers.die_with_parent`), as the local
+  pool's do.
+
+Dask is an optional extra: ``pip install 'hhparse[cluster]'``; nothing else of hhparse imports
+this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import importlib.util
+import logging
+import os
+import pickle
+import re
+import uuid
+from collections import deque
+from collections.abc import Generator, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from hhparse import __version__
+from hhparse.failures import HhparseError
+from hhparse.importer import GC_THRESHOLD, PackedBlocks, Task, TaskResult, pack_blocks, process_packed
+from hhparse.resources import data_dir
+from hhparse.splitter import Block
+from hhparse.workers import _std_streams_to_devnull
+
+__all__ = [
+    "ENV_SCHEDULER",
+    "ClusterError",
+    "DaskExecutor",
+    "connect",
+    "fingerprint",
+    "parse_address",
+]
+
+ENV_SCHEDULER: Final = "HHPARSE_DASK_SCHEDULER"
+"""The scheduler ``hhparse import`` uses when neither ``--cluster`` nor ``--jobs`` is given."""
+ALLOWED_FAILURES: Final = 3
+"""Dask's default ``distributed.scheduler.allowed-failures``: workers a task may see die."""
+WAIT_SECONDS: Final = 0.5
+"""Results are awaited in steps this long, so Ctrl-C reaches the client at once."""
+INSTALL_HINT: Final = "pip install 'hhparse[cluster]'"
+
+_LOCAL_RE: Final = re.compile(r"^local(?::(\d+))?$")
+_ADDRESS_RE: Final = re.compile(r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?[^\s/:]+(?::\d+)?$")
+
+
+class ClusterError(HhparseError):
+    """The cluster cannot be used or was lost (exit code 2: an environment error). Everything
+    published before stays; running the same import again goes on from there."""
+
+
+def parse_address(spec: str) -> tuple[str | None, int | None]:
+    """``(scheduler address, None)`` or ``(None, local workers)`` for a ``--cluster`` value:
+    ``tcp://HOST:PORT`` (or ``HOST:PORT``, Dask's default protocol and port 8786 if omitted),
+    ``tls://...``, or ``local:N`` (``local`` alone: one worker per core).
+
+    Raises:
+        ClusterError: a value that is neither.
+    """
+    spec = spec.strip()
+    local = _LOCAL_RE.match(spec)
+    if local:
+        n = int(local.group(1)) if local.group(1) else (os.cpu_count() or 1)
+        if n < 1:
+            raise ClusterError(f"--cluster {spec}: a local cluster needs at least 1 worker (local:N, N >= 1)")
+        return None, n
+    if not _ADDRESS_RE.match(spec):
+        raise ClusterError(
+            f"--cluster {spec!r} is not a Dask scheduler address (tcp://HOST:8786) or local:N"
+        )
+    return spec, None
+
+
+def _distributed() -> Any:
+    """The ``distributed`` package, or a :class:`ClusterError` saying how to install it."""
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ClusterError(
+            f"--cluster needs Dask, which is not installed ({exc}): {INSTALL_HINT}"
+        ) from None
+    return distributed
+
+
+# --------------------------------------------------------------------------------------------
+# Worker side
+# --------------------------------------------------------------------------------------------
+
+_FINGERPRINT: list[str] = []
+
+
+def fingerprint() -> str:
+    """What makes two hhparse installs give the same rows: the version, and a digest of every
+    source file and grammar of the package (compiled or not, the source is the reference). A
+    worker with another hhparse would store other facts under the same schema, silently."""
+    if not _FINGERPRINT:
+        h = hashlib.blake2b(__version__.encode(), digest_size=12)
+        pkg = Path(__file__).resolve().parent
+        sources = sorted(p for p in pkg.rglob("*.py") if "_data" not in p.parts)
+        grammars = Path(str(data_dir("grammars")))
+        for p in [*sources, *sorted(grammars.glob("*.lark"))]:
+            h.update(p.name.encode())
+            h.update(p.read_bytes())
+        _FINGERPRINT.append(f"{__version__}+{h.hexdigest()}")
+    return _FINGERPRINT[0]
+
+
+class WorkerMismatchError(RuntimeError):
+    """Raised on a worker whose hhparse is not the client's (the task is not run)."""
+
+
+def ship_blocks(blocks: Sequence[Block]) -> bytes:
+    """A task's blocks as one pickled blob: Dask walks a task's arguments looking for futures,
+    which on hundreds of block tuples cost the client as much CPU as the rest of its work."""
+    return pickle.dumps(pack_blocks(blocks), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool) -> TaskResult:
+    """The task a worker runs: :func:`hhparse.importer.process_packed` of :func:`ship_blocks`'s
+    blob, with the collector quietened for its duration as in a local worker
+    (:data:`hhparse.importer.GC_THRESHOLD`), after checking that this worker's hhparse is the
+    client's (:func:`fingerprint`)."""
+    mine = fingerprint()
+    if mine != expected:
+        raise WorkerMismatchError(f"this worker runs hhparse {mine}, the client {expected}")
+    packed: PackedBlocks = pickle.loads(shipped)
+    previous = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLD)
+    try:
+        return process_packed(packed, open_tails, ev)
+    finally:
+        gc.set_threshold(*previous)
+
+
+def _warm_up(main_pid: int | None) -> str:
+    """Prepare a worker once: build the parser, load the referee and the EV tables, move them out
+    of the collector's sight (``gc.freeze``); on a local cluster, tie the worker's life to the
+    client's (``main_pid``). Returns the worker's :func:`fingerprint`."""
+    if main_pid is not None:
+        from hhparse.workers import die_with_parent
+
+        with contextlib.suppress(ValueError):  # signal.signal outside the main thread
+            die_with_parent(main_pid)
+    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
+    from hhparse.parsing import _parser
+
+    _parser()
+    gc.collect()
+    gc.freeze()
+    return fingerprint()
+
+
+def _plugin_class() -> type:
+    """A ``WorkerPlugin`` that warms up every worker, those joining later included (built
+    lazily: this module must import without Dask)."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    return type("HhparseWarmUp", (_WarmUp, WorkerPlugin), {})
+
+
+class _WarmUp:
+    """The body of the worker plugin (see :func:`_plugin_class`)."""
+
+    def __init__(self, main_pid: int | None) -> None:
+        self.main_pid = main_pid
+
+    def setup(self, worker: Any) -> None:
+        _warm_up(self.main_pid)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_make_plugin, (self.main_pid,))
+
+
+def _make_plugin(main_pid: int | None) -> Any:
+    return _plugin_class()(main_pid)
+
+
+# --------------------------------------------------------------------------------------------
+# Client side
+# --------------------------------------------------------------------------------------------
+
+
+class DaskExecutor:
+    """Runs an import's tasks on the cluster of a ``distributed.Client``
+    (:class:`hhparse.importer.Executor`).
+
+    At most ``depth`` tasks are in flight (default: four per worker thread when the import
+    starts), and results come back in submission order. A task a dead worker was running is run
+    again elsewhere by the scheduler; any failure stops the import with the tasks cancelled.
+    """
+
+    def __init__(self, client: Any, *, depth: int | None = None, address: str = "") -> None:
+        self.client = client
+        self.depth = depth
+        self.address = address or str(getattr(getattr(client, "scheduler", None), "address", "") or "")
+
+    def threads(self) -> int:
+        """Worker threads in the cluster now."""
+        return int(sum(self.client.nthreads().values()))
+
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
+        """Each task with its result, in order."""
+        distributed = _distributed()
+        depth = self.depth or max(4, 4 * self.threads())
+        expected = fingerprint()
+        run = uuid.uuid4().hex[:8]
+        window: deque[tuple[Task, Any]] = deque()
+        try:
+            for n, task in enumerate(tasks):
+                fut = self.client.submit(
+                    run_task,
+                    expected,
+                    ship_blocks(task.blocks),
+                    task.open_tails,
+                    ev,
+                    key=f"hhparse-import-{run}-{n:08d}",
+                    pure=False,
+                )
+                window.append((task, fut))  # the text stays until merged: a conflict keeps it
+                while len(window) > depth:
+                    t, f = window.popleft()
+                    yield t, self._wait(f, distributed)
+            while window:
+                t, f = window.popleft()
+                yield t, self._wait(f, distributed)
+        except BaseException:  # (GeneratorExit too: the importer stopped early)
+            with contextlib.suppress(Exception):
+                self.client.cancel([f for _, f in window], force=True)
+            raise
+
+    def _wait(self, future: Any, distributed: Any) -> TaskResult:
+        while True:
+            try:
+                result: TaskResult = future.result(timeout=WAIT_SECONDS)
+                future.release()
+                return result
+            except (TimeoutError, distributed.TimeoutError):
+                continue
+            except distributed.KilledWorker as exc:
+                raise ClusterError(
+                    f"a task of this import was running on {ALLOWED_FAILURES + 1} Dask workers that "
+                    f"died ({exc}); the import stopped, everything published before is kept: check "
+                    f"the workers' memory and logs, then run the same command again"
+                ) from None
+            except distributed.CancelledError:
+                raise ClusterError(
+                    f"the Dask scheduler {self.address} dropped this import's tasks (scheduler "
+                    f"restarted or connection lost); everything published before is kept: run the "
+                    f"same command again"
+                ) from None
+            except WorkerMismatchError as exc:
+                raise ClusterError(
+                    f"a Dask worker of {self.address} runs another hhparse than this client ({exc}): "
+                    f"install the same hhparse on every worker"
+                ) from None
+            except OSError as exc:
+                if type(exc).__module__.startswith("distributed"):  # CommClosedError & co.
+                    raise ClusterError(
+                        f"lost the connection to the Dask scheduler {self.address} ({exc}); "
+                        f"everything published before is kept: run the same command again"
+                    ) from None
+                raise
+
+
+def _check_workers(client: Any, address: str) -> dict[str, str]:
+    """Every worker's :func:`fingerprint` (after its warm-up); a different one is refused now,
+    before anything is read, with a sentence naming the worker."""
+    mine = fingerprint()
+    found: dict[str, str] = client.run(fingerprint)
+    for worker, theirs in sorted(found.items()):
+        if theirs != mine:
+            raise ClusterError(
+                f"the Dask worker {worker} of {address} runs hhparse {theirs}, this client "
+                f"{mine}: install the same hhparse on every worker (and restart them)"
+            )
+    return found
+
+
+@contextlib.contextmanager
+def connect(spec: str, *, timeout: float | None = None) -> Iterator[DaskExecutor]:
+    """An executor on the cluster ``spec`` names (:func:`parse_address`), for one import.
+
+    ``local:N`` starts a ``LocalCluster`` of N single-threaded worker processes, closed on exit;
+    an address connects to a running scheduler and waits (up to ``timeout`` seconds; by default
+    Dask's ``distributed.comm.timeouts.connect``, 30 s unless configured, e.g. by
+    ``$DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``) for it to answer and for a worker. Every
+    worker is warmed up (parser built, referee and EV tables loaded), and those that join later
+    too; every worker must run the client's hhparse.
+
+    Raises:
+        ClusterError: Dask is not installed, the scheduler does not answer, no worker joins, a
+            worker runs another hhparse.
+    """
+    address, local = parse_address(spec)
+    distributed = _distributed()
+    if timeout is None:
+        import dask.config
+        import dask.utils
+
+        timeout = float(dask.utils.parse_timedelta(dask.config.get("distributed.comm.timeouts.connect")))
+    cluster: Any = None
+    client: Any = None
+    try:
+        if local is not None:
+            # The workers (and multiprocessing's resource tracker) are spawned now: with our
+            # stdout and stderr on /dev/null, so a reader of our output sees its end as soon as
+            # this process is gone, as with the local pool (hhparse.workers).
+            with _quiet_dask_logs(), _std_streams_to_devnull():
+                cluster = distributed.LocalCluster(
+                    n_workers=local,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0" if _has_bokeh() else None,
+                    silence_logs=logging.ERROR,
+                )
+            client = distributed.Client(cluster, timeout=timeout)
+            address = f"local:{local}"
+            main_pid: int | None = os.getpid()
+        else:
+            assert address is not None
+            try:
+                client = distributed.Client(address, timeout=timeout)
+            except (OSError, TimeoutError) as exc:
+                raise ClusterError(
+                    f"cannot reach the Dask scheduler at {address} ({exc}): is `dask scheduler` "
+                    f"running there, and the address and port right (default 8786)?"
+                ) from None
+            main_pid = None
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except (TimeoutError, distributed.TimeoutError):
+                raise ClusterError(
+                    f"the Dask scheduler at {address} has no worker (none joined within "
+                    f"{timeout:.0f} s): start `dask worker {address}` on the machines that should work"
+                ) from None
+        client.register_plugin(_make_plugin(main_pid), name="hhparse-warm-up")
+        _check_workers(client, address)
+        yield DaskExecutor(client, address=address)
+    finally:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close(timeout=10)
+        if cluster is not None:
+            with contextlib.suppress(Exception), _quiet_dask_logs():
+                cluster.close(timeout=10)
+
+
+def dashboard_link(executor: DaskExecutor) -> str | None:
+    """The Dask dashboard's address, when the cluster serves one."""
+    link = getattr(executor.client, "dashboard_link", None)
+    return str(link) if link and _has_bokeh() else None
+
+
+def _has_bokeh() -> bool:
+    """Whether Dask can serve its dashboard (it needs ``bokeh``, which the extra does not bring)."""
+    return importlib.util.find_spec("bokeh") is not None
+
+
+@contextlib.contextmanager
+def _quiet_dask_logs() -> Iterator[None]:
+    """Dask logs its start-up and shut-down at INFO and WARNING on stderr: keep the import's
+    output to its own lines (errors still show)."""
+    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.nanny", "distributed.scheduler")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels, strict=True):
+            lg.setLevel(level)

@@ -1,0 +1,537 @@
+"""Import on a Dask cluster (issue #18): the same warehouse as a local import, and the same
+guarantees when a worker or the client dies.
+
+Every scenario is compared with a local in-process import (``--jobs 1``) of a copy of the same
+input: synthetic hands (all-in EV included) plus crafted files holding a reject, a duplicate, a
+conflict and a live file whose last hand is still being written (pending), imported in two steps
+(the second grows a file, completes the live one and adds another). The clusters are a
+``LocalCluster`` of 2 worker processes started by ``--cluster local:2``, and a real
+``dask scheduler`` with 2 ``dask worker`` processes on loopback. After each test no process it
+started is left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+if os.environ.get("CI"):  # CI installs the test extra, which brings Dask: never skip there
+    import distributed
+else:
+    distributed = pytest.importorskip("distributed")
+
+from hhparse.cluster import ClusterError, connect, parse_address
+from hhparse.importer import ImportResult, import_paths
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _warehouse_helpers import make_hand, read_views, stray_files, table_folder_extras
+
+REPO = Path(__file__).resolve().parent.parent
+DASK = str(Path(sys.executable).parent / "dask")
+CLI = "from hhparse.cli import main; main()"
+SETTLE = 3600.0  # the live file stays "being written" for the whole test
+SYNTH_HANDS = 800
+STATS = ("read", "new", "duplicate", "conflicting", "rejected", "pending", "reopened", "superseded")
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+# --------------------------------------------------------------------------------------------
+# Input, reference and comparison
+# --------------------------------------------------------------------------------------------
+
+
+def _crafted(ids: range) -> str:
+    return "".join(make_hand(str(i)) + "\n\n\n" for i in ids)
+
+
+def _cut_hand(hand_id: str) -> str:
+    """A hand cut after its first summary seat line, as the client leaves it mid-write: the file
+    ends with a line end, so the hand is read, and the workers' verdict (a summary shorter than
+    the seat lines) makes it pending."""
+    text = make_hand(hand_id)
+    return text[: text.index("Seat 4: Player1 (button)")]
+
+
+def make_input(root: Path) -> Path:
+    """Step one of the input (see the module docstring)."""
+    from hhparse.synth import SynthConfig, write
+
+    write(SynthConfig(hands=SYNTH_HANDS, seed=18), directory=root / "synth")
+    crafted = root / "crafted"
+    crafted.mkdir()
+    bad = make_hand("70000999").replace("*** SUMMARY ***", "*** SUMMRY ***")
+    (crafted / "a.txt").write_text(_crafted(range(70000001, 70000031)) + bad + "\n\n\n" + _crafted(range(70000031, 70000061)))
+    conflict = make_hand("70000006", variant="x")
+    (crafted / "b.txt").write_text(_crafted(range(70000005, 70000006)) + conflict + "\n\n\n" + _crafted(range(70000100, 70000121)))
+    (crafted / "live.txt").write_text(_crafted(range(70000200, 70000211)) + _cut_hand("70000211"))
+    return root
+
+
+def grow_input(root: Path) -> None:
+    """Step two: a grown file, the live file completed, a new file."""
+    crafted = root / "crafted"
+    with open(crafted / "a.txt", "a") as fh:
+        fh.write(_crafted(range(70000300, 70000340)))
+    (crafted / "live.txt").write_text(_crafted(range(70000200, 70000212)) + _crafted(range(70000212, 70000220)))
+    (crafted / "c.txt").write_text(_crafted(range(70000400, 70000450)))
+
+
+def views(wh: Path, root: Path) -> dict[str, pa.Table]:
+    """The warehouse's tables with input paths made relative to ``root`` (each scenario imports
+    its own copy of the input)."""
+    prefix = str(root.resolve()) + "/"
+    out = {}
+    for name, table in read_views(wh).items():
+        if "source" in table.column_names:
+            i = table.column_names.index("source")
+            fixed = pa.array([s.removeprefix(prefix) if s else s for s in table["source"].to_pylist()], pa.string())
+            table = table.set_column(i, table.schema.field(i), fixed)
+        out[name] = table
+    return out
+
+
+def progress(wh: Path, root: Path) -> dict[str, Any]:
+    """The manifest's per-file records, less what differs between runs (ids and times)."""
+    files = json.loads((wh / "manifest.json").read_text())["files"]
+    prefix = str(root.resolve()) + "/"
+    drop = {"import_id", "started_at", "mtime_ns"}
+    return {k.removeprefix(prefix): {f: v for f, v in rec.items() if f not in drop} for k, rec in files.items()}
+
+
+def stats(result: ImportResult) -> dict[str, int]:
+    return {k: getattr(result.stats, k) for k in STATS}
+
+
+@dataclass
+class Outcome:
+    """What a scenario leaves after each step."""
+
+    views: list[dict[str, pa.Table]]
+    progress: list[dict[str, Any]]
+    stats: list[dict[str, int]]
+
+
+def scenario(template: Path, work: Path, run: Callable[[Path, Path], dict[str, int] | None]) -> Outcome:
+    """Both steps of the input, imported by ``run(input, warehouse)`` into one warehouse."""
+    src, wh = work / "in", work / "wh"
+    shutil.copytree(template, src)
+    out = Outcome([], [], [])
+    for step in (1, 2):
+        if step == 2:
+            grow_input(src)
+        out.stats.append(run(src, wh) or {})
+        out.views.append(views(wh, src))
+        out.progress.append(progress(wh, src))
+        assert not stray_files(wh) and not table_folder_extras(wh)
+    return out
+
+
+def assert_same(got: Outcome, want: Outcome) -> None:
+    for step in range(2):
+        for name, table in want.views[step].items():
+            assert got.views[step][name].equals(table), f"step {step + 1}: table {name} differs"
+        assert got.progress[step] == want.progress[step], f"step {step + 1}: file records differ"
+        if got.stats[step]:
+            assert got.stats[step] == want.stats[step], f"step {step + 1}: counts differ"
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_input(tmp_path_factory.mktemp("input"))
+
+
+@pytest.fixture(scope="module")
+def reference(template: Path, tmp_path_factory: pytest.TempPathFactory) -> Outcome:
+    """The local import (in-process) of both steps."""
+
+    def run(src: Path, wh: Path) -> dict[str, int]:
+        return stats(import_paths([src], wh, jobs=1, task_hands=40, batch_hands=300, settle_seconds=SETTLE))
+
+    out = scenario(template, tmp_path_factory.mktemp("reference"), run)
+    # the input does what the module docstring says
+    assert out.stats[0]["rejected"] == 1 and out.stats[0]["conflicting"] == 1 and out.stats[0]["duplicate"] == 1
+    assert out.stats[0]["pending"] == 1 and out.stats[1]["pending"] == 0
+    assert out.views[1]["ev_shares"].num_rows > 0
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Processes
+# --------------------------------------------------------------------------------------------
+
+
+def children(pid: int) -> set[int]:
+    """Every live process below ``pid``."""
+    parent: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                if stat.rsplit(")", 1)[1].split()[0] != "Z":
+                    parent[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    out: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, pp in parent.items() if pp in frontier} - out
+        out |= frontier
+    return out
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def alive(pids: set[int]) -> set[int]:
+    out = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                out.add(pid)
+    return out
+
+
+def wait_gone(pids: set[int], timeout: float = 15.0) -> set[int]:
+    deadline = time.monotonic() + timeout
+    while alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return alive(pids)
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """End a process started in its own session, and everything in its group."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(wait)
+            if not _group_alive(proc.pid):
+                return
+    assert not _group_alive(proc.pid), f"process group {proc.pid} outlived SIGKILL"
+
+
+def _group_alive(pgid: int) -> bool:
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+                if fields[0] != "Z" and int(fields[3]) == pgid:
+                    return True
+    return False
+
+
+@dataclass
+class DaskCluster:
+    address: str
+    folder: Path
+    procs: list[subprocess.Popen[bytes]]
+
+    def add_worker(self, name: str) -> subprocess.Popen[bytes]:
+        log = open(self.folder / f"{name}.log", "wb")  # noqa: SIM115 - the process keeps it
+        proc = subprocess.Popen(
+            [DASK, "worker", self.address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
+             "--name", name, "--local-directory", str(self.folder / name)],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
+        self.procs.append(proc)
+        return proc
+
+    @contextlib.contextmanager
+    def client(self) -> Iterator[Any]:
+        c = distributed.Client(self.address, timeout=30)
+        try:
+            yield c
+        finally:
+            c.close()
+
+    def workers(self) -> dict[str, str]:
+        """Worker address → name."""
+        with self.client() as c:
+            return {addr: str(w["name"]) for addr, w in c.scheduler_info(n_workers=-1)["workers"].items()}
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaskCluster]:
+    """``dask scheduler`` and two ``dask worker`` processes on loopback, each in its own process
+    group (ended whole at the end, nanny and worker)."""
+    folder = tmp_path_factory.mktemp("dask")
+    info = folder / "scheduler.json"
+    log = open(folder / "scheduler.log", "wb")  # noqa: SIM115
+    sched = subprocess.Popen(
+        [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
+        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+    )
+    cluster = DaskCluster("", folder, [sched])
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            assert sched.poll() is None, (folder / "scheduler.log").read_text()
+            time.sleep(0.1)
+        time.sleep(0.2)  # (written in one go, but let it be complete)
+        cluster.address = json.loads(info.read_text())["address"]
+        cluster.add_worker("w1")
+        cluster.add_worker("w2")
+        with cluster.client() as c:
+            c.wait_for_workers(2, timeout=60)
+        yield cluster
+    finally:
+        for proc in reversed(cluster.procs):
+            _stop_group(proc)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def tcp(dask_cluster: DaskCluster) -> Iterator[Any]:
+    """An executor on the real cluster, for the re-runs (in this process: no CLI start-up)."""
+    with connect(dask_cluster.address) as executor:
+        yield executor
+
+
+def rerun(src: Path, wh: Path, executor: Any) -> ImportResult:
+    return import_paths([src], wh, task_hands=40, batch_hands=300, settle_seconds=SETTLE, executor=executor)
+
+
+def start_cli(src: Path, wh: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-c", CLI, "import", str(src), "-w", str(wh), "--task-hands", "40", "--batch-hands", "300", *args],
+        env={**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1",
+             "HHPARSE_SETTLE_SECONDS": str(SETTLE), **(env or {})},
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+    )
+
+
+def run_cli(src: Path, wh: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    proc = start_cli(src, wh, *args, env=env)
+    out, err = proc.communicate(timeout=240)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def batches(wh: Path) -> int:
+    try:
+        return int(json.loads((wh / "manifest.json").read_text())["next_batch"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+# --------------------------------------------------------------------------------------------
+# Same warehouse
+# --------------------------------------------------------------------------------------------
+
+
+def test_local_cluster_of_two_processes_gives_the_local_import(
+    template: Path, reference: Outcome, tmp_path: Path
+) -> None:
+    """``connect("local:2")`` (a LocalCluster of 2 worker processes) as the import's executor:
+    every table, every file record and every count equal a local import's, in both steps; the
+    worker processes end with the cluster."""
+    before = children(os.getpid())
+    with connect("local:2") as executor:
+        assert executor.threads() == 2
+        spawned = {p for p in children(os.getpid()) - before if b"spawn_main" in cmdline(p)}
+        assert len(spawned) == 2  # (multiprocessing's resource tracker lives as long as pytest)
+
+        def run(src: Path, wh: Path) -> dict[str, int]:
+            return stats(
+                import_paths([src], wh, task_hands=40, batch_hands=300, settle_seconds=SETTLE, executor=executor)
+            )
+
+        outcome = scenario(template, tmp_path, run)
+    assert not wait_gone(spawned), "LocalCluster workers outlived the cluster"
+    assert_same(outcome, reference)
+
+
+def test_dask_scheduler_and_workers_give_the_local_import(
+    template: Path, reference: Outcome, dask_cluster: DaskCluster, tmp_path: Path
+) -> None:
+    """``hhparse import --cluster tcp://...`` against a real scheduler and two workers (the second
+    step through ``$HHPARSE_DASK_SCHEDULER``): the same warehouse as a local import, and the same
+    exit codes (1: a reject and a conflict; then 0)."""
+
+    def run(src: Path, wh: Path) -> None:
+        first = not wh.exists()
+        args = ["--cluster", dask_cluster.address] if first else []
+        env = {} if first else {"HHPARSE_DASK_SCHEDULER": dask_cluster.address}
+        done = run_cli(src, wh, *args, env=env)
+        assert done.returncode == (1 if first else 0), done.stderr.decode()
+        assert f"Dask cluster {dask_cluster.address}, 2 worker thread(s)" in done.stderr.decode()
+
+    assert_same(scenario(template, tmp_path, run), reference)
+
+
+# --------------------------------------------------------------------------------------------
+# Same guarantees
+# --------------------------------------------------------------------------------------------
+
+
+def _one_step(reference: Outcome) -> Outcome:
+    return Outcome(reference.views[:1], reference.progress[:1], reference.stats[:1])
+
+
+def test_killing_a_worker_mid_import_ends_in_the_same_warehouse(
+    template: Path, reference: Outcome, dask_cluster: DaskCluster, tcp: Any, tmp_path: Path
+) -> None:
+    """A third worker joins; it is frozen (SIGSTOP) while it holds a task of the import — so
+    the import cannot finish without that task — then killed with its nanny (SIGKILL of its
+    process group, as a machine that dies). The scheduler runs its tasks on the other workers:
+    the import ends (run again if it reported the loss) with the same warehouse."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    shutil.copytree(template, src)
+    victim = dask_cluster.add_worker("victim")
+    with dask_cluster.client() as c:
+        c.wait_for_workers(3, timeout=60)
+        addr = next(a for a, n in dask_cluster.workers().items() if n == "victim")
+        proc = start_cli(src, wh, "--cluster", dask_cluster.address, "--task-hands", "10")
+        try:
+            deadline = time.monotonic() + 120
+            while True:  # freeze it while the scheduler says it holds a task of the import
+                assert proc.poll() is None, "the import ended before the victim was frozen with a task"
+                assert time.monotonic() < deadline
+                if c.processing(workers=[addr]).get(addr):
+                    os.killpg(victim.pid, signal.SIGSTOP)
+                    time.sleep(0.2)
+                    if c.processing(workers=[addr]).get(addr):  # (a frozen worker reports nothing)
+                        break
+                    os.killpg(victim.pid, signal.SIGCONT)
+                time.sleep(0.01)
+            time.sleep(1.0)
+            assert proc.poll() is None, "the import finished without the frozen worker's task"
+            os.killpg(victim.pid, signal.SIGKILL)
+            _, err = proc.communicate(timeout=240)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            _stop_group(victim)
+    if proc.returncode == 2:  # the loss was reported: everything before is kept, run it again
+        assert b"run the same command again" in err, err.decode()
+        rerun(src, wh, tcp)
+    else:
+        assert proc.returncode == 1, err.decode()
+    got = Outcome([views(wh, src)], [progress(wh, src)], [])
+    assert_same_step_one(got, reference)
+    assert not stray_files(wh) and not table_folder_extras(wh)
+
+
+def assert_same_step_one(got: Outcome, reference: Outcome) -> None:
+    want = _one_step(reference)
+    for name, table in want.views[0].items():
+        assert got.views[0][name].equals(table), f"table {name} differs"
+    # what each file's record says is imported (its counters are those of the run that finished
+    # it, as after an interrupted local import)
+    where = ("size", "hash", "blocks", "complete", "pending", "open_tail", "superseded")
+    for path, rec in want.progress[0].items():
+        assert {k: got.progress[0][path].get(k) for k in where} == {k: rec.get(k) for k in where}, path
+    assert got.progress[0].keys() == want.progress[0].keys()
+
+
+@pytest.mark.parametrize("cluster", ["tcp", "local:2"])
+def test_killing_the_client_mid_import_then_rerunning_gives_the_clean_result(
+    cluster: str, template: Path, reference: Outcome, dask_cluster: DaskCluster, tcp: Any, tmp_path: Path
+) -> None:
+    """kill -9 of ``hhparse import --cluster`` once it has published a batch: the warehouse is
+    readable at once with no file an outside reader could count, a local cluster's workers die
+    with the client, and running the same command again ends in a clean import's warehouse."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    shutil.copytree(template, src)
+    spec = dask_cluster.address if cluster == "tcp" else cluster
+    proc = start_cli(src, wh, "--cluster", spec, "--batch-hands", "100")
+    try:
+        deadline = time.monotonic() + 120
+        while batches(wh) < 2:
+            assert proc.poll() is None, proc.communicate()[1].decode()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        below = children(proc.pid)
+        proc.kill()
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert not wait_gone(below), "processes of the killed import outlived it"
+    assert not table_folder_extras(wh)
+    assert 0 < read_views(wh)["hands"].num_rows < reference.views[0]["hands"].num_rows
+    rerun(src, wh, tcp)
+    assert_same_step_one(Outcome([views(wh, src)], [progress(wh, src)], []), reference)
+    assert not stray_files(wh) and not table_folder_extras(wh)
+
+
+# --------------------------------------------------------------------------------------------
+# Usage
+# --------------------------------------------------------------------------------------------
+
+
+def test_cluster_addresses() -> None:
+    assert parse_address("tcp://10.0.0.5:8786") == ("tcp://10.0.0.5:8786", None)
+    assert parse_address("scheduler.lan:8786") == ("scheduler.lan:8786", None)
+    assert parse_address("local:3") == (None, 3)
+    assert parse_address("local") == (None, os.cpu_count() or 1)
+    for bad in ("local:0", "local:x", "tcp://a b", "http://x/y", ""):
+        with pytest.raises(ClusterError):
+            parse_address(bad)
+
+
+def test_cluster_usage_errors_are_one_sentence(tmp_path: Path, template: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs with --cluster, an address nobody answers: exit 2, one sentence, nothing written."""
+    import typer
+    from typer.testing import CliRunner
+
+    from hhparse.cli import import_cmd
+
+    app = typer.Typer()
+    import_cmd.register(app)
+    app.command("x")(lambda: None)  # (a group: `import` stays a subcommand)
+    src = str(template / "crafted")
+    both = CliRunner().invoke(app, ["import", src, "-w", str(tmp_path / "wh1"), "--cluster", "local:2", "--jobs", "2"])
+    assert both.exit_code == 2 and "give one of them" in both.output and "Traceback" not in both.output
+    monkeypatch.setenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "1s")
+    import dask.config
+
+    dask.config.refresh()
+    try:
+        nobody = CliRunner().invoke(app, ["import", src, "-w", str(tmp_path / "wh2"), "--cluster", "tcp://127.0.0.1:9"])
+    finally:
+        monkeypatch.undo()
+        dask.config.refresh()
+    assert nobody.exit_code == 2, nobody.output
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in nobody.output
+    assert not (tmp_path / "wh1").exists() and not (tmp_path / "wh2").exists()
+
+
+def test_without_dask_the_cluster_option_says_how_to_install_it(tmp_path: Path) -> None:
+    """Dask is an optional extra: without it ``--cluster`` is a usage error naming the extra,
+    and a local import needs none of it."""
+    hide = "import sys; sys.modules['distributed'] = None; " + CLI
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "two.txt").write_text(_crafted(range(70000001, 70000003)))
+    base = [sys.executable, "-c", hide, "import", str(tmp_path / "in"), "-w"]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1", "HHPARSE_SETTLE_SECONDS": str(SETTLE)}
+    env.pop("HHPARSE_DASK_SCHEDULER", None)
+    no = subprocess.run([*base, str(tmp_path / "a"), "--cluster", "local:2"], env=env, capture_output=True, timeout=120)
+    assert no.returncode == 2 and b"pip install 'hhparse[cluster]'" in no.stderr, no.stderr.decode()
+    local = subprocess.run([*base, str(tmp_path / "b"), "-j", "1"], env=env, capture_output=True, timeout=120)
+    assert local.returncode == 0, local.stderr.decode()
+
+
+def test_a_worker_with_another_hhparse_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every task carries the client's fingerprint: a worker whose hhparse differs refuses it."""
+    from hhparse import cluster
+
+    with pytest.raises(cluster.WorkerMismatchError):
+        cluster.run_task("0.0.0+other", cluster.ship_blocks([]), frozenset(), True)
+    assert cluster.run_task(cluster.fingerprint(), cluster.ship_blocks([]), frozenset(), True).hashes == []
