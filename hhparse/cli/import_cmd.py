@@ -31,6 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hhparse.cli.common import add_command
+from hhparse.failures import UsageError
 from hhparse.importer import FileRun, ImportResult, ImportStats, import_paths
 from hhparse.safetext import visible
 from hhparse.tables.store import default_warehouse
@@ -185,19 +186,61 @@ def import_command(
         int,
         typer.Option("--task-hands", min=1, help="Hands per worker task."),
     ] = 500,
+    # -- issue #19: live files and --watch (hhparse/watch.py, hhparse/cli/watch_view.py) --------
+    settle_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--settle-seconds",
+            min=0,
+            help="A file left unchanged this long is no longer being written: its last hand is final "
+            "even with nothing after it. Until then such a hand is pending and read by the next import "
+            "(default: $HHPARSE_SETTLE_SECONDS, else 10).",
+        ),
+    ] = None,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Keep running: import what is there, then each hand as the poker client writes it "
+            "(files created, appended, replaced or renamed under PATH), until Ctrl-C or SIGTERM (exit 0).",
+        ),
+    ] = False,
+    poll: Annotated[
+        bool | None,
+        typer.Option(
+            "--poll/--no-poll",
+            help="With --watch: look at the files every few hundred ms instead of waiting for file events "
+            "(default: poll on network and shared file systems, or as $WATCHFILES_FORCE_POLLING says).",
+        ),
+    ] = None,
 ) -> None:
     """Import hand histories into the Parquet warehouse; unchanged files are skipped.
 
     The warehouse folder is created if missing; an existing folder must be an hhparse warehouse
-    (or empty). Rejected and conflicting hands are kept in the rejects table.
+    (or empty). Rejected and conflicting hands are kept in the rejects table. A file's last hand
+    that is still being written is pending: listed, not stored, read by the next import; it does
+    not change the exit code.
     """
     target = warehouse if warehouse is not None else default_warehouse()
+    if watch:
+        from hhparse.cli.watch_view import run_watch
+
+        raise typer.Exit(run_watch(paths, target, jobs=jobs, settle_seconds=settle_seconds, poll=poll))
+    if poll is not None:
+        raise UsageError("--poll and --no-poll go with --watch")
+    # ----------------------------------------------------------------------------------------
     console = Console(stderr=True)
     tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
     reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
     try:
         result = import_paths(
-            paths, target, jobs=jobs, task_hands=task_hands, batch_hands=batch_hands, reporter=reporter
+            paths,
+            target,
+            jobs=jobs,
+            task_hands=task_hands,
+            batch_hands=batch_hands,
+            reporter=reporter,
+            settle_seconds=settle_seconds,
         )
     finally:
         reporter.stop()
@@ -213,6 +256,7 @@ def import_command(
         )
     if len(result.conflicts) > 50:
         typer.echo(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)")
+    pending_lines(result)
     if result.failed_files:
         typer.echo(
             f"hhparse import: {len(result.failed_files)} input file(s) or folder(s) could not be read "
@@ -220,6 +264,25 @@ def import_command(
             err=True,
         )
     raise typer.Exit(int(result.exit_code))
+
+
+def pending_lines(result: ImportResult, limit: int = 50) -> None:
+    """Issue #19: name each file whose last hand is pending (still being written), on stderr.
+    Not an error: the next import reads it, and the exit code does not change."""
+    pending = [f for f in result.files if f.pending]
+    now = time.time()
+    for f in pending[:limit]:
+        quiet = max(0.0, now - f.mtime_ns / 1e9)
+        typer.echo(
+            visible(
+                f"hhparse import: pending: {f.path}: its last hand is still being written (the file "
+                f"changed {quiet:.0f} s ago); it is read by the next import, and taken as it stands "
+                f"once the file has not changed for {result.settle_seconds:g} s"
+            ),
+            err=True,
+        )
+    if len(pending) > limit:
+        typer.echo(f"hhparse import: ... and {len(pending) - limit} more files with a pending last hand", err=True)
 
 
 def register(app: typer.Typer) -> None:
