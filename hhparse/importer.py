@@ -949,10 +949,10 @@ class _Importer:
                 while window:
                     t, f = window.popleft()
                     self.merge(t, wait_result(f))
+                pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
             except BaseException:
                 stop_pool(pool)  # at once: do not wait for the queued tasks
                 raise
-            pool.shutdown(wait=True)
         self.publish()
 
 

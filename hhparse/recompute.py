@@ -133,10 +133,10 @@ def _results(blocks: Iterator[Block], jobs: int, task_hands: int) -> Iterator[Ta
                 yield wait_result(window.popleft())
         while window:
             yield wait_result(window.popleft())
+        pool.shutdown(wait=True)
     except BaseException:
         stop_pool(pool)
         raise
-    pool.shutdown(wait=True)
 
 
 def recompute_ev(

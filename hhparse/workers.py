@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 
@@ -130,6 +130,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     and running workers terminated, instead of waiting for every submitted task to finish."""
     procs = dict(getattr(pool, "_processes", None) or {})
     call_queue = getattr(pool, "_call_queue", None)
+    result_queue = getattr(pool, "_result_queue", None)  # (shutdown forgets both queues)
     if call_queue is not None:
         # Its feeder thread may be blocked writing tasks no worker will read: never wait for it
         # (at exit, or in the pool's own clean-up), or the process could not end.
@@ -142,3 +143,21 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     for proc in procs.values():
         with contextlib.suppress(Exception):
             proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=5)
+    # A worker terminated while writing its result leaves half a message in the result pipe, and
+    # the pool's manager thread then waits forever for the rest; interpreter exit joins that
+    # thread, so the process would never end. With every worker gone, closing this process's own
+    # writing end makes the read end at once (EOF): the manager thread sees a broken pool and ends.
+    writer = getattr(result_queue, "_writer", None)
+    if writer is not None and not any(_is_alive(p) for p in procs.values()):
+        with contextlib.suppress(Exception):
+            writer.close()
+
+
+def _is_alive(proc: Any) -> bool:
+    try:
+        return bool(proc.is_alive())
+    except Exception:
+        return False

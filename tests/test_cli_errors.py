@@ -265,13 +265,13 @@ def test_disk_full_at_the_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     real = store._write_json_atomic
     calls = {"n": 0}
 
-    def failing(data: Any, tmp: Path, dest: Path) -> None:
+    def failing(data: Any, tmp: Path, dest: Path, replaced: Any = None) -> None:
         if dest.name == "manifest.json":
             calls["n"] += 1
             if calls["n"] == 2:  # announcing the batch succeeds, committing it does not
                 tmp.write_text("{partial")
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp))
-        real(data, tmp, dest)
+        real(data, tmp, dest, replaced)
 
     monkeypatch.setattr(store, "_write_json_atomic", failing)
     code, out = _cli("import", tmp_path / "in", "-w", wh, "-j", "1")

@@ -356,3 +356,44 @@ def test_file_systems_without_hard_links(tmp_path: Path, monkeypatch: pytest.Mon
     with Warehouse(wh) as w:
         w.clean_orphans(now=time.time() + RETIRED_GRACE_SECONDS + 1)
     assert set(_glob_counts(wh).values()) == {12} and len(list((wh / "hands").iterdir())) == 1
+
+
+def test_ctrl_c_right_after_the_commit_never_deletes_the_committed_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression (crash matrix, sigint-2): Ctrl-C landing just after the manifest was replaced
+    was taken for a failed commit, and the roll-back deleted files the new manifest listed —
+    a damaged warehouse. Once the replace has happened, the batch stands."""
+    from hhparse.tables import store
+
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2", "3"])
+    clean = tmp_path / "clean"
+    import_paths([tmp_path / "in"], clean, jobs=1)
+    wh = tmp_path / "wh"
+    real = store._fsync_dir
+    state = {"armed": False, "seen": 0}
+
+    def interrupted(path: Path) -> None:
+        # the directory fsync after the commit's replace of the manifest (the second manifest
+        # write of a batch: the first announces it): Ctrl-C arrives right there
+        if state["armed"] and path == wh.absolute():
+            state["seen"] += 1
+            if state["seen"] == 2:
+                state["armed"] = False
+                raise KeyboardInterrupt
+        real(path)
+
+    monkeypatch.setattr(store, "_fsync_dir", interrupted)
+    real_write = store.Warehouse.publish
+
+    def publish(self: Warehouse, tables: dict[str, object], files: dict[str, object]) -> None:
+        state["armed"], state["seen"] = any(getattr(t, "num_rows", 0) for t in tables.values()), 0
+        real_write(self, tables, files)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store.Warehouse, "publish", publish)
+    with pytest.raises(KeyboardInterrupt):
+        import_paths([tmp_path / "in"], wh, jobs=1)
+    monkeypatch.undo()
+    assert read_views(wh)["hands"].num_rows == 3  # readable, nothing listed is missing
+    import_paths([tmp_path / "in"], wh, jobs=1)
+    assert read_views(wh) == read_views(clean)

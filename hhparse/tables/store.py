@@ -42,9 +42,11 @@ import json
 import os
 import re
 import shutil
+import signal
+import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -164,13 +166,32 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_json_atomic(data: Any, tmp: Path, dest: Path) -> None:
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold Ctrl-C (and SIGTERM) back over a few statements that must happen together, such as a
+    commit and the record that it happened: they are delivered as soon as the block ends."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _write_json_atomic(data: Any, tmp: Path, dest: Path, replaced: Callable[[], None] | None = None) -> None:
+    """Write ``dest`` atomically; ``replaced`` runs right after the replace, with no Ctrl-C
+    between the two (so a caller always knows whether the new file is in place)."""
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(data, fh, separators=(",", ":"))
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, dest)
+        with _signals_deferred():
+            os.replace(tmp, dest)
+            if replaced is not None:
+                replaced()
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -558,6 +579,7 @@ class Warehouse:
         self.root = Path(root).absolute()
         self.notes: list[str] = []
         self._rows: dict[str, int] = {}  # rows of each file this writer wrote or looked at (immutable)
+        self.commits = 0  # manifest replaces done by this writer (see _commit)
         kind = classify(self.root)
         if kind in ("missing", "empty"):
             self._create()
@@ -666,8 +688,30 @@ class Warehouse:
 
     def _write_manifest(self) -> None:
         _write_json_atomic(
-            self.manifest.to_json(), self.root / STAGING_DIR / _MANIFEST_TMP, self.root / MANIFEST_NAME
+            self.manifest.to_json(),
+            self.root / STAGING_DIR / _MANIFEST_TMP,
+            self.root / MANIFEST_NAME,
+            replaced=self._count_commit,
         )
+
+    def _count_commit(self) -> None:
+        self.commits += 1
+
+    def _commit(self, undo: Callable[[], None], made_visible: Callable[[], None]) -> None:
+        """Replace the manifest: the commit point. If it did not happen, ``undo`` restores the
+        manifest in memory and deletes the batch's files; once it has, an error that follows it
+        (Ctrl-C the moment the replace returned, a failed directory fsync) must never undo it —
+        the files are then live — so ``made_visible`` still runs and the error goes on."""
+        before = self.commits
+        try:
+            self._write_manifest()
+        except BaseException:
+            if self.commits == before:
+                undo()
+            else:
+                made_visible()
+            raise
+        made_visible()
 
     def _new_tag(self, kind: str) -> str:
         return f"{kind}{self.manifest.next_batch:08d}-{uuid.uuid4().hex[:8]}"
@@ -906,13 +950,10 @@ class Warehouse:
         self.manifest.next_batch = batch + 1
         if nonempty:
             self.manifest.pending.remove(tag)
-        try:
-            self._write_manifest()
-        except BaseException:
-            self._rollback(added, files, batch, tag if nonempty else None)
-            raise
-        for rel in added.values():
-            self._expose(rel)
+        self._commit(
+            lambda: self._rollback(added, files, batch, tag if nonempty else None),
+            lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
+        )
 
     def _rollback(self, added: dict[str, str], files: dict[str, dict[str, Any]], batch: int, tag: str | None) -> None:
         """Undo in memory what a failed commit added (the manifest on disk was not replaced)."""
@@ -1001,24 +1042,9 @@ class Warehouse:
                 self.manifest.retired[rel] = retired_at
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
-        try:
-            self._write_manifest()
-        except BaseException:
-            for name in new_tables:
-                self.manifest.tables[name] = old[name]
-                for rel in old[name]:
-                    self.manifest.retired.pop(rel, None)
-            self.manifest.next_batch = batch
-            self.manifest.pending.append(tag)
-            with contextlib.suppress(OSError):
-                self._discard(tag)
-            raise
-        for rels in old.values():
-            for rel in rels:
-                self._hide(rel)
-        for rels in new_tables.values():
-            for rel in rels:
-                self._expose(rel)
+        self._commit(
+            lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables)
+        )
 
     def compact(self, target_rows: int = 2_000_000) -> dict[str, tuple[int, int]]:
         """Merge each table's batch files into files of up to ``target_rows`` rows.
@@ -1138,26 +1164,37 @@ class Warehouse:
             report[name] = (len(old[name]), len(kept) + len(rels))
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
-        try:
-            self._write_manifest()
-        except BaseException:
-            for name in groups:
-                self.manifest.tables[name] = old[name]
-                for rel in groups[name]:
-                    self.manifest.retired.pop(rel, None)
-            self.manifest.next_batch = batch
-            self.manifest.pending.append(tag)
-            with contextlib.suppress(OSError):
-                self._discard(tag)
-            raise
-        for name in groups:  # hide the old ones first: a crash in between shows fewer rows, never twice
-            for rel in groups[name]:
+        self._commit(
+            lambda: self._undo_rewrite(old, batch, tag, groups), lambda: self._swap_visible(groups, new_tables)
+        )
+        return report
+
+    def _undo_rewrite(
+        self, old: dict[str, list[str]], batch: int, tag: str, replaced: dict[str, list[str]] | None = None
+    ) -> None:
+        """Undo in memory what a failed rewrite commit (compact, compact_tail, replace_tables)
+        changed, and delete its new files (the manifest on disk was not replaced). ``old``: each
+        table's list before; ``replaced``: the files of it that were retired (default: all)."""
+        for name, rels in old.items():
+            self.manifest.tables[name] = rels
+        for rels in (replaced if replaced is not None else old).values():
+            for rel in rels:
+                self.manifest.retired.pop(rel, None)
+        self.manifest.next_batch = batch
+        self.manifest.pending.append(tag)
+        with contextlib.suppress(OSError):
+            self._discard(tag)
+
+    def _swap_visible(self, old: dict[str, list[str]], new: dict[str, list[str]]) -> None:
+        """The table folders after a rewrite: the old files leave first (a crash in between shows
+        fewer rows, never a row twice), then the new ones come in."""
+        for rels in old.values():
+            for rel in rels:
                 self._hide(rel)
                 self._rows.pop(rel, None)
-        for rels in new_tables.values():
+        for rels in new.values():
             for rel in rels:
                 self._expose(rel)
-        return report
 
 
 def _same_bytes(a: Path, b: Path) -> bool:
