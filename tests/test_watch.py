@@ -11,8 +11,10 @@ tables, memory and latency percentiles) is ``bench/watch_soak.py``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -20,6 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -173,9 +176,16 @@ def test_simulated_client_two_tables(tmp_path: Path, watches: list[Watch]) -> No
         [sys.executable, "-c", CLI, "sql", "SELECT count(*) AS n FROM hands", "-w", str(wh), "-f", "csv"],
         env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, capture_output=True, text=True, timeout=60,
     )
+    # `hhparse report` too (its SQL over the same snapshot)
+    report = subprocess.run(
+        [sys.executable, "-c", CLI, "report", "summary", "-w", str(wh), "-f", "csv"],
+        env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, capture_output=True, text=True, timeout=60,
+    )
     reader.halt.set()
     reader.join()
     assert sql.returncode == 0 and sql.stdout.split() == ["n", str(3 + len(written))], sql.stderr
+    assert report.returncode == 0 and report.stdout.strip(), report.stderr
+    assert "Traceback" not in report.stderr
     assert not reader.errors, reader.errors[:3]
     assert reader.queries > 20
     late = {hid: round(reader.seen[hid] - at, 2) for hid, at in written.items() if hid in reader.seen}
@@ -184,6 +194,10 @@ def test_simulated_client_two_tables(tmp_path: Path, watches: list[Watch]) -> No
     helpers = descendants(watch.proc.pid)
     assert watch.stop(signal.SIGINT) == 0, watch.text
     assert "stopped after" in watch.text and "Traceback" not in watch.text
+    # not a terminal: plain, timestamped log lines (one per import that stored something)
+    stored = [x for x in watch.lines if re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+\d+ hands? \(last #", x)]
+    assert len(stored) >= 3, watch.text
+    assert not any("\x1b[" in x or "\r" in x for x in watch.lines), watch.text  # no cursor moves, no colour
     deadline = time.monotonic() + 10
     while alive(helpers) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -246,10 +260,13 @@ def test_a_second_writer_is_refused_while_watching(tmp_path: Path, watches: list
     assert again.returncode == 0, again.stderr
 
 
-def test_ctrl_c_during_a_large_first_import_leaves_no_process(tmp_path: Path, watches: list[Watch]) -> None:
-    """The first import of a large folder runs the worker pool: Ctrl-C abandons it at once,
-    exit 0, the workers, forkserver and resource tracker end with it, and what was published
-    is whole (a later import completes it)."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_a_stop_during_a_large_first_import_leaves_no_process(
+    tmp_path: Path, watches: list[Watch], sig: signal.Signals
+) -> None:
+    """The first import of a large folder runs the worker pool: Ctrl-C (or SIGTERM, as systemd
+    and launchd stop it) abandons it at once, exit 0, the workers, forkserver and resource
+    tracker end with it, and what was published is whole (a later import completes it)."""
     src, wh = tmp_path / "in", tmp_path / "wh"
     per_file = 1600
     for f in range(5):  # ≈ 10 MB: more than POOL_MIN_BYTES
@@ -263,7 +280,7 @@ def test_ctrl_c_during_a_large_first_import_leaves_no_process(tmp_path: Path, wa
         helpers |= descendants(watch.proc.pid)
         time.sleep(0.05)
     assert len(helpers) >= 4, helpers
-    assert watch.stop(signal.SIGINT, timeout=30) == 0, watch.text
+    assert watch.stop(sig, timeout=30) == 0, watch.text
     assert "Traceback" not in watch.text
     deadline = time.monotonic() + 15
     while alive(helpers) and time.monotonic() < deadline:
@@ -272,3 +289,81 @@ def test_ctrl_c_during_a_large_first_import_leaves_no_process(tmp_path: Path, wa
     assert table_folder_extras(wh) == set()
     ids = hand_ids(wh)
     assert len(ids) == len(set(ids))
+
+
+class PtyWatch:
+    """``hhparse import SRC --watch`` on a pseudo-terminal of 80 columns, as a player runs it."""
+
+    def __init__(self, src: Path, wh: Path) -> None:
+        import fcntl
+        import pty
+        import struct
+        import termios
+
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("HHPARSE_NO_PROGRESS", "COLUMNS", "NO_COLOR")}
+        env.update(PYTHONPATH=str(REPO), TERM="xterm-256color")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", CLI, "import", str(src), "-w", str(wh), "--watch"],
+            env=env, cwd=REPO, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+        )
+        os.close(slave)
+        self.master = master
+        self.chunks: list[bytes] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:  # the other end is closed
+                return
+            if not data:
+                return
+            self.chunks.append(data)
+
+    @property
+    def text(self) -> str:
+        return b"".join(self.chunks).decode(errors="replace")
+
+    def wait_for(self, needle: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            assert self.proc.poll() is None, f"the watch ended ({self.proc.returncode}):\n{self.text}"
+            assert time.monotonic() < deadline, f"no {needle!r} in:\n{self.text!r}"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._reader.join(timeout=5)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
+
+def test_on_a_terminal_a_status_line_instead_of_log_lines(tmp_path: Path, watches: list[Any]) -> None:
+    """On a terminal: one status line, redrawn in place (files watched, hands today, the last
+    hand and how long ago, rejects), no timestamped log line per import; Ctrl-C ends it with
+    exit 0 and the line gives way to the last words."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    f = write_hands(src / "t.txt", ["1"])
+    watch = PtyWatch(src, wh)
+    watches.append(watch)
+    watch.wait_for("Ctrl-C to stop")
+    append(f, make_hand("2") + "\n\n\n")
+    watch.wait_for("last #2")
+    watch.wait_for("0 rejects")
+    status = [x for x in re.split(r"[\r\n]", watch.text) if "last #2" in x]
+    assert any("watching 1 file · 0 today · last #2 " in x for x in status), status
+    assert all(len(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", x)) <= 80 for x in status), status
+    assert not re.search(r"\d\d:\d\d:\d\d \+1 hand", watch.text)  # no log lines on a terminal
+    watch.proc.send_signal(signal.SIGINT)
+    assert watch.proc.wait(timeout=20) == 0, watch.text
+    deadline = time.monotonic() + 5
+    while "stopped after" not in watch.text and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "stopped after" in watch.text and "Traceback" not in watch.text, watch.text
+    assert sorted(hand_ids(wh)) == ["1", "2"]
