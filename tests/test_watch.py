@@ -367,3 +367,38 @@ def test_on_a_terminal_a_status_line_instead_of_log_lines(tmp_path: Path, watche
         time.sleep(0.05)
     assert "stopped after" in watch.text and "Traceback" not in watch.text, watch.text
     assert sorted(hand_ids(wh)) == ["1", "2"]
+
+
+def test_files_renamed_and_replaced_are_read_once(tmp_path: Path, watches: list[Watch]) -> None:
+    """What clients and players do besides appending: a file written under a hidden name and
+    renamed into place, a file moved into a subfolder (an archive), a file replaced by a longer
+    copy (``os.replace``, as editors and sync tools save). Each new hand is stored once, nothing
+    is rejected or counted as a conflict."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    t = write_hands(src / "t.txt", ["1", "2"])
+    watch = Watch(src, wh)
+    watches.append(watch)
+    watch.wait_for("Ctrl-C to stop")
+
+    def until(ids: set[str]) -> list[str]:
+        deadline = time.monotonic() + 10
+        while not ids <= set(seen := hand_ids(wh)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return seen
+
+    write_hands(src / ".new.txt.part", ["3", "4"])
+    os.rename(src / ".new.txt.part", src / "new.txt")
+    assert sorted(until({"3", "4"})) == ["1", "2", "3", "4"], watch.text
+    (src / "archive").mkdir()
+    os.rename(t, src / "archive" / "t.txt")
+    write_hands(src / ".tmp", ["3", "4", "5"])
+    os.replace(src / ".tmp", src / "new.txt")
+    seen = until({"5"})
+    time.sleep(1.0)  # and nothing more comes of the moved file
+    assert watch.stop(signal.SIGINT) == 0, watch.text
+    ids = hand_ids(wh)
+    assert sorted(ids) == ["1", "2", "3", "4", "5"], (seen, watch.text)
+    con = duckdb.connect()
+    create_views(con, wh)
+    assert con.execute("SELECT count(*) FROM rejects").fetchone() == (0,), watch.text
+    assert "rejected" not in watch.text.split("stopped after")[0].replace("0 rejected", ""), watch.text
