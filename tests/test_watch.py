@@ -260,12 +260,14 @@ def test_a_second_writer_is_refused_while_watching(tmp_path: Path, watches: list
     assert again.returncode == 0, again.stderr
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["sigint", "sigterm", "sighup-terminal-closed"]
+)
 def test_a_stop_during_a_large_first_import_leaves_no_process(
     tmp_path: Path, watches: list[Watch], sig: signal.Signals
 ) -> None:
     """The first import of a large folder runs the worker pool: Ctrl-C (or SIGTERM, as systemd
-    and launchd stop it) abandons it at once, exit 0, the workers, forkserver and resource
+    and launchd stop it, or SIGHUP, its terminal closed) abandons it at once, exit 0, the workers, forkserver and resource
     tracker end with it, and what was published is whole (a later import completes it)."""
     src, wh = tmp_path / "in", tmp_path / "wh"
     per_file = 1600
