@@ -404,3 +404,23 @@ def test_files_renamed_and_replaced_are_read_once(tmp_path: Path, watches: list[
     create_views(con, wh)
     assert con.execute("SELECT count(*) FROM rejects").fetchone() == (0,), watch.text
     assert "rejected" not in watch.text.split("stopped after")[0].replace("0 rejected", ""), watch.text
+
+
+def test_polling_meets_the_latency_target_too(tmp_path: Path, watches: list[Watch]) -> None:
+    """``--poll``, what a network share or a Windows drive seen from WSL gets: an appended hand
+    and a new file are queryable within the target all the same."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    f = write_hands(src / "t.txt", ["1"])
+    watch = Watch(src, wh, "--poll")
+    watches.append(watch)
+    watch.wait_for("Ctrl-C to stop")
+    assert "with polling (--poll)" in watch.text, watch.text
+    for hid, target in (("2", f), ("3", src / "sub" / "new.txt")):
+        target.parent.mkdir(exist_ok=True)
+        at = append(target, make_hand(hid) + "\n\n\n")
+        while hid not in hand_ids(wh):
+            assert time.monotonic() - at <= LATENCY_TARGET, watch.text
+            time.sleep(0.05)
+    assert watch.stop(signal.SIGTERM) == 0, watch.text
+    ids = hand_ids(wh)
+    assert sorted(ids) == ["1", "2", "3"]
