@@ -46,6 +46,8 @@ import pyarrow.compute as pc
 
 from hhparse.failures import HhparseError, UsageError, describe_os_error
 from hhparse.importer import (
+    DEFAULT_BATCH_HANDS,
+    DEFAULT_TASK_HANDS,
     POOL_MIN_BYTES,
     ImportResult,
     ImportSession,
@@ -286,6 +288,8 @@ class Watcher:
         warehouse: Path | str,
         *,
         jobs: int | None = None,
+        task_hands: int = DEFAULT_TASK_HANDS,
+        batch_hands: int = DEFAULT_BATCH_HANDS,
         settle_seconds: float | None = None,
         polling: bool | None = None,
         listener: WatchListener | None = None,
@@ -303,6 +307,8 @@ class Watcher:
         self.roots = _Roots(roots)
         self.warehouse = Path(warehouse)
         self.jobs = jobs
+        self.task_hands = task_hands
+        self.batch_hands = batch_hands
         self.settle_seconds = settle_seconds
         self.ev = ev
         self.listener: WatchListener = listener or _Quiet()
@@ -343,6 +349,8 @@ class Watcher:
         with ImportSession(
             self.warehouse,
             jobs=self.jobs,
+            task_hands=self.task_hands,
+            batch_hands=self.batch_hands,
             ev=self.ev,
             settle_seconds=self.settle_seconds,
             holder="hhparse import --watch",

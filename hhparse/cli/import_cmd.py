@@ -225,7 +225,17 @@ def import_command(
     if watch:
         from hhparse.cli.watch_view import run_watch
 
-        raise typer.Exit(run_watch(paths, target, jobs=jobs, settle_seconds=settle_seconds, poll=poll))
+        raise typer.Exit(
+            run_watch(
+                paths,
+                target,
+                jobs=jobs,
+                settle_seconds=settle_seconds,
+                poll=poll,
+                task_hands=task_hands,
+                batch_hands=batch_hands,
+            )
+        )
     if poll is not None:
         raise UsageError("--poll and --no-poll go with --watch")
     # ----------------------------------------------------------------------------------------

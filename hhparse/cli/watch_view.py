@@ -21,7 +21,7 @@ from rich.live import Live
 from rich.text import Text
 
 from hhparse.failures import ExitCode
-from hhparse.importer import Reporter
+from hhparse.importer import DEFAULT_BATCH_HANDS, DEFAULT_TASK_HANDS, Reporter
 from hhparse.safetext import visible
 from hhparse.watch import Cycle, RejectSeen, Watcher, WatchState, stop_on_signals
 
@@ -242,6 +242,8 @@ def run_watch(
     jobs: int | None,
     settle_seconds: float | None,
     poll: bool | None,
+    task_hands: int = DEFAULT_TASK_HANDS,
+    batch_hands: int = DEFAULT_BATCH_HANDS,
 ) -> int:
     """``hhparse import PATH... --watch``: watch until Ctrl-C or SIGTERM, then exit 0."""
     from hhparse.cli.import_cmd import LogReporter, RichReporter
@@ -251,7 +253,15 @@ def run_watch(
     first: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
     view: StatusView | LogView = StatusView(console, first) if tty else LogView(first)
     watcher = Watcher(
-        paths, warehouse, jobs=jobs, settle_seconds=settle_seconds, polling=poll, listener=view, first_reporter=first
+        paths,
+        warehouse,
+        jobs=jobs,
+        task_hands=task_hands,
+        batch_hands=batch_hands,
+        settle_seconds=settle_seconds,
+        polling=poll,
+        listener=view,
+        first_reporter=first,
     )
     try:
         with stop_on_signals(watcher):
