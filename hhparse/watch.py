@@ -30,6 +30,7 @@ A thin layer over the incremental import, and why it is shaped so:
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import threading
@@ -452,6 +453,12 @@ class Watcher:
                     self.listener.started(self.state)
                 if cycle is not None:
                     self.listener.imported(self.state, cycle)
+                # The session keeps the collector's thresholds high (a worker's settings, made for
+                # a run that ends): the cycles an import leaves (json's encoder, pyarrow's
+                # wrappers...) would reach the oldest generation and stay there for hours, so
+                # memory would grow with every hand. Collected here, between imports, they are
+                # cheap: the parser, referee and index are frozen out of the collector's sight.
+                gc.collect()
                 if self._stop.is_set():
                     break
                 if time.monotonic() >= next_clean:
