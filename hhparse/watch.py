@@ -346,7 +346,19 @@ class Watcher:
     # -- running -----------------------------------------------------------------------------
 
     def run(self) -> WatchState:
-        """Watch until stopped; returns the final totals."""
+        """Watch until stopped; returns the final totals.
+
+        Arrow allocates through the C library's allocator while watching: its default pool
+        (mimalloc, made for large batches) keeps pages of thousands of small imports and grows
+        for hours (``bench/watch_soak.py``)."""
+        previous_pool = pa.default_memory_pool()
+        pa.set_memory_pool(pa.system_memory_pool())
+        try:
+            return self._run()
+        finally:
+            pa.set_memory_pool(previous_pool)
+
+    def _run(self) -> WatchState:
         with ImportSession(
             self.warehouse,
             jobs=self.jobs,
