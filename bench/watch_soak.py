@@ -134,6 +134,10 @@ class Reader(threading.Thread):
             self.stop.wait(self.every)
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=35.0)
@@ -148,6 +152,10 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the figures here too")
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
     args = ap.parse_args()
+    # stopped early (Ctrl-C, even when started in the background, or SIGTERM): the watch is
+    # stopped too, never left running
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupt)
     rng = random.Random(args.seed)
     root = Path(tempfile.mkdtemp(prefix="hhparse-soak-"))
     folder, wh = root / "HandHistory" / "Hero", root / "wh"
