@@ -361,7 +361,11 @@ class Executor(Protocol):
 
 class InProcessExecutor:
     """Every task in this process (``--jobs 1``): the parser is built before the collector is
-    quietened (:func:`_quiet_gc`), as in a worker."""
+    quietened (:func:`_quiet_gc`), as in a worker — unless ``quiet_gc`` is false (an
+    :class:`ImportSession` kept warm did it once for all its imports)."""
+
+    def __init__(self, quiet_gc: bool = True) -> None:
+        self.quiet_gc = quiet_gc
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
         """Each task with its result, in order."""
@@ -370,12 +374,13 @@ class InProcessExecutor:
         from hhparse.parsing import _parser
 
         _parser()  # built before the freeze, like a worker's
-        previous = _quiet_gc()
+        previous = _quiet_gc() if self.quiet_gc else None
         try:
             for task in tasks:
                 yield task, process_blocks(task.blocks, task.open_tails, ev)
         finally:
-            _restore_gc(previous)
+            if previous is not None:
+                _restore_gc(previous)
 
 
 class PoolExecutor:
@@ -730,6 +735,7 @@ class ImportResult:
     conflicts: list[tuple[str, str]]  # (path, hand_id)
 
     notes: list[str] = field(default_factory=list)  # what opening the warehouse did (adoption...)
+    settle_seconds: float = DEFAULT_SETTLE_SECONDS  # what decided which last hands are pending
 
     @property
     def failed_files(self) -> list[FileRun]:
@@ -865,6 +871,7 @@ class _Importer:
         import_id: str,
         stats: ImportStats,
         ev: bool = True,
+        index: tuple[KnownHands, set[tuple[str, int, str]], set[str]] | None = None,
     ) -> None:
         self.wh = wh
         self.ev = ev
@@ -875,7 +882,7 @@ class _Importer:
         self.reporter = reporter
         self.import_id = import_id
         self.stats = stats
-        self.known, self.reject_keys, self.summary_hashes = _load_known(wh)
+        self.known, self.reject_keys, self.summary_hashes = index if index is not None else _load_known(wh)
         self.buffer: dict[str, list[pa.Table]] = {}
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
@@ -1120,46 +1127,167 @@ def import_paths(
             (:class:`hhparse.cluster.DaskExecutor`); ``None`` = :func:`local_executor` of ``jobs``.
             Everything else (planning, merging, publishing) is the same whatever runs them.
     """
-    settle = _settle_seconds(settle_seconds)
     problems: list[tuple[Path, OSError]] = []
+    _settle_seconds(settle_seconds)  # a bad value is a usage error before anything is read
     files = expand_paths(paths, problems=problems)
-    jobs = jobs if jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1 or task_hands < 1 or batch_hands < 1:
-        raise UsageError("jobs, task size and batch size must be at least 1")
-    executor = executor if executor is not None else local_executor(jobs)
-    reporter = reporter or _NullReporter()
-    import_id = f"{_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
-    stats = ImportStats()
-    with Warehouse(warehouse) as wh:
+    with ImportSession(
+        warehouse,
+        jobs=jobs,
+        task_hands=task_hands,
+        batch_hands=batch_hands,
+        ev=ev,
+        settle_seconds=settle_seconds,
+        executor=executor,
+    ) as session:
+        return session.import_files(files, problems, reporter=reporter)
+
+
+# --------------------------------------------------------------------------------------------
+# A series of imports into one open warehouse (``hhparse import --watch``, issue #19)
+# --------------------------------------------------------------------------------------------
+
+POOL_MIN_BYTES = 8 << 20
+"""A session's import reads less text than this in-process: starting a pool (a forkserver, then
+workers that each build the parser) costs more than parsing a few thousand hands."""
+
+
+class ImportSession:
+    """A warehouse held open for a series of imports: the writer lock, the index of stored hands
+    and, with ``keep_warm``, the parser and referee live across them, so that each import costs
+    only what it reads (``hhparse import --watch`` imports every few seconds for hours).
+    :func:`import_paths` is one import in a session of its own.
+
+    Raises what :class:`~hhparse.tables.store.Warehouse` raises on opening, and
+    :class:`UsageError` for a bad job count, task or batch size or settle time.
+    """
+
+    def __init__(
+        self,
+        warehouse: Path | str,
+        *,
+        jobs: int | None = None,
+        task_hands: int = DEFAULT_TASK_HANDS,
+        batch_hands: int = DEFAULT_BATCH_HANDS,
+        ev: bool = True,
+        settle_seconds: float | None = None,
+        holder: str = "hhparse import",
+        keep_warm: bool = False,
+        executor: Executor | None = None,
+    ) -> None:
+        self.settle_seconds = _settle_seconds(settle_seconds)
+        self.jobs = jobs if jobs is not None else (os.cpu_count() or 1)
+        if self.jobs < 1 or task_hands < 1 or batch_hands < 1:
+            raise UsageError("jobs, task size and batch size must be at least 1")
+        self.task_hands = task_hands
+        self.batch_hands = batch_hands
+        self.ev = ev
+        self.executor = executor  # None: this machine's (local_executor of jobs)
+        self.wh = Warehouse(warehouse, holder=holder)
+        self._index: tuple[KnownHands, set[tuple[str, int, str]], set[str]] | None = None
+        self._gc_previous: tuple[int, int, int] | None = None
+        self._stale = False  # an import failed part-way: manifest and index are re-read first
+        if keep_warm:
+            try:
+                self._warm()
+            except BaseException:
+                self.wh.close()
+                raise
+
+    def _warm(self) -> None:
+        """Load the parser, referee and EV tables once, then freeze them out of the collector's
+        sight for the whole session (as a worker does, :func:`_worker_init`)."""
+        from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+        from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
+        from hhparse.parsing import _parser
+
+        _parser()
+        self._index = _load_known(self.wh)
+        self._gc_previous = _quiet_gc()
+
+    def __enter__(self) -> ImportSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the warehouse (and the collector's settings)."""
+        if self._gc_previous is not None:
+            _restore_gc(self._gc_previous)
+            self._gc_previous = None
+        self.wh.close()
+
+    def import_files(
+        self,
+        files: Sequence[Path],
+        problems: Sequence[tuple[Path, OSError]] = (),
+        *,
+        reporter: Reporter | None = None,
+        pool_min_bytes: int = 0,
+    ) -> ImportResult:
+        """Import ``files`` (already expanded: :func:`expand_paths`); ``problems`` are inputs
+        that could not be read, reported as such. The pool runs only when ``jobs`` > 1 and the
+        files have at least ``pool_min_bytes`` of new text (:data:`POOL_MIN_BYTES` for a
+        session's small imports), else the import runs in this process.
+
+        A failure part-way (a full disk...) leaves the warehouse as its last commit left it; the
+        session then reads its manifest and index again, so that its next import goes on from
+        there."""
+        reporter = reporter or _NullReporter()
+        import_id = f"{_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
+        stats = ImportStats()
+        wh = self.wh
+        if self._stale:
+            wh.reload()
+            self._index = None
+            self._stale = False
         runs: list[FileRun] = [_unreadable_run(path, exc) for path, exc in problems]
         touched: dict[str, dict[str, Any]] = {}
         now_ns = time.time_ns()
         for f in files:
-            run = plan_file(f, wh.manifest.files, touched, settle_seconds=settle, now_ns=now_ns)
+            run = plan_file(f, wh.manifest.files, touched, settle_seconds=self.settle_seconds, now_ns=now_ns)
             if run is None:
                 stats.files_skipped += 1
             else:
                 runs.append(run)
-        if touched:  # new mtimes only: no rows, no batch
-            wh.publish({}, touched)
-        stats.files_total = len(files) + len(problems)
-        stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
-        reporter.start(len(runs), stats.bytes_total)
-        imp = _Importer(
-            wh,
-            runs,
-            executor=executor,
-            task_hands=task_hands,
-            batch_hands=batch_hands,
-            reporter=reporter,
-            import_id=import_id,
-            stats=stats,
-            ev=ev,
-        )
-        imp.run()
-        if stats.superseded:  # gone from the view already; now from the files outside readers glob
-            wh.drop_superseded_rejects()
-        return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, wh.notes)
+        try:
+            if touched:  # new mtimes only: no rows, no batch
+                wh.publish({}, touched)
+            stats.files_total = len(files) + len(problems)
+            stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
+            reporter.start(len(runs), stats.bytes_total)
+            if self._index is None:
+                self._index = _load_known(wh)
+            imp = _Importer(
+                wh,
+                runs,
+                executor=self._executor(stats.bytes_total >= pool_min_bytes),
+                task_hands=self.task_hands,
+                batch_hands=self.batch_hands,
+                reporter=reporter,
+                import_id=import_id,
+                stats=stats,
+                ev=self.ev,
+                index=self._index,
+            )
+            imp.run()
+            if stats.superseded:  # gone from the view already; now from the files outside readers glob
+                wh.drop_superseded_rejects()
+        except BaseException:
+            self._stale = True  # merged hands may not have been published: re-read before going on
+            raise
+        notes = list(wh.notes)
+        wh.notes.clear()
+        return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, notes, self.settle_seconds)
+
+    def _executor(self, large: bool) -> Executor:
+        """The session's executor; on this machine a pool only for a large enough import, and the
+        collector quietened per import unless the session did it once for all."""
+        if self.executor is not None:
+            return self.executor
+        if large and self.jobs > 1:
+            return PoolExecutor(self.jobs)
+        return InProcessExecutor(quiet_gc=self._gc_previous is None)
 
 
 def _settle_seconds(given: float | None) -> float:
@@ -1182,7 +1310,7 @@ def compact(
     root = Path(warehouse)
     if classify(root) in ("missing", "empty"):
         raise WarehouseNotFoundError(f"no warehouse at {root.absolute()}: nothing to compact")
-    with Warehouse(root) as wh:
+    with Warehouse(root, holder="hhparse compact") as wh:
         try:
             return wh.compact(target_rows)
         finally:

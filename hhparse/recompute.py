@@ -154,7 +154,7 @@ def recompute_ev(
         raise UsageError(f"not a warehouse (no {MANIFEST_NAME}): {root}")
     jobs = jobs if jobs is not None else (os.cpu_count() or 1)
     res = RecomputeResult()
-    with Warehouse(root) as wh:
+    with Warehouse(root, holder="hhparse ev --recompute") as wh:
         stored = _stored_hands(wh)
         res.hands = sum(len(v) for v in stored.values())
         players: list[pa.Table] = []

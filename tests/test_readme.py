@@ -7,7 +7,9 @@ first failing command fails the test and is named) in a copy of the repository's
 ``~/hh-warehouse`` is the test's own; then its ``python`` blocks, in the same folder. The install block (``sh install``:
 ``make``, ``pipx``, ``pip``) cannot run here (it creates virtual environments and compiles):
 ``make -n`` proves its targets exist and what they would run, and the package declares the
-``hhparse`` command that ``pip``/``pipx`` install.
+``hhparse`` command that ``pip``/``pipx`` install. The ``sh setup`` blocks (``import --watch``
+on the client's folder, services started at login) run until stopped, on another system: each
+``hhparse`` option they use is checked against the command's ``--help`` instead.
 """
 
 from __future__ import annotations
@@ -92,3 +94,15 @@ def test_hand_history_folders_are_named_for_both_systems() -> None:
     assert r"%LOCALAPPDATA%\PokerStars\HandHistory\<screen name>" in text
     assert "~/Library/Application Support/PokerStars/HandHistory/<screen name>" in text
     assert "~/PokerStars/HandHistory" not in text  # no system writes there
+
+
+def test_setup_commands_use_real_options() -> None:
+    blocks = _blocks("sh setup")
+    assert blocks, "the README shows how to watch the client's folder"
+    helps = subprocess.run([sys.executable, "-m", "hhparse", "import", "--help"], capture_output=True, text=True,
+                           env={**os.environ, "COLUMNS": "200"}, check=True).stdout
+    used = {opt for block in blocks for line in block.splitlines() if "hhparse import" in line
+            for opt in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line)}
+    assert "--watch" in used
+    for opt in used:
+        assert opt in helps, f"the README uses {opt}, which `hhparse import --help` does not list"

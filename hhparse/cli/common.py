@@ -67,7 +67,8 @@ EXIT_CODES_HELP = (
     "Exit codes: 0 all accepted; 1 hands rejected, invalid or conflicting; 2 usage or "
     "environment error (bad option, missing or unreadable input, not a warehouse, locked, "
     "permission denied, disk full); 3 warehouse damaged; 4 internal error (traceback in the "
-    "log file named); 130 interrupted."
+    "log file named); 130 interrupted. A last hand still being written (pending: read by the next "
+    "import) changes none; `import --watch` stopped by Ctrl-C or SIGTERM ends with 0."
 )
 """The epilog of every command's ``--help`` (the README has the same table)."""
 

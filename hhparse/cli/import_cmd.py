@@ -273,6 +273,33 @@ def import_command(
         bool,
         typer.Option("--verbose", "-v", help="List every file read in the summary, not only those with problems."),
     ] = False,
+    # -- issue #19: live files and --watch (hhparse/watch.py, hhparse/cli/watch_view.py) --------
+    settle_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--settle-seconds",
+            min=0,
+            help="A file left unchanged this long is no longer being written: its last hand is final "
+            "even with nothing after it. Until then such a hand is pending and read by the next import "
+            "(default: $HHPARSE_SETTLE_SECONDS, else 10).",
+        ),
+    ] = None,
+    watch: Annotated[
+        bool,
+        typer.Option(
+            "--watch",
+            help="Keep running: import what is there, then each hand as the poker client writes it "
+            "(files created, appended, replaced or renamed under PATH), until Ctrl-C or SIGTERM (exit 0).",
+        ),
+    ] = False,
+    poll: Annotated[
+        bool | None,
+        typer.Option(
+            "--poll/--no-poll",
+            help="With --watch: look at the files every few hundred ms instead of waiting for file events "
+            "(default: poll on network and shared file systems, or as $WATCHFILES_FORCE_POLLING says).",
+        ),
+    ] = None,
 ) -> None:
     """Import hand histories (and tournament summary files) into the Parquet warehouse; unchanged
     files are skipped.
@@ -280,18 +307,37 @@ def import_command(
     The warehouse folder is created if missing; an existing folder must be an hhparse warehouse
     (or empty). Rejected and conflicting hands are kept in the rejects table (``hhparse report
     rejects``). The run ends with its totals and the files that had rejects, conflicts or errors.
+    A file's last hand that is still being written is pending: listed, not stored, read by the
+    next import; it does not change the exit code.
     """
     from rich.console import Console
 
     from hhparse import importer
+    from hhparse.failures import UsageError
 
     target = warehouse_dir(warehouse)
+    if watch:
+        if cluster is not None:
+            raise UsageError("--watch imports on this machine: --cluster does not go with it")
+        from hhparse.cli.watch_view import run_watch
+
+        raise typer.Exit(
+            run_watch(
+                paths,
+                target,
+                jobs=jobs,
+                settle_seconds=settle_seconds,
+                poll=poll,
+                task_hands=task_hands,
+                batch_hands=batch_hands,
+            )
+        )
+    if poll is not None:
+        raise UsageError("--poll and --no-poll go with --watch")
     console = Console(stderr=True)
     tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
     reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
     if cluster is not None and jobs is not None:
-        from hhparse.failures import UsageError
-
         raise UsageError("--jobs sets local worker processes and --cluster a Dask cluster's: give one of them")
     if cluster is None and jobs is None:
         from hhparse.cluster import ENV_SCHEDULER
@@ -308,6 +354,7 @@ def import_command(
                 batch_hands=batch_hands,
                 reporter=reporter,
                 executor=executor,
+                settle_seconds=settle_seconds,
             )
         finally:
             reporter.stop()
@@ -331,6 +378,7 @@ def import_command(
         _say(f"... and {len(result.conflicts) - 50} more conflicts (see `hhparse report rejects`)", out.width)
     if result.stats.rejected:
         _say("see why hands were rejected: hhparse report rejects", out.width)
+    pending_lines(result, out.width)
     if result.failed_files:
         _say(
             f"hhparse import: {len(result.failed_files)} input file(s) or folder(s) could not be read "
@@ -361,6 +409,26 @@ def _say(text: str, width: int, *, err: bool = False) -> None:
     lines indented: the import's closing lines fit an 80-column terminal like its table."""
     parts = textwrap.wrap(text, width=max(width, 40), subsequent_indent="  ", break_on_hyphens=False)
     typer.echo("\n".join(parts or [""]), err=err)
+
+
+def pending_lines(result: ImportResult, width: int, limit: int = 50) -> None:
+    """Issue #19: name each file whose last hand is pending (still being written), on stderr.
+    Not an error: the next import reads it, and the exit code does not change."""
+    pending = [f for f in result.files if f.pending]
+    now = time.time()
+    for f in pending[:limit]:
+        quiet = max(0.0, now - f.mtime_ns / 1e9)
+        _say(
+            visible(
+                f"hhparse import: pending: {f.path}: its last hand is still being written (the file "
+                f"changed {quiet:.0f} s ago); it is read by the next import, and taken as it stands "
+                f"once the file has not changed for {result.settle_seconds:g} s"
+            ),
+            width,
+            err=True,
+        )
+    if len(pending) > limit:
+        _say(f"hhparse import: ... and {len(pending) - limit} more files with a pending last hand", width, err=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -70,6 +70,7 @@ __all__ = [
     "ENV_WAREHOUSE",
     "MARKER_NAME",
     "RETIRED_GRACE_SECONDS",
+    "TAIL_RETIRED_GRACE_SECONDS",
     "Manifest",
     "SchemaMismatchError",
     "Warehouse",
@@ -100,6 +101,18 @@ COMPRESSION: Final = "zstd"
 #: deleting them at once would break its next query. They are deleted by the first write
 #: (import or compact) after this many seconds.
 RETIRED_GRACE_SECONDS: Final = 24 * 3600
+
+#: :meth:`Warehouse.compact_tail` (run by ``hhparse import --watch`` as it publishes): tiers of
+#: file sizes in rows, how many files of a tier make a merge, and the size from which a file is
+#: left alone. A table then holds at most ``TAIL_FANOUT - 1`` files per tier besides its large
+#: files, and a row is rewritten at most once per tier.
+TAIL_BASE_ROWS: Final = 4096
+TAIL_FANOUT: Final = 16
+TAIL_MAX_ROWS: Final = 65_536
+#: How long files merged by :meth:`Warehouse.compact_tail` stay readable for connections opened
+#: before the merge. Shorter than :data:`RETIRED_GRACE_SECONDS` because a day of watching
+#: replaces thousands of small files, each listed in the manifest until it expires.
+TAIL_RETIRED_GRACE_SECONDS: Final = 3600
 
 #: Names a folder may hold and still count as empty (a new warehouse may be created in it): what
 #: file browsers leave, and what an interrupted creation of a warehouse leaves.
@@ -520,6 +533,27 @@ def published_files(
     return out
 
 
+def _locked_message(root: Path) -> str:
+    """The sentence for a warehouse another writer holds, naming that writer when its lock file
+    says who it is (a ``hhparse import --watch`` does not finish by itself: it must be stopped)."""
+    holder, pid, since = None, None, None
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        info = json.loads((root / LOCK_NAME).read_text(encoding="utf-8") or "{}")
+        holder, pid, since = info.get("holder"), info.get("pid"), info.get("since")
+    who = ", ".join(
+        str(x) for x in (holder, f"pid {pid}" if isinstance(pid, int) else None, f"since {since}" if since else None)
+        if x
+    )
+    text = f"warehouse {root} is being written by another process ({who or 'an import or compact still running?'})"
+    if holder and "--watch" in str(holder):
+        stop = f"`kill {pid}`" if isinstance(pid, int) else "kill it"
+        return (
+            f"{text}, which keeps running until it is stopped: stop it (Ctrl-C in its terminal, or "
+            f"{stop}) and run the command again, or use another warehouse"
+        )
+    return f"{text}; wait for it to finish and run the command again"
+
+
 # --------------------------------------------------------------------------------------------
 # The writer
 # --------------------------------------------------------------------------------------------
@@ -541,14 +575,15 @@ class Warehouse:
         OSError: the folder cannot be created or written (permissions, read-only, full disk).
     """
 
-    def __init__(self, root: Path | str) -> None:
+    def __init__(self, root: Path | str, *, holder: str | None = None) -> None:
         self.root = Path(root).absolute()
         self.notes: list[str] = []
+        self._rows: dict[str, int] = {}  # rows of each file this writer wrote or looked at (immutable)
         self.commits = 0  # manifest replaces done by this writer (see _commit)
         kind = classify(self.root)
         if kind in ("missing", "empty"):
             self._create()
-        self._lock_fh = self._take_lock()
+        self._lock_fh = self._take_lock(holder)
         try:
             kind = classify(self.root)  # again, under the lock: another process may have created it
             if kind == "empty":
@@ -593,7 +628,9 @@ class Warehouse:
         }
         _write_json_atomic(marker, self.root / STAGING_DIR / _MARKER_TMP, self.root / MARKER_NAME)
 
-    def _take_lock(self) -> Any:
+    def _take_lock(self, holder: str | None) -> Any:
+        """Take the writer lock and write who holds it into the lock file (``holder``, the pid,
+        since when), so that a second writer is told which process to wait for or stop."""
         try:
             fh = open(self.root / LOCK_NAME, "a+b")  # noqa: SIM115 - held for the object's life
         except OSError as exc:
@@ -602,18 +639,30 @@ class Warehouse:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
             fh.close()
-            raise WarehouseLockedError(
-                f"warehouse {self.root} is being written by another process (an import or compact "
-                f"still running?); wait for it to finish and run the command again"
-            ) from exc
+            raise WarehouseLockedError(_locked_message(self.root)) from exc
+        info = {"pid": os.getpid(), "holder": holder, "since": datetime.now().isoformat(timespec="seconds")}
+        with contextlib.suppress(OSError):  # the note is a courtesy: the lock is what counts
+            fh.truncate(0)
+            fh.write(json.dumps(info).encode())
+            fh.flush()
         return fh
 
     def close(self) -> None:
-        """Release the writer lock."""
+        """Release the writer lock (and clear the holder's note)."""
         fh = getattr(self, "_lock_fh", None)
         if fh is not None and not fh.closed:
+            with contextlib.suppress(OSError):
+                fh.truncate(0)
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
             fh.close()
+
+    def reload(self) -> None:
+        """Read the manifest again and finish what a failed write left (under the lock still
+        held): for a writer that stays open across imports (``hhparse import --watch``) after
+        one of them failed part-way, so that its next import starts from what is on disk."""
+        loaded = _read_manifest_at(self.root)
+        self.manifest = loaded if loaded is not None else Manifest()
+        self._recover()
 
     def __enter__(self) -> Warehouse:
         return self
@@ -888,6 +937,7 @@ class Warehouse:
                     rel = f"{name}/{tag}.parquet"
                     self._write_file(name, rel, table)
                     added[name] = rel
+                    self._rows[rel] = table.num_rows
                 for name in added:
                     _fsync_dir(self.root / FILES_DIR / name)
             except BaseException:
@@ -1038,7 +1088,7 @@ class Warehouse:
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
         self._commit(
-            lambda: self._undo_rewrite({"rejects": rels}, batch, tag),
+            lambda: self._undo_rewrite({"rejects": rels}, batch, tag, {"rejects": list(changed)}),
             lambda: self._swap_visible({"rejects": list(changed)}, {"rejects": list(new.values())}),
         )
         return dropped
@@ -1052,55 +1102,130 @@ class Warehouse:
         write after :data:`RETIRED_GRACE_SECONDS`. Returns ``{table: (files before, files after)}``.
         """
         self.drop_superseded_rejects()  # (an import stopped before it dropped them)
-        report: dict[str, tuple[int, int]] = {}
-        todo = [name for name in TABLES if len(self.manifest.tables.get(name, [])) > 1]
+        todo = {name: list(self.manifest.tables.get(name, [])) for name in TABLES}
+        return self._merge({name: rels for name, rels in todo.items() if len(rels) > 1}, target_rows)
+
+    def compact_tail(
+        self,
+        *,
+        base_rows: int = TAIL_BASE_ROWS,
+        fanout: int = TAIL_FANOUT,
+        max_rows: int = TAIL_MAX_ROWS,
+        grace: float = TAIL_RETIRED_GRACE_SECONDS,
+    ) -> dict[str, tuple[int, int]]:
+        """Merge the small files at the end of each table, size-tiered, so that a writer that
+        publishes many small batches (``hhparse import --watch``: one a hand or so) keeps every
+        table at a few dozen files without rewriting its large ones.
+
+        A table's files are tiered by rows: under ``base_rows``, under ``base_rows * fanout``...
+        up to ``max_rows``. When its last ``fanout`` or more files are all under a tier's
+        limit, that trailing run is merged into one file (rows and order unchanged, one manifest
+        swap, as :meth:`compact`). Each row is so rewritten a few times at most, and files of
+        ``max_rows`` rows or more are never touched. The replaced files are retired with a
+        ``grace`` of their own (shorter than :data:`RETIRED_GRACE_SECONDS`: there are thousands a
+        day, each listed in the manifest until it expires). Returns ``{table: (files before,
+        files after)}`` for the tables merged (empty when none needed it).
+        """
+        groups: dict[str, list[str]] = {}
         for name in TABLES:
-            n = len(self.manifest.tables.get(name, []))
-            report[name] = (n, n)
-        if not todo:
+            rels = self.manifest.tables.get(name, [])
+            best: list[str] = []
+            limit = base_rows
+            while limit <= max_rows:
+                run = self._trailing_run(rels, limit)
+                if len(run) >= fanout:
+                    best = run
+                limit *= fanout
+            if best:
+                groups[name] = best
+        if not groups:
+            return {}
+        return self._merge(groups, None, grace=grace)
+
+    def _trailing_run(self, rels: list[str], limit: int) -> list[str]:
+        """The longest run of files at the end of ``rels`` that each hold fewer than ``limit`` rows."""
+        n = len(rels)
+        while n > 0 and self.rows_of(rels[n - 1]) < limit:
+            n -= 1
+        return rels[n:]
+
+    def rows_of(self, rel: str) -> int:
+        """Rows of the listed file ``rel`` (from its Parquet footer once, then remembered: a data
+        file never changes)."""
+        rows = self._rows.get(rel)
+        if rows is None:
+            path = _listed_path(self.root, rel)
+            with self._reading(path):
+                rows = int(pq.ParquetFile(path).metadata.num_rows)
+            self._rows[rel] = rows
+        return rows
+
+    def _merge(
+        self, groups: dict[str, list[str]], target_rows: int | None, *, grace: float = RETIRED_GRACE_SECONDS
+    ) -> dict[str, tuple[int, int]]:
+        """Replace, in each table of ``groups``, the run of files listed there (the whole table,
+        or its last files) by files of up to ``target_rows`` rows (``None``: one file) holding the
+        same rows in the same order; one manifest swap publishes every table. Returns
+        ``{table: (files before, files after)}`` for every table (unchanged ones too when
+        ``target_rows`` is given, as :meth:`compact` reports them)."""
+        report: dict[str, tuple[int, int]] = {}
+        if target_rows is not None:
+            for name in TABLES:
+                n = len(self.manifest.tables.get(name, []))
+                report[name] = (n, n)
+        if not groups:
             return report
         batch = self.manifest.next_batch
         tag = self._new_tag("c")
         self._announce(tag)
         new_tables: dict[str, list[str]] = {}
         try:
-            for name in todo:
+            for name, rels in groups.items():
                 new_rels: list[str] = []
                 pending: list[pa.Table] = []
                 rows = 0
-                for p in self.files_of(name):
-                    t = self.read_file(p)
-                    if rows and rows + t.num_rows > target_rows:
+                for rel in rels:
+                    t = self.read_file(_listed_path(self.root, rel))
+                    if rows and target_rows is not None and rows + t.num_rows > target_rows:
                         new_rels.append(self._write_part(name, f"{tag}-{len(new_rels):04d}", pending))
+                        self._rows[new_rels[-1]] = rows
                         pending, rows = [], 0
                     pending.append(t)
                     rows += t.num_rows
                 new_rels.append(self._write_part(name, f"{tag}-{len(new_rels):04d}", pending))
+                self._rows[new_rels[-1]] = rows
                 _fsync_dir(self.root / FILES_DIR / name)
                 new_tables[name] = new_rels
         except BaseException:
             with contextlib.suppress(OSError):
                 self._discard(tag)
             raise
-        old = {name: self.manifest.tables[name] for name in todo}
-        retired_at = time.time()
+        old = {name: list(self.manifest.tables[name]) for name in groups}
+        # a grace shorter than the usual one is recorded as an earlier retirement: the manifest's
+        # format (and what any hhparse reading it does) stays the same
+        retired_at = time.time() - (RETIRED_GRACE_SECONDS - grace)
         for name, rels in new_tables.items():
-            self.manifest.tables[name] = rels
-            for rel in old[name]:
+            kept = old[name][: len(old[name]) - len(groups[name])]
+            self.manifest.tables[name] = kept + rels
+            for rel in groups[name]:
                 self.manifest.retired[rel] = retired_at
-            report[name] = (len(old[name]), len(rels))
+            report[name] = (len(old[name]), len(kept) + len(rels))
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
         self._commit(
-            lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables)
+            lambda: self._undo_rewrite(old, batch, tag, groups), lambda: self._swap_visible(groups, new_tables)
         )
         return report
 
-    def _undo_rewrite(self, old: dict[str, list[str]], batch: int, tag: str) -> None:
-        """Undo in memory what a failed rewrite commit (compact, replace_tables) changed, and
-        delete its new files (the manifest on disk was not replaced)."""
+    def _undo_rewrite(
+        self, old: dict[str, list[str]], batch: int, tag: str, replaced: dict[str, list[str]] | None = None
+    ) -> None:
+        """Undo in memory what a failed rewrite commit (compact, compact_tail, replace_tables)
+        changed, and delete its new files (the manifest on disk was not replaced). ``old``: each
+        table's list before; ``replaced``: the files of it that were retired (default: all)."""
         for name, rels in old.items():
             self.manifest.tables[name] = rels
+        for rels in (replaced if replaced is not None else old).values():
             for rel in rels:
                 self.manifest.retired.pop(rel, None)
         self.manifest.next_batch = batch
@@ -1114,6 +1239,7 @@ class Warehouse:
         for rels in old.values():
             for rel in rels:
                 self._hide(rel)
+                self._rows.pop(rel, None)
         for rels in new.values():
             for rel in rels:
                 self._expose(rel)
