@@ -206,3 +206,21 @@ def test_a_failed_import_in_a_session_resumes_from_what_is_on_disk(tmp_path: Pat
     assert (result.stats.new, result.stats.duplicate) == (1, 0)
     assert sorted(session.wh.read_table("hands", ["hand_id"])["hand_id"].to_pylist()) == ["1", "2", "3"]
     session.close()
+
+
+def test_watch_expands_a_tilde_in_its_paths_like_a_plain_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path given as ``~/…`` (quoted, or from a service file) is the home folder's, as for
+    ``import`` without ``--watch``."""
+    import hhparse.cli.watch_view as watch_view
+
+    seen: list[list[Path]] = []
+
+    def fake_run_watch(paths: list[Path], warehouse: Path, **_: object) -> int:
+        seen.append(list(paths))
+        return 0
+
+    monkeypatch.setattr(watch_view, "run_watch", fake_run_watch)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    res = CliRunner().invoke(app, ["import", "~/hh", "-w", str(tmp_path / "wh"), "--watch"])
+    assert res.exit_code == 0, res.output
+    assert seen == [[tmp_path / "hh"]]

@@ -323,7 +323,7 @@ def import_command(
 
         raise typer.Exit(
             run_watch(
-                paths,
+                [Path(os.path.expanduser(p)) for p in paths],
                 target,
                 jobs=jobs,
                 settle_seconds=settle_seconds,
