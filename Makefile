@@ -32,6 +32,7 @@ demo: $(STAMP_DEMO)
 
 test: $(STAMP_TEST)
 	$(BIN)/ruff check hhparse tests bench hatch_build.py
+	$(BIN)/ruff format --check hhparse tests bench hatch_build.py
 	$(BIN)/mypy --strict hhparse
 	$(BIN)/python -m pytest
 

@@ -49,7 +49,9 @@ def main() -> None:
             jobs = rng.choice((1, 2))
             sig = rng.choice((signal.SIGKILL, signal.SIGINT))
             try:
-                crash.interrupt(src, wh, jobs, sig, after_batches=rng.randint(1, 5), delay=rng.uniform(0, 0.2))
+                crash.interrupt(
+                    src, wh, jobs, sig, after_batches=rng.randint(1, 5), delay=rng.uniform(0, 0.2)
+                )
                 interrupted += 1
             except AssertionError as exc:
                 if "ended before it could be interrupted" not in str(exc):
@@ -58,8 +60,10 @@ def main() -> None:
                 crash.rerun_equals_clean(src, wh, jobs, expected)
                 shutil.rmtree(wh)
             print(f"round {n}: jobs {jobs}, {signal.Signals(sig).name}: ok", flush=True)
-        print(f"{interrupted} interruptions, {args.rounds} rounds, all checks held "
-              f"({time.monotonic() - started:.0f} s)")
+        print(
+            f"{interrupted} interruptions, {args.rounds} rounds, all checks held "
+            f"({time.monotonic() - started:.0f} s)"
+        )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

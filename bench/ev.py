@@ -87,8 +87,17 @@ def stage(n_hands: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "synth.txt"
         subprocess.run(
-            [str(Path(sys.executable).parent / "hhparse"), "synth", "--hands", str(n_hands), "--out", str(src)],
-            check=True, cwd=REPO, stdout=subprocess.DEVNULL,
+            [
+                str(Path(sys.executable).parent / "hhparse"),
+                "synth",
+                "--hands",
+                str(n_hands),
+                "--out",
+                str(src),
+            ],
+            check=True,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
         )
         results = []
         for block in split_path(src):
@@ -108,19 +117,25 @@ def stage(n_hands: int) -> None:
         else:
             by_street.setdefault(f"street {ev.street} ({ev.method})", []).append(dt)
     total = time.perf_counter() - t0
-    print(f"stage: hhparse.ev.hand_ev on {len(results):,} synthetic hands, {total:.2f} s "
-          f"({total / len(results) * 1e6:.1f} µs a hand on average)")
+    print(
+        f"stage: hhparse.ev.hand_ev on {len(results):,} synthetic hands, {total:.2f} s "
+        f"({total / len(results) * 1e6:.1f} µs a hand on average)"
+    )
     for key in sorted(by_street):
         xs = by_street[key]
-        print(f"  {key:28s} {len(xs):6,d} hands, median {statistics.median(xs) * 1e3:8.3f} ms, "
-              f"{len(xs) / sum(xs):10,.0f} hands/s")
+        print(
+            f"  {key:28s} {len(xs):6,d} hands, median {statistics.median(xs) * 1e3:8.3f} ms, "
+            f"{len(xs) / sum(xs):10,.0f} hands/s"
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=400, help="deals per round (a tenth for pre-flop shapes)")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--stage", type=int, default=20_000, help="synthetic hands for the stage figures (0: skip)")
+    ap.add_argument(
+        "--stage", type=int, default=20_000, help="synthetic hands for the stage figures (0: skip)"
+    )
     args = ap.parse_args()
     engine(args.hands, args.rounds)
     if args.stage:

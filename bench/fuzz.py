@@ -35,9 +35,15 @@ def main() -> int:
     ap.add_argument("--cases", type=int, default=100_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, default=16, help="cases per worker task (as the importer batches)")
-    ap.add_argument("--import-every", type=int, default=200, help="every Nth case also goes through import_paths")
-    ap.add_argument("--split-every", type=int, default=20, help="every Nth case: both splitter paths compared")
-    ap.add_argument("--timeout", type=float, default=60, help="seconds a batch may take before it counts as a hang")
+    ap.add_argument(
+        "--import-every", type=int, default=200, help="every Nth case also goes through import_paths"
+    )
+    ap.add_argument(
+        "--split-every", type=int, default=20, help="every Nth case: both splitter paths compared"
+    )
+    ap.add_argument(
+        "--timeout", type=float, default=60, help="seconds a batch may take before it counts as a hang"
+    )
     args = ap.parse_args()
 
     import harness
@@ -81,7 +87,9 @@ def main() -> int:
             rate = done / (time.perf_counter() - started)
             print(f"  {done:,} cases, {rate:,.0f}/s, {len(failures)} failures", flush=True)
     seconds = time.perf_counter() - started
-    codes = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()) if k not in ("blocks", "stored", "imports"))
+    codes = ", ".join(
+        f"{k} {v:,}" for k, v in sorted(counts.items()) if k not in ("blocks", "stored", "imports")
+    )
     print(
         f"{done:,} cases ({counts['blocks']:,} blocks: {counts['stored']:,} stored; rejects: {codes}; "
         f"{counts['imports']:,} through import_paths) in {seconds:,.0f} s ({done / seconds:,.0f} cases/s), "

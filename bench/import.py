@@ -103,8 +103,24 @@ def calibration_seconds() -> float:
 def synth_input(hands: int, out: Path, seed: int = 0) -> None:
     """``hands`` synthetic hands at 2-9 seats, every game, structure and kind (the generator)."""
     subprocess.run(
-        [str(Path(sys.executable).parent / "hhparse"), "synth", "--hands", str(hands), "--out", str(out),
-         "--seed", str(seed), "--players", "2-9", "--game", "mixed", "--structure", "mixed", "--kind", "mixed"],
+        [
+            str(Path(sys.executable).parent / "hhparse"),
+            "synth",
+            "--hands",
+            str(hands),
+            "--out",
+            str(out),
+            "--seed",
+            str(seed),
+            "--players",
+            "2-9",
+            "--game",
+            "mixed",
+            "--structure",
+            "mixed",
+            "--kind",
+            "mixed",
+        ],
         check=True,
         cwd=REPO,
         stdout=subprocess.DEVNULL,
@@ -172,7 +188,9 @@ def corpus_templates() -> list[tuple[str, int]]:
             ok = True
             for _ in range(2):
                 hands = list(parse_text(_fill(template, _fresh_names(rng, len(names)), 0)))
-                ok = ok and len(hands) == 1 and not isinstance(hands[0], Exception) and referee(hands[0]).valid
+                ok = (
+                    ok and len(hands) == 1 and not isinstance(hands[0], Exception) and referee(hands[0]).valid
+                )
                 ok = ok and len(hands[0].events) == len(parsed.events)  # type: ignore[union-attr]
             if ok:
                 out.append((template, len(names)))
@@ -270,15 +288,28 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--input", nargs="+", choices=sorted(INPUTS), default=["mix"],
-                    help="mix (default): real hands renamed + synthetic; synth or corpus alone")
+    ap.add_argument(
+        "--input",
+        nargs="+",
+        choices=sorted(INPUTS),
+        default=["mix"],
+        help="mix (default): real hands renamed + synthetic; synth or corpus alone",
+    )
     ap.add_argument("--corpus-input", action="store_true", help="same as --input corpus (older spelling)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per --jobs value (median reported)")
     ap.add_argument("--keep", type=Path, help="build/keep the inputs under here (reused if present)")
-    ap.add_argument("--ev", choices=("on", "off", "both"), default="on",
-                    help="all-in EV stage on, off, or both in every round (and their speed ratio)")
-    ap.add_argument("--executor", choices=("pool", "cluster", "both"), default="pool",
-                    help="local process pool (--jobs N), Dask LocalCluster (--cluster local:N), or both")
+    ap.add_argument(
+        "--ev",
+        choices=("on", "off", "both"),
+        default="on",
+        help="all-in EV stage on, off, or both in every round (and their speed ratio)",
+    )
+    ap.add_argument(
+        "--executor",
+        choices=("pool", "cluster", "both"),
+        default="pool",
+        help="local process pool (--jobs N), Dask LocalCluster (--cluster local:N), or both",
+    )
     args = ap.parse_args()
     evs = ("off", "on") if args.ev == "both" else (args.ev,)
     executors = ("pool", "cluster") if args.executor == "both" else (args.executor,)
@@ -293,7 +324,9 @@ def main() -> None:
             if not src.exists():
                 t = time.perf_counter()
                 INPUTS[name](args.hands, src)
-                print(f"input {name}: {args.hands:,} hands, {_du(src) / 1e6:.1f} MB in {time.perf_counter() - t:.1f} s")
+                print(
+                    f"input {name}: {args.hands:,} hands, {_du(src) / 1e6:.1f} MB in {time.perf_counter() - t:.1f} s"
+                )
         # Rounds: every case once per round, so that a drift of the machine's speed (seen here:
         # 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before each run
         # shows that drift.
@@ -316,13 +349,18 @@ def main() -> None:
                 shutil.rmtree(wh, ignore_errors=True)
                 extra = ""
                 if executor == "cluster":
-                    extra = (f", client CPU {1e6 * r['cpu_seconds'] / r['read']:.1f} µs/hand, workers' CPU "
-                             f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, cluster start "
-                             f"{r['startup_seconds']:.1f} s")
+                    extra = (
+                        f", client CPU {1e6 * r['cpu_seconds'] / r['read']:.1f} µs/hand, workers' CPU "
+                        f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, cluster start "
+                        f"{r['startup_seconds']:.1f} s"
+                    )
                 else:
                     extra = f", {r['hands_per_cpu_s']:,.0f} per CPU second of the main process"
-                print(f"  round {i + 1}, {name}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
-                      f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)", flush=True)
+                print(
+                    f"  round {i + 1}, {name}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
+                    f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)",
+                    flush=True,
+                )
         results: dict[tuple[str, str, int, str], dict[str, Any]] = {}
         for key, runs in runs_of.items():
             name, executor, jobs, ev = key
@@ -331,8 +369,10 @@ def main() -> None:
             r = dict(ordered[len(ordered) // 2])  # the median run (all its figures)
             r["median_hands_per_s"] = statistics.median(x["hands_per_s"] for x in runs)
             if args.repeat > 1:
-                print(f"{label}, EV {ev}: hands/s of the {args.repeat} runs: {[round(x['hands_per_s']) for x in runs]} "
-                      f"(spread {100 * (ordered[-1]['hands_per_s'] / ordered[0]['hands_per_s'] - 1):.0f} %)")
+                print(
+                    f"{label}, EV {ev}: hands/s of the {args.repeat} runs: {[round(x['hands_per_s']) for x in runs]} "
+                    f"(spread {100 * (ordered[-1]['hands_per_s'] / ordered[0]['hands_per_s'] - 1):.0f} %)"
+                )
             results[key] = r
             line = (
                 f"{label}, EV {ev}: {r['read']:,} hands, median {r['median_hands_per_s']:,.0f} hands/s "
@@ -344,8 +384,10 @@ def main() -> None:
             if executor == "cluster":
                 client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
                 workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
-                line += (f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs; "
-                         f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s")
+                line += (
+                    f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs; "
+                    f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s"
+                )
             print(line)
         for name in inputs:
             for executor in executors:
@@ -353,22 +395,36 @@ def main() -> None:
                     k1, k2 = (name, executor, 1, ev), (name, executor, 2, ev)
                     if k1 in results and k2 in results:
                         one, two = results[k1]["median_hands_per_s"], results[k2]["median_hands_per_s"]
-                        paired = [b["hands_per_s"] / a["hands_per_s"]
-                                  for a, b in zip(runs_of[k1], runs_of[k2], strict=True)]
-                        print(f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
-                              f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}")
+                        paired = [
+                            b["hands_per_s"] / a["hands_per_s"]
+                            for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
+                        ]
+                        print(
+                            f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
+                            f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}"
+                        )
                 if args.ev == "both":
                     for jobs in args.jobs:
                         with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]
                         without = results[(name, executor, jobs, "off")]["median_hands_per_s"]
-                        print(f"{name}, {_label(executor, jobs)}: with EV {with_ev:,.0f} / without {without:,.0f} "
-                              f"hands/s = {100 * with_ev / without:.1f} % (medians)")
-                        if jobs == 1 and executor == "pool":  # in-process: the main process's CPU is all the work
-                            cpu = {e: statistics.median(x["hands_per_cpu_s"] for x in runs_of[(name, "pool", 1, e)])
-                                   for e in evs}
-                            print(f"{name}, --jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without "
-                                  f"{cpu['off']:,.0f} = {100 * cpu['on'] / cpu['off']:.1f} % (medians; less "
-                                  "sensitive to a busy machine)")
+                        print(
+                            f"{name}, {_label(executor, jobs)}: with EV {with_ev:,.0f} / without {without:,.0f} "
+                            f"hands/s = {100 * with_ev / without:.1f} % (medians)"
+                        )
+                        if (
+                            jobs == 1 and executor == "pool"
+                        ):  # in-process: the main process's CPU is all the work
+                            cpu = {
+                                e: statistics.median(
+                                    x["hands_per_cpu_s"] for x in runs_of[(name, "pool", 1, e)]
+                                )
+                                for e in evs
+                            }
+                            print(
+                                f"{name}, --jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without "
+                                f"{cpu['off']:,.0f} = {100 * cpu['on'] / cpu['off']:.1f} % (medians; less "
+                                "sensitive to a busy machine)"
+                            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

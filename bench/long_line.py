@@ -55,7 +55,7 @@ def write_input(path: Path, hands: int, line_mb: float) -> None:
             text = make_hand(str(n)).encode()
             if line_mb and n == hands // 2:
                 head, _, tail = text.partition(b"christos805 joins")
-                fh.write(head + b"christos805 said, \"")
+                fh.write(head + b'christos805 said, "')
                 chunk = b"x" * (1 << 20)
                 left = int(line_mb * 1e6)
                 while left > 0:

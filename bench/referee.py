@@ -75,7 +75,9 @@ def main() -> None:
     except Exception as exc:  # the parser is someone else's work in progress: fall back to the cache
         parser_ok = False
         if args.pickle is None or not args.pickle.exists():
-            raise SystemExit(f"the parser fails ({type(exc).__name__}: {exc}) and no --pickle cache exists") from exc
+            raise SystemExit(
+                f"the parser fails ({type(exc).__name__}: {exc}) and no --pickle cache exists"
+            ) from exc
         print(f"parser unavailable ({type(exc).__name__}: {exc}); hands from {args.pickle}")
         base = pickle.loads(args.pickle.read_bytes())
     hands = (base * (args.hands // len(base) + 1))[: args.hands]
@@ -83,9 +85,13 @@ def main() -> None:
     ref_times = [referee_seconds_per_hand(hands) for _ in range(runs)]
     showdowns = sum(1 for h in base if any(type(e).__name__ == "Show" for e in h.events))
     med = statistics.median(ref_times)
-    print(f"{len(base)} distinct hands ({showdowns} with shown hands), {len(hands)} per run, {runs} runs (CPU time)")
-    print(f"referee: median {1 / med:,.0f} hands/s = {med * 1e6:.1f} us/hand "
-          f"(min {1 / max(ref_times):,.0f}, max {1 / min(ref_times):,.0f} hands/s)")
+    print(
+        f"{len(base)} distinct hands ({showdowns} with shown hands), {len(hands)} per run, {runs} runs (CPU time)"
+    )
+    print(
+        f"referee: median {1 / med:,.0f} hands/s = {med * 1e6:.1f} us/hand "
+        f"(min {1 / max(ref_times):,.0f}, max {1 / min(ref_times):,.0f} hands/s)"
+    )
     if not parser_ok:
         print("referee time / parse time: n/a (parser unavailable)")
         return

@@ -56,7 +56,9 @@ def main() -> None:
     ap.add_argument("source", type=Path)
     ap.add_argument("target", type=Path)
     ap.add_argument("--copies", type=int, required=True)
-    ap.add_argument("--compact", action="store_true", help="merge the batch files at the end (hhparse compact)")
+    ap.add_argument(
+        "--compact", action="store_true", help="merge the batch files at the end (hhparse compact)"
+    )
     args = ap.parse_args()
     t0 = time.perf_counter()
     with Warehouse(args.source) as src:

@@ -331,13 +331,17 @@ def _one(root: Path, name: str, kw: dict[str, object], repeat: int) -> None:
             graph_image(df, "png")
         times.append(time.perf_counter() - t)
         rows = len(df)
-    print(json.dumps({
-        "best_s": round(min(times), 3),
-        "median_s": round(statistics.median(times), 3),
-        "cpu_s_per_run": round((time.process_time() - cpu) / repeat, 2),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-        "rows": rows,
-    }))
+    print(
+        json.dumps(
+            {
+                "best_s": round(min(times), 3),
+                "median_s": round(statistics.median(times), 3),
+                "cpu_s_per_run": round((time.process_time() - cpu) / repeat, 2),
+                "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                "rows": rows,
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -348,9 +352,12 @@ def main() -> None:
     ap.add_argument("--warehouse", type=Path, default=None, help="default: bench/out/wh-<source>-<hands>")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", action="store_true", help="print the timings as JSON")
-    ap.add_argument("--isolate", action="store_true",
-                    help="each report in a fresh process: its own peak RSS and CPU seconds (DuckDB's "
-                    "threads together), where the shared process's high-water mark names no report")
+    ap.add_argument(
+        "--isolate",
+        action="store_true",
+        help="each report in a fresh process: its own peak RSS and CPU seconds (DuckDB's "
+        "threads together), where the shared process's high-water mark names no report",
+    )
     ap.add_argument("--one", nargs=2, metavar=("REPORT", "KWARGS_JSON"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -375,7 +382,9 @@ def main() -> None:
     cases: list[tuple[str, dict[str, object]]] = [(name, {}) for name in REPORTS if name != "hand"]
     if hands > 2_000_000:  # the hand list of every hand is the size of the warehouse: the last 10,000
         cases = [(name, {"limit": 10_000} if name == "hands" else kw) for name, kw in cases]
-    last_month = con.execute("SELECT CAST(max(start_utc) - INTERVAL 30 DAY AS DATE) FROM hands").fetchall()[0][0]
+    last_month = con.execute("SELECT CAST(max(start_utc) - INTERVAL 30 DAY AS DATE) FROM hands").fetchall()[
+        0
+    ][0]
     cases += [
         ("hand", {"hand_id": hand_id}),
         ("summary", {"player": busiest}),
@@ -395,14 +404,28 @@ def main() -> None:
         for name, kw in cases:
             label = _label(name, kw)
             out = subprocess.run(
-                [sys.executable, __file__, "--warehouse", str(root), "--repeat", str(args.repeat),
-                 "--one", name, json.dumps(kw)],
-                check=True, capture_output=True, text=True,
+                [
+                    sys.executable,
+                    __file__,
+                    "--warehouse",
+                    str(root),
+                    "--repeat",
+                    str(args.repeat),
+                    "--one",
+                    name,
+                    json.dumps(kw),
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
             ).stdout
             r = json.loads(out.strip().splitlines()[-1])
             results[label] = r
-            print(f"{label:48s} median {r['median_s']:6.3f} s  CPU {r['cpu_s_per_run']:6.2f} s/run  "
-                  f"peak RSS {r['peak_rss_mb']:6.0f} MB  {r['rows']:>8,} rows", flush=True)
+            print(
+                f"{label:48s} median {r['median_s']:6.3f} s  CPU {r['cpu_s_per_run']:6.2f} s/run  "
+                f"peak RSS {r['peak_rss_mb']:6.0f} MB  {r['rows']:>8,} rows",
+                flush=True,
+            )
         if args.json:
             print(json.dumps({"hands": hands, "reports": results}, indent=1))
         return

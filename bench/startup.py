@@ -55,7 +55,9 @@ def _cpu_loop() -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
     import tempfile
@@ -79,9 +81,13 @@ def main() -> None:
     import hhparse.parsing as parsing
 
     compiled = not str(parsing.__file__).endswith(".py")
-    print(f"start-up, {args.runs} runs each (median, min-max); parser {'compiled' if compiled else 'pure Python'}")
+    print(
+        f"start-up, {args.runs} runs each (median, min-max); parser {'compiled' if compiled else 'pure Python'}"
+    )
     for name, ts in times.items():
-        print(f"  {name:<32} {statistics.median(ts) * 1000:7.0f} ms   ({min(ts) * 1000:.0f}-{max(ts) * 1000:.0f})")
+        print(
+            f"  {name:<32} {statistics.median(ts) * 1000:7.0f} ms   ({min(ts) * 1000:.0f}-{max(ts) * 1000:.0f})"
+        )
     print(f"  cpu loop (2 M additions)          {_cpu_loop() * 1000:7.0f} ms   (machine speed reference)")
 
 

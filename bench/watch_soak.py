@@ -119,7 +119,12 @@ class Reader(threading.Thread):
                     con = duckdb.connect()
                     create_views(con, self.warehouse)
                     placeholders = ",".join("?" * len(ids))
-                    found = [r[0] for r in con.execute(f"SELECT hand_id FROM hands WHERE hand_id IN ({placeholders})", ids).fetchall()]
+                    found = [
+                        r[0]
+                        for r in con.execute(
+                            f"SELECT hand_id FROM hands WHERE hand_id IN ({placeholders})", ids
+                        ).fetchall()
+                    ]
                     con.close()
                 except Exception as exc:  # a reader must never fail: that is a finding
                     self.errors.append(f"{type(exc).__name__}: {exc}")
@@ -142,8 +147,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--minutes", type=float, default=35.0)
     ap.add_argument("--tables", type=int, default=8)
-    ap.add_argument("--every", type=float, nargs=2, default=(30.0, 70.0), metavar=("MIN", "MAX"),
-                    help="seconds between two hands of one table (uniform)")
+    ap.add_argument(
+        "--every",
+        type=float,
+        nargs=2,
+        default=(30.0, 70.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between two hands of one table (uniform)",
+    )
     ap.add_argument("--halves", type=float, default=0.1, help="fraction of hands written in two halves")
     ap.add_argument("--history", type=int, default=20_000, help="hands already in the folder at the start")
     ap.add_argument("--poll", type=float, default=0.1, help="reader poll interval, seconds")
@@ -161,7 +172,9 @@ def main() -> None:
     folder, wh = root / "HandHistory" / "Hero", root / "wh"
     folder.mkdir(parents=True)
     if args.history:
-        write(SynthConfig(hands=args.history, seed=args.seed + 500, players=(2, 6)), directory=folder / "2023")
+        write(
+            SynthConfig(hands=args.history, seed=args.seed + 500, players=(2, 6)), directory=folder / "2023"
+        )
     tables = [Table(folder, args.seed * 100 + k) for k in range(args.tables)]
     initial = 3 * args.tables
     for t in tables:  # each open table already has a few hands
@@ -170,8 +183,18 @@ def main() -> None:
             with open(path, "a", encoding="utf-8", newline="") as fh:
                 fh.write(text)
     env = {**os.environ, "HHPARSE_NO_PROGRESS": "1"}
-    cmd = [sys.executable, "-c", "from hhparse.cli import main; main()", "import", str(folder.parent),
-           "--warehouse", str(wh), "--watch", "--jobs", str(args.jobs)]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from hhparse.cli import main; main()",
+        "import",
+        str(folder.parent),
+        "--warehouse",
+        str(wh),
+        "--watch",
+        "--jobs",
+        str(args.jobs),
+    ]
     log = open(root / "watch.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
     t0 = time.monotonic()
@@ -179,8 +202,11 @@ def main() -> None:
         time.sleep(0.2)
     first_import_s = time.monotonic() - t0
     rss: list[tuple[float, int]] = [(0.0, rss_kb(proc.pid))]
-    print(f"first import {first_import_s:.1f} s, RSS {rss[0][1] / 1024:.0f} MB; soaking {args.minutes} min "
-          f"with {args.tables} tables", flush=True)
+    print(
+        f"first import {first_import_s:.1f} s, RSS {rss[0][1] / 1024:.0f} MB; soaking {args.minutes} min "
+        f"with {args.tables} tables",
+        flush=True,
+    )
     reader = Reader(wh, args.poll)
     reader.start()
     start = time.monotonic()
@@ -237,7 +263,7 @@ def main() -> None:
     files = {name: len(rels) for name, rels in manifest["tables"].items()}
     q = reader.query_ms
     first_q = [ms for _, ms in q[: max(1, len(q) // 10)]]
-    last_q = [ms for _, ms in q[-max(1, len(q) // 10):]]
+    last_q = [ms for _, ms in q[-max(1, len(q) // 10) :]]
     figures = {
         "minutes": round((rss[-1][0]) / 60, 1),
         "tables": args.tables,
@@ -266,8 +292,12 @@ def main() -> None:
             "last_tenth_p50": round(statistics.median(last_q), 1) if last_q else None,
             "errors": reader.errors[:5],
         },
-        "stored": {"expected": args.history + initial + written, "hands": stored[0] if stored else None,
-                   "distinct": stored[1] if stored else None, "rejects": rejects[0] if rejects else None},
+        "stored": {
+            "expected": args.history + initial + written,
+            "hands": stored[0] if stored else None,
+            "distinct": stored[1] if stored else None,
+            "rejects": rejects[0] if rejects else None,
+        },
         "table_files_at_end": files,
         "manifest_kb": round((wh / "manifest.json").stat().st_size / 1024, 1),
         "exit_code": code,

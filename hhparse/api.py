@@ -156,5 +156,15 @@ def report(
     """
     from hhparse.reports.query import report as impl
 
-    return impl(name, warehouse, player=player, since=since, until=until, game=game, stakes=stakes, by=by,
-                hand_id=hand_id, **hands)
+    return impl(
+        name,
+        warehouse,
+        player=player,
+        since=since,
+        until=until,
+        game=game,
+        stakes=stakes,
+        by=by,
+        hand_id=hand_id,
+        **hands,
+    )

@@ -69,7 +69,13 @@ class Verdict:
         if self.parse_error is not None:
             pe = self.parse_error
             out["errors"] = [
-                {"code": pe.code, "line": pe.line, "column": pe.column, "message": pe.message, "text": pe.text}
+                {
+                    "code": pe.code,
+                    "line": pe.line,
+                    "column": pe.column,
+                    "message": pe.message,
+                    "text": pe.text,
+                }
             ]
             out["warnings"] = []
             return out
@@ -81,7 +87,9 @@ class Verdict:
             out["unit_scale"] = minor_units(hand.header.unit)
             facts = self.result.facts
             if facts is not None:
-                out["players"] = [{"name": p.player, "seat": p.seat, "net_minor": p.net} for p in facts.players]
+                out["players"] = [
+                    {"name": p.player, "seat": p.seat, "net_minor": p.net} for p in facts.players
+                ]
             else:
                 out["players"] = [{"name": s.player, "seat": s.seat, "net_minor": None} for s in hand.seats]
         return out
@@ -145,7 +153,9 @@ def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:
         )
     warnings = tuple(Violation(w.code, w.line, w.message) for w in item.warnings)
     if not referee_hands:
-        return Verdict(item.source, item.line, item.hand_id, game_name(item), Status.PARSED, warnings=warnings)
+        return Verdict(
+            item.source, item.line, item.hand_id, game_name(item), Status.PARSED, warnings=warnings
+        )
     result = referee(item)
     status = Status.VALID if result.valid else Status.INVALID
     seen = {(w.code, w.line) for w in result.warnings}
@@ -165,9 +175,7 @@ def _summary_verdict(item: ParseError) -> Verdict:
     if isinstance(parsed, ParseError):
         return Verdict(item.source, parsed.line, None, None, parsed.status, parse_error=parsed)
     first = parsed[0]
-    return Verdict(
-        item.source, first.line, None, first.game, Status.VALID, summaries=tuple(parsed)
-    )
+    return Verdict(item.source, first.line, None, first.game, Status.VALID, summaries=tuple(parsed))
 
 
 UNREADABLE = "unreadable-file"

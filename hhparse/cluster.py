@@ -96,9 +96,7 @@ def parse_address(spec: str) -> tuple[str | None, int | None]:
             raise ClusterError(f"--cluster {spec}: a local cluster needs at least 1 worker (local:N, N >= 1)")
         return None, n
     if not _ADDRESS_RE.match(spec):
-        raise ClusterError(
-            f"--cluster {spec!r} is not a Dask scheduler address (tcp://HOST:8786) or local:N"
-        )
+        raise ClusterError(f"--cluster {spec!r} is not a Dask scheduler address (tcp://HOST:8786) or local:N")
     return spec, None
 
 
@@ -107,9 +105,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError as exc:
-        raise ClusterError(
-            f"--cluster needs Dask, which is not installed ({exc}): {INSTALL_HINT}"
-        ) from None
+        raise ClusterError(f"--cluster needs Dask, which is not installed ({exc}): {INSTALL_HINT}") from None
     return distributed
 
 

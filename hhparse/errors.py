@@ -88,13 +88,13 @@ UNSUPPORTED_CODES = frozenset({"unsupported-game", "summary-file"})
 PARSE_CODES: dict[str, str] = {
     "syntax": "a line the grammar does not read, or reads but cannot make sense of (named in the message)",
     "truncated-hand": "the hand's text stops before its end (a file cut short, a hand still being written): "
-                      "before *** SUMMARY ***, or inside the summary (no Total pot line, no Board line for a "
-                      "board that was dealt, or no summary line for a seated player)",
+    "before *** SUMMARY ***, or inside the summary (no Total pot line, no Board line for a "
+    "board that was dealt, or no summary line for a seated player)",
     "no-header": "text outside every hand: before the first hand header of a file, or after a hand's "
-                 "blank lines without a hand header of its own",
+    "blank lines without a hand header of its own",
     "unsupported-game": "a hand of a game hhparse does not read (Hold'em, Stud, 6 Card Omaha, ...)",
     "summary-file": "a tournament summary file, not hand histories (`import` stores it in `tournament_summaries`, "
-                    "`check` reads it: this code is only seen where the whole file could not be read)",
+    "`check` reads it: this code is only seen where the whole file could not be read)",
     "bad-summary": "a tournament summary file with a line that cannot be read (named, with its file line)",
     "binary-file": "a file with NUL bytes: not a hand history",
     "internal-error": "the importer caught a bug while reading this hand (kept with the traceback's last line)",

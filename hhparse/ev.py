@@ -160,7 +160,8 @@ def hand_ev(result: RefereeResult) -> HandEvFacts | None:
     if any(name not in index for k in pot_ids for name in eligible[k]) or not pot_ids:
         return None
     pots = tuple(
-        EquityPot(tuple(sorted(amounts[k].items())), tuple(index[name] for name in eligible[k])) for k in pot_ids
+        EquityPot(tuple(sorted(amounts[k].items())), tuple(index[name] for name in eligible[k]))
+        for k in pot_ids
     )
     spot = EquitySpot(spec.hilo, spec.hole_cards, holes, tuple(board), dead, pots)
     res = equity(spot, seed=mc_seed(h.site, h.hand_id))

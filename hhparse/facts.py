@@ -342,7 +342,18 @@ class EvShareFact(Record):
     """
 
     __match_args__ = (
-        "pot", "run", "half", "player", "seat", "amount", "ev", "share_sum", "boards", "std_err", "won", "street",
+        "pot",
+        "run",
+        "half",
+        "player",
+        "seat",
+        "amount",
+        "ev",
+        "share_sum",
+        "boards",
+        "std_err",
+        "won",
+        "street",
         "method",
     )
 

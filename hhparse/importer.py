@@ -156,7 +156,9 @@ def _result_from_ipc(
     return TaskResult(tables, sites, hand_ids, hashes, accepted)
 
 
-def process_blocks(blocks: Sequence[Block], open_tails: frozenset[int] = frozenset(), ev: bool = True) -> TaskResult:
+def process_blocks(
+    blocks: Sequence[Block], open_tails: frozenset[int] = frozenset(), ev: bool = True
+) -> TaskResult:
     """Parse, referee, take the all-in EV of (unless ``ev`` is false) and tabulate ``blocks``
     (runs in a worker process, or in-process).
 
@@ -230,8 +232,17 @@ class _TourneyRows:
                 f"tournament summary: the file is {size:,} bytes, more than a summary file holds "
                 f"({SUMMARY_MAX_BYTES:,}): not read"
             )
-            error = ParseError(SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=block.text,
-                               block_line=block.line)
+            error = ParseError(
+                SUMMARY_CODE,
+                problem,
+                block.source,
+                block.line,
+                1,
+                None,
+                "",
+                block=block.text,
+                block_line=block.line,
+            )
             builder.add_parse_error(error, block.source, block.line, block.text)
             return
         text = read_summary_text(block.source) if size else block.text
@@ -246,8 +257,17 @@ class _TourneyRows:
             summaries_table(rows, [idx] * len(rows))
         except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
             problem = f"tournament summary: a value the warehouse cannot hold: {type(exc).__name__}: {str(exc)[:300]}"
-            error = ParseError(SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=text,
-                               block_line=block.line)
+            error = ParseError(
+                SUMMARY_CODE,
+                problem,
+                block.source,
+                block.line,
+                1,
+                None,
+                "",
+                block=text,
+                block_line=block.line,
+            )
             builder.add_parse_error(error, block.source, block.line, text)
             return
         builder.refs.append(HandRef(None, None, chash, accepted=True))
@@ -259,7 +279,9 @@ class _TourneyRows:
         accepted, now a reject) are dropped with it."""
         kept = [i for i, idx in enumerate(self.event_idx) if refs[idx].accepted]
         return {
-            "tournament_events": events_table([self.events[i] for i in kept], [self.event_idx[i] for i in kept]),
+            "tournament_events": events_table(
+                [self.events[i] for i in kept], [self.event_idx[i] for i in kept]
+            ),
             "tournament_summaries": summaries_table(self.summaries, self.summary_idx),
         }
 
@@ -298,7 +320,9 @@ def pack_blocks(blocks: Sequence[Block]) -> PackedBlocks:
     return [(b.source, b.line, b.text, b.kind, b.fault) for b in blocks]
 
 
-def process_packed(packed: PackedBlocks, open_tails: frozenset[int] = frozenset(), ev: bool = True) -> TaskResult:
+def process_packed(
+    packed: PackedBlocks, open_tails: frozenset[int] = frozenset(), ev: bool = True
+) -> TaskResult:
     """:func:`process_blocks` of packed blocks (the worker entry point)."""
     return process_blocks([Block(*b) for b in packed], open_tails, ev)
 
@@ -935,7 +959,9 @@ class _Importer:
                     lines.append(block.line)
                     nbytes += len(block.text)
                     if n + 1 >= self.task_hands or nbytes >= TASK_BYTES:
-                        yield Task(blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads)
+                        yield Task(
+                            blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads
+                        )
                         blocks, files, ends, tails, lines, nbytes = [], [], [], set(), [], 0
                         live, rereads = set(), {}
             except OSError as exc:

@@ -235,8 +235,6 @@ def direct_entry(lark: Any) -> Callable[[str], Any]:
     return parse
 
 
-
-
 def line_parser(lark: Any, line_memo: int = 0) -> LineParser | None:
     """The compiled driver (:mod:`hhparse.lalr`) over ``lark``'s own tables, or None.
 

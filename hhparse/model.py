@@ -322,7 +322,9 @@ class Header(Record):
         # Italian tables: the regulator's id as printed in the header, e.g. "AAMS ID: 1A2B3C" (or "ADM ID: ...")
         self.regulator_id: Final = regulator_id
         self.stealth: Final = stealth  # "Table 'X' (Stealth) 6-max ...": players appear under aliases
-        self.button_won_previous: Final = button_won_previous  # "Seat #3 is the button (won the previous hand)"
+        self.button_won_previous: Final = (
+            button_won_previous  # "Seat #3 is the button (won the previous hand)"
+        )
         # a Home Game cash hand's club, "{Club #4837790} Omaha Pot Limit (...)" (a tournament's is
         # ``tournament.home_game_club``)
         self.club: Final = club

@@ -213,9 +213,7 @@ _TWON_RE: Final = re.compile(
 )
 #: A carry-over pot (``Starting Pot: 120 chips.``) holds chips no player of the hand put in: the
 #: referee cannot prove such a pot, so the hand is refused with this reason (no real hand shows one).
-_STARTING_POT = (
-    "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
-)
+_STARTING_POT = "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
 _EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
     (re.compile(r'^(?P<name>.+?) said, "(?P<text>.*)"$'), TableEventKind.CHAT),
     (re.compile(r"^(?P<name>.+) joins the table at seat #(?P<seat>\d+)$"), TableEventKind.JOINS),
@@ -249,7 +247,9 @@ _EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
         TableEventKind.REBUY,
     ),
     (
-        re.compile(r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"),
+        re.compile(
+            r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"
+        ),
         TableEventKind.ADD_ON,
     ),
     (
@@ -295,7 +295,6 @@ class _Problem(Exception):
         super().__init__(message)
         self.line = line
         self.message = message
-
 
 
 _RANKS: Final = frozenset("23456789TJQKA")
@@ -502,11 +501,7 @@ class _Builder:
             return
         name, kind, amt, allin = m.groups()
         self._player(name, line)
-        self.events.append(
-            PostBlind(
-                line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None
-            )
-        )
+        self.events.append(PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None))
 
     def hole(self, c: list[Any]) -> None:
         self.events.append(HoleCardsMarker(self.offset + c[1].line))
@@ -705,9 +700,7 @@ class _Builder:
         name, amt, label, n = m.groups()
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
         self._player(name, line)
-        self.events.append(
-            Collect(line, name, self._amt(amt, line), pot, label, self.run)
-        )
+        self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
     def nolow(self, c: list[Any]) -> None:
         self.events.append(NoLowHand(self.offset + c[1].line))
@@ -743,8 +736,12 @@ class _Builder:
             return
         prize, place = m["prize"], m["place"]
         self.events.append(
-            Finished(line, m["name"], self._place(place, line) if place else None,
-                     self._amt(prize, line) if prize else None)
+            Finished(
+                line,
+                m["name"],
+                self._place(place, line) if place else None,
+                self._amt(prize, line) if prize else None,
+            )
         )
 
     def twon(self, c: list[Any]) -> None:
@@ -771,7 +768,9 @@ class _Builder:
         hand (already in the seat stacks), nothing else."""
         kind = self._event(tok)
         if kind is not None and kind is not TableEventKind.REBUY and kind is not TableEventKind.ADD_ON:
-            self.problems.append((self.offset + tok.line, "only re-buys and add-ons stand before the seat lines"))
+            self.problems.append(
+                (self.offset + tok.line, "only re-buys and add-ons stand before the seat lines")
+            )
 
     def _event(self, tok: Any) -> TableEventKind | None:
         text, line = self._line(tok)
@@ -948,7 +947,20 @@ class _Builder:
                 remember(_OUTCOMES, _OUTCOMES_MAX, rest, outcome)
         button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na, clauses = outcome
         ss = SummarySeat(
-            line, number, name, button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na,
+            line,
+            number,
+            name,
+            button,
+            small,
+            big,
+            result,
+            folded,
+            didnt_bet,
+            cards,
+            won,
+            descs,
+            cashed,
+            pot_na,
             clauses,
         )
         if clean:
@@ -1018,8 +1030,16 @@ class _Builder:
         return (button, small, big, outcome, folded, didnt_bet, cards, won, descs, cashed, pot_na, ())
 
     def _clauses(
-        self, line: int, button: bool, small: bool, big: bool, cards: Cards, first: str, tail: str,
-        cashed: bool, pot_na: bool,
+        self,
+        line: int,
+        button: bool,
+        small: bool,
+        big: bool,
+        cards: Cards,
+        first: str,
+        tail: str,
+        cashed: bool,
+        pot_na: bool,
     ) -> _Outcome | None:
         """A showed line with one clause per board (run it twice): ``and won ($X) with D`` or
         ``and lost with D``, in board order; a player may lose one board and win the other
@@ -1040,7 +1060,17 @@ class _Builder:
 #: A summary seat line after the name -> its reading (the SummarySeat fields after the player).
 #: "(button) folded before Flop" and friends repeat endlessly; bounded like the amount memo.
 _Outcome = tuple[
-    bool, bool, bool, SeatOutcome, "Street | None", bool, Cards, tuple[int, ...], tuple[str, ...], bool, bool,
+    bool,
+    bool,
+    bool,
+    SeatOutcome,
+    "Street | None",
+    bool,
+    Cards,
+    tuple[int, ...],
+    tuple[str, ...],
+    bool,
+    bool,
     tuple[bool, ...],
 ]
 _OUTCOMES: Final[dict[str, _Outcome]] = {}
@@ -1107,7 +1137,18 @@ def _zone(name: str) -> ZoneInfo:
 #: the same few bodies, so each is read once; bounded like the amount memo. Only bodies that read
 #: without error are kept, so errors always come from the code below with the hand's own details.
 _Stakes = tuple[
-    Game, bool, Structure, str, "str | None", "Tournament | None", "str | None", str, int, int, "int | None", "str | None",
+    Game,
+    bool,
+    Structure,
+    str,
+    "str | None",
+    "Tournament | None",
+    "str | None",
+    str,
+    int,
+    int,
+    "int | None",
+    "str | None",
     "str | None",
 ]
 _BODIES: Final[dict[str, _Stakes]] = {}
@@ -1133,7 +1174,7 @@ def _label(body: str) -> str | None:
         return tm["game"]
     club = _CLUB_RE.match(body)
     if club is not None:
-        body = body[club.end():]
+        body = body[club.end() :]
     cm = _CASH_RE.match(body)
     if cm is not None:
         return cm["game"]
@@ -1188,7 +1229,7 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
     else:
         clm = _CLUB_RE.match(body)
         if clm is not None:
-            club, body = clm["club"], body[clm.end():]
+            club, body = clm["club"], body[clm.end() :]
         cm = _CASH_RE.match(body)
         game_words: str
         if cm is not None:
@@ -1211,7 +1252,21 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
             message = str(exc) if str(exc).startswith(OUT_OF_RANGE) else "bad stakes in hand header"
             raise _Problem(line, message) from None
         currency = cm["cur"]
-    stakes: _Stakes = (game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club)
+    stakes: _Stakes = (
+        game,
+        hilo,
+        struct,
+        label,
+        mixed,
+        tournament,
+        currency,
+        symbol,
+        sb,
+        bb,
+        cap,
+        regulator,
+        club,
+    )
     remember(_BODIES, _BODIES_MAX, full, stakes)
     return stakes
 
@@ -1224,7 +1279,8 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
             raise _Problem(line, "unrecognised hand header")
     site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.groups()
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
-        body, line, hand_id)
+        body, line, hand_id
+    )
     tz = tz or tz_paren
     try:  # (a date the calendar or the clock does not have is a located problem, not a crash)
         local = _stamp(date, time)
@@ -1403,8 +1459,14 @@ def parse_block(block: Block) -> Hand | ParseError:
     # unsupported games are recognised from the header before the grammar sees the hand
     m = _HEADER_RE.match(first)
     if m is None and HEADER_RE.match(first) is None:  # the splitter cut after a hand's blank lines
-        return _err(block, "no-header", "text after a hand's blank lines, without a hand header of its own, "
-                    "is not a hand", 1, 1, None)
+        return _err(
+            block,
+            "no-header",
+            "text after a hand's blank lines, without a hand header of its own, is not a hand",
+            1,
+            1,
+            None,
+        )
     try:
         if m is not None and m["body"] not in _BODIES:
             label = _label(m["body"])
@@ -1453,7 +1515,8 @@ def parse_block(block: Block) -> Hand | ParseError:
     # a summary that stops early, whole lines (or a last line cut short) missing: truncated, not
     # refereed (its seats or board would look wrong) and not a syntax error
     if gap is not None and (
-            not problems or _cut_seat_line(builder, text, block.line + _last_line(text) - 1, problems)):
+        not problems or _cut_seat_line(builder, text, block.line + _last_line(text) - 1, problems)
+    ):
         return _truncated(block, text, hand_id, gap)
     if problems or hand is None:
         line, message = min(problems) if problems else (block.line, "unreadable hand")
@@ -1483,7 +1546,7 @@ def _cut_seat_line(builder: _Builder, text: str, last: int, problems: list[tuple
     if head is None:
         return False
     name = next((s.player for s in builder.seats if s.seat == int(head["seat"])), None)
-    rest = line_text[head.end():]
+    rest = line_text[head.end() :]
     return name is not None and (name.startswith(rest) or rest.startswith(name))
 
 

@@ -124,7 +124,9 @@ def _results(blocks: Iterator[Block], jobs: int, task_hands: int) -> Iterator[Ta
         return
     ctx = multiprocessing.get_context("forkserver")
     start_helpers(ctx)  # as the import's: workers die with this process, never hold its stdout
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+    )
     try:
         window: deque[Future[TaskResult]] = deque()
         for task in _tasks(blocks, task_hands):
@@ -164,8 +166,9 @@ def recompute_ev(
             hp = result.tables["hand_players"]
             players.append(hp.select([*_KEY, "seat", *EV_COLUMNS]))
             shares.append(strip_hand_idx(result.tables["ev_shares"]))
-            res.recomputed += len({(s, h) for s, h, a in zip(result.sites, result.hand_ids, result.accepted,
-                                                             strict=True) if a})
+            res.recomputed += len(
+                {(s, h) for s, h, a in zip(result.sites, result.hand_ids, result.accepted, strict=True) if a}
+            )
         new_players = _concat(players, [*_KEY, "seat", *EV_COLUMNS], "hand_players")
         new_shares = _concat(shares, None, "ev_shares")
         res.with_ev = len(set(zip(*(new_shares.column(k).to_pylist() for k in _KEY), strict=True)))

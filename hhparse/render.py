@@ -390,7 +390,9 @@ def _summary_seat(s: SummarySeat, sym: str) -> str:
             clauses.append(f"won ({format_amount(amount, sym)})" + (f" with {desc}" if desc else ""))
         out += f" showed [{' '.join(s.cards)}] and " + ", and ".join(clauses)
     elif outcome == SeatOutcome.SHOWED_LOST:
-        out += f" showed [{' '.join(s.cards)}] and lost" + (f" with {s.descriptions[0]}" if s.descriptions else "")
+        out += f" showed [{' '.join(s.cards)}] and lost" + (
+            f" with {s.descriptions[0]}" if s.descriptions else ""
+        )
     elif outcome == SeatOutcome.MUCKED:
         out += " mucked" + (f" [{' '.join(s.cards)}]" if s.cards else "")
         if s.descriptions:

@@ -66,7 +66,9 @@ BLOCK_BINARY = "binary"  # a file with NUL bytes and no hand header in its first
 #: Restricted to letters/spaces before the ``#`` so a chat line quoting a header never cuts; the
 #: one exception is the 2012 Zoom form ``PokerStars Game #PokerStars Zoom Hand #84414134468:``,
 #: whose first ``#`` still follows ``Game `` (the chunked path's test below holds).
-HEADER_RE = re.compile(r"^[A-Za-z][\w']*(?: Game #[A-Za-z]\w*)?(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: ")
+HEADER_RE = re.compile(
+    r"^[A-Za-z][\w']*(?: Game #[A-Za-z]\w*)?(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: "
+)
 #: The chunked path only tries the pattern on a line whose first ``#`` follows one of these (the
 #: words before ``#`` in :data:`HEADER_RE` allow no ``#``): keep the two in step.
 _HEADER_TAGS = ("Hand #", "Game #")
@@ -107,6 +109,7 @@ def is_separator(line: str) -> bool:
 
 def _has_separator(text: str) -> bool:
     return _SEPARATOR_MARKS[0] in text or _SEPARATOR_MARKS[1] in text
+
 
 _CHUNK = 1 << 16
 _READ = 1 << 20
@@ -171,7 +174,6 @@ class Block:
     text: str
     kind: str = BLOCK_HAND
     fault: Fault | None = None
-
 
 
 _NUL_MESSAGE = "NUL bytes: the text was damaged (a crash or power loss while it was written leaves NULs)"
@@ -713,9 +715,7 @@ def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
                             start += hand.count("\n")
                             hand = lf_only if seen in _NO_LONE_CR else _strip_crs_slowly(hand)
                     m = empty_line(hand)  # its empty lines: those at its end, usually
-                    if (
-                        m is not None and hand.count("\n", m.start()) != len(hand) - m.start()
-                    ) or separator:
+                    if (m is not None and hand.count("\n", m.start()) != len(hand) - m.start()) or separator:
                         if _fragment(hand):
                             slow = True
                             break
@@ -835,8 +835,12 @@ class NotRegularFileError(OSError):
     it could block forever, so it is never read."""
 
 
-_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"))
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
 def _not_regular(path: Path, mode: int) -> NotRegularFileError:

@@ -74,7 +74,9 @@ _BUYIN_RE: Final = re.compile(
 )
 _PLAYERS_RE: Final = re.compile(r"^(?P<n>[\d,]+) players?\s*$")
 _ADDED_RE: Final = re.compile(rf"^(?P<amt>{_AMT})(?: [A-Z]{{2,3}})? added to the prize pool by .*$")
-_POOL_RE: Final = re.compile(rf"^Total Prize Pool: (?P<amt>{_AMT})(?: (?P<code>[A-Z]{{2,3}}))?\s*$|^Total Prize Pool: (?P<text>.+?)\s*$")
+_POOL_RE: Final = re.compile(
+    rf"^Total Prize Pool: (?P<amt>{_AMT})(?: (?P<code>[A-Z]{{2,3}}))?\s*$|^Total Prize Pool: (?P<text>.+?)\s*$"
+)
 _TIME_RE: Final = re.compile(
     r"^Tournament (?P<what>started|finished) (?:- )?(?P<date>\d{4}/\d{1,2}/\d{1,2}) (?P<time>\d{1,2}:\d{2}:\d{2})"
     r"(?: (?P<tz>[A-Z]{1,5}))?(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d{2}:\d{2}) ET\])?\s*$"
@@ -255,8 +257,17 @@ def parse_summaries(text: str, source: str, first_line: int = 1) -> list[Tournam
             block_line=first_line,
         )
     if not out:
-        return ParseError(SUMMARY_CODE, "tournament summary: no `PokerStars Tournament #` line", source,
-                          first_line, 1, None, lines[0] if lines else "", block=text, block_line=first_line)
+        return ParseError(
+            SUMMARY_CODE,
+            "tournament summary: no `PokerStars Tournament #` line",
+            source,
+            first_line,
+            1,
+            None,
+            lines[0] if lines else "",
+            block=text,
+            block_line=first_line,
+        )
     return out
 
 
@@ -308,11 +319,19 @@ def _stamp(m: re.Match[str], line: int, whole: str) -> datetime:
     return local.replace(tzinfo=ZoneInfo(_ZONES[zone])).astimezone(UTC)
 
 
-_STRUCTURE_WORDS = re.compile(r"^(?:Pot Limit|No Limit|Fixed Limit|Limit)\s+|\s+(?:Pot Limit|No Limit|Limit)$")
+_STRUCTURE_WORDS = re.compile(
+    r"^(?:Pot Limit|No Limit|Fixed Limit|Limit)\s+|\s+(?:Pot Limit|No Limit|Limit)$"
+)
 _GAMES: Final = {
-    "courchevel hi/lo": "courchevel-hilo", "courchevel h/l": "courchevel-hilo", "courchevel": "courchevel",
-    "5 card omaha hi/lo": "5-card-omaha-hilo", "5 card omaha h/l": "5-card-omaha-hilo", "5 card omaha": "5-card-omaha",
-    "omaha hi/lo": "omaha-hilo", "omaha h/l": "omaha-hilo", "omaha": "omaha",
+    "courchevel hi/lo": "courchevel-hilo",
+    "courchevel h/l": "courchevel-hilo",
+    "courchevel": "courchevel",
+    "5 card omaha hi/lo": "5-card-omaha-hilo",
+    "5 card omaha h/l": "5-card-omaha-hilo",
+    "5 card omaha": "5-card-omaha",
+    "omaha hi/lo": "omaha-hilo",
+    "omaha h/l": "omaha-hilo",
+    "omaha": "omaha",
 }
 
 
@@ -331,9 +350,21 @@ def _parse_one(lines: list[str], source: str, first: int) -> TournamentSummary:
     head = _HEAD_RE.match(lines[0].strip())
     assert head is not None
     f: dict[str, Any] = {
-        "buyin_label": "", "unit": None, "buyin": None, "bounty": None, "fee": None, "entries": None,
-        "prize_pool": None, "added": None, "started_utc": None, "finished_utc": None, "hero_place": None,
-        "hero_rebuys": None, "hero_addons": None, "hero_rebuy_total": None, "hero_bounties": None,
+        "buyin_label": "",
+        "unit": None,
+        "buyin": None,
+        "bounty": None,
+        "fee": None,
+        "entries": None,
+        "prize_pool": None,
+        "added": None,
+        "started_utc": None,
+        "finished_utc": None,
+        "hero_place": None,
+        "hero_rebuys": None,
+        "hero_addons": None,
+        "hero_rebuy_total": None,
+        "hero_bounties": None,
         "hero_bounty_total": None,
     }
     places: list[SummaryPlace] = []
@@ -387,8 +418,14 @@ def _parse_one(lines: list[str], source: str, first: int) -> TournamentSummary:
     if f["unit"] is None and f["buyin"] is not None:
         f["unit"] = "play"
     return TournamentSummary(
-        site=head["site"], tournament_id=head["id"], game=head["game"], game_slug=game_slug(head["game"]),
-        source=source, line=first, places=tuple(places), **f,
+        site=head["site"],
+        tournament_id=head["id"],
+        game=head["game"],
+        game_slug=game_slug(head["game"]),
+        source=source,
+        line=first,
+        places=tuple(places),
+        **f,
     )
 
 

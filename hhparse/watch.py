@@ -315,7 +315,9 @@ class Watcher:
         self.listener: WatchListener = listener or _Quiet()
         self.first_reporter = first_reporter
         poll, why = choose_polling(roots, polling)
-        self.state = WatchState(roots=roots, warehouse=self.warehouse.absolute(), polling=poll, polling_reason=why)
+        self.state = WatchState(
+            roots=roots, warehouse=self.warehouse.absolute(), polling=poll, polling_reason=why
+        )
         self._stop = threading.Event()
         self._signals = 0
         self.busy_large = False  # a large import is running: a stop abandons it
@@ -545,11 +547,14 @@ class Watcher:
                 if rel in before["hands"]:
                     continue
                 table = wh.read_file(wh.stored(rel), ["hand_id", "table_name", "start_utc", "source"])
-                today = pc.greater_equal(table["start_utc"], pa.scalar(midnight, table.schema.field("start_utc").type))
+                today = pc.greater_equal(
+                    table["start_utc"], pa.scalar(midnight, table.schema.field("start_utc").type)
+                )
                 s.hands_today += table.filter(today).num_rows
                 tail = table.slice(max(0, table.num_rows - 5)).to_pylist()
                 cycle.new.extend(
-                    HandSeen(str(x["hand_id"]), str(x["table_name"]), x["start_utc"], str(x["source"])) for x in tail
+                    HandSeen(str(x["hand_id"]), str(x["table_name"]), x["start_utc"], str(x["source"]))
+                    for x in tail
                 )
         if cycle.new:
             s.last, s.last_at = cycle.new[-1], time.time()
@@ -560,7 +565,9 @@ class Watcher:
             rows = wh.read_file(wh.stored(rel), ["source", "line", "hand_id", "code", "message"]).to_pylist()
             for x in rows[: MAX_LOGGED_REJECTS - len(cycle.rejects)]:
                 cycle.rejects.append(
-                    RejectSeen(str(x["source"]), int(x["line"]), x["hand_id"], str(x["code"]), str(x["message"]))
+                    RejectSeen(
+                        str(x["source"]), int(x["line"]), x["hand_id"], str(x["code"]), str(x["message"])
+                    )
                 )
 
     def _count_today(self) -> int:
@@ -625,4 +632,3 @@ __all__ = [
     "mount_type",
     "stop_on_signals",
 ]
-

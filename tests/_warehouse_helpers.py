@@ -73,15 +73,48 @@ Seat 6: Hero (big blind) showed [Jh 7h Jd 5s Kc] and lost with a pair of Jacks
 
 def player(seat: int, name: str, **kw: object) -> PlayerFacts:
     base: dict[str, object] = dict(
-        seat=seat, player=name, is_hero=False, position="BTN", starting_stack=1000, hole_cards=(),
-        dealt_in=True, contributed=(25, 0, 0, 0), returned=0, collected=0, net=-25,
-        vpip=False, pfr=False, three_bet_opportunity=False, three_bet=False,
-        fold_to_three_bet_opportunity=False, fold_to_three_bet=False, steal_opportunity=False,
-        steal=False, fold_to_steal_opportunity=False, fold_to_steal=False, cbet_opportunity=False,
-        cbet=False, fold_to_cbet_opportunity=False, fold_to_cbet=False, postflop_bets=0,
-        postflop_raises=0, postflop_calls=0, postflop_checks=0, postflop_folds=0, saw_flop=False,
-        went_to_showdown=False, won_at_showdown=False, won_high=False, won_low=False, scooped=False,
-        quartered=False, all_in_street=None, showdown_won=0, nonshowdown_won=0, high_won=0, low_won=0,
+        seat=seat,
+        player=name,
+        is_hero=False,
+        position="BTN",
+        starting_stack=1000,
+        hole_cards=(),
+        dealt_in=True,
+        contributed=(25, 0, 0, 0),
+        returned=0,
+        collected=0,
+        net=-25,
+        vpip=False,
+        pfr=False,
+        three_bet_opportunity=False,
+        three_bet=False,
+        fold_to_three_bet_opportunity=False,
+        fold_to_three_bet=False,
+        steal_opportunity=False,
+        steal=False,
+        fold_to_steal_opportunity=False,
+        fold_to_steal=False,
+        cbet_opportunity=False,
+        cbet=False,
+        fold_to_cbet_opportunity=False,
+        fold_to_cbet=False,
+        postflop_bets=0,
+        postflop_raises=0,
+        postflop_calls=0,
+        postflop_checks=0,
+        postflop_folds=0,
+        saw_flop=False,
+        went_to_showdown=False,
+        won_at_showdown=False,
+        won_high=False,
+        won_low=False,
+        scooped=False,
+        quartered=False,
+        all_in_street=None,
+        showdown_won=0,
+        nonshowdown_won=0,
+        high_won=0,
+        low_won=0,
     )
     base.update(kw)
     return PlayerFacts(**base)  # type: ignore[arg-type]
@@ -91,12 +124,29 @@ def parsed_hand(hand_id: str = "96353118546") -> Hand:
     """A hand as the parser would build it for HAND_TEXT's header (built by hand: the table
     builder is tested independently of the parser)."""
     header = Header(
-        site="PokerStars", hand_kind="Hand", hand_id=hand_id, game=Game("courchevel"), hilo=False,
-        structure=Structure.POT_LIMIT, game_label="Courchevel Pot Limit", mixed=None, currency="USD",
-        symbol="$", small_blind=10, big_blind=25, cap=None, tournament=None,
-        local_time=datetime(2013, 3, 29, 17, 16, 11), time_zone="ET", et_time=None,
-        start_utc=datetime(2013, 3, 29, 21, 16, 11, tzinfo=UTC), table="Pollux IV", max_seats=6,
-        play_money=False, button_seat=4, line=1,
+        site="PokerStars",
+        hand_kind="Hand",
+        hand_id=hand_id,
+        game=Game("courchevel"),
+        hilo=False,
+        structure=Structure.POT_LIMIT,
+        game_label="Courchevel Pot Limit",
+        mixed=None,
+        currency="USD",
+        symbol="$",
+        small_blind=10,
+        big_blind=25,
+        cap=None,
+        tournament=None,
+        local_time=datetime(2013, 3, 29, 17, 16, 11),
+        time_zone="ET",
+        et_time=None,
+        start_utc=datetime(2013, 3, 29, 21, 16, 11, tzinfo=UTC),
+        table="Pollux IV",
+        max_seats=6,
+        play_money=False,
+        button_seat=4,
+        line=1,
     )
     seats = (Seat(1, "Alice", 2500, 3), Seat(2, "Bob", 1050, 4))
     return Hand("/tmp/x.txt", 1, header, seats, (), None)
@@ -105,8 +155,18 @@ def parsed_hand(hand_id: str = "96353118546") -> Hand:
 def fake_result(hand_id: str = "96353118546", *, errors: tuple[Violation, ...] = ()) -> RefereeResult:
     hand = parsed_hand(hand_id)
     players = (
-        player(1, "Alice", is_hero=True, position="SB", hole_cards=("Ah", "Kd", "5c", "4s", "2h"),
-               collected=50, net=25, nonshowdown_won=50, high_won=50, won_high=True),
+        player(
+            1,
+            "Alice",
+            is_hero=True,
+            position="SB",
+            hole_cards=("Ah", "Kd", "5c", "4s", "2h"),
+            collected=50,
+            net=25,
+            nonshowdown_won=50,
+            high_won=50,
+            won_high=True,
+        ),
         player(2, "Bob", position="BB", starting_stack=1050, all_in_street=0),
     )
     actions = (
@@ -117,8 +177,19 @@ def fake_result(hand_id: str = "96353118546", *, errors: tuple[Violation, ...] =
     pots = (PotFact(0, 50, ("Alice", "Bob")),)
     awards = (AwardFact(0, 0, "whole", 50, ("Alice", "Bob"), ("Alice",), (50,), ("a pair of Aces",)),)
     showdowns = (ShowdownFact("Alice", 0, ("Ah", "Kd", "5c", "4s", "2h"), "a pair of Aces", 123, None, None),)
-    facts = HandFacts(hand, players, actions, pots, awards, showdowns, total_pot=50, rake=0, runs=1,
-                      boards=(("7h", "5d", "3s", "Qc", "2d"),), exposed_card="7h")
+    facts = HandFacts(
+        hand,
+        players,
+        actions,
+        pots,
+        awards,
+        showdowns,
+        total_pot=50,
+        rake=0,
+        runs=1,
+        boards=(("7h", "5d", "3s", "Qc", "2d"),),
+        exposed_card="7h",
+    )
     return RefereeResult(hand, errors=errors, facts=None if errors else facts)
 
 
@@ -171,8 +242,22 @@ def _fake_referee(hand: Hand) -> RefereeResult:
     for e in hand.events:
         if isinstance(e, Fold | Check | Call | Bet | Raise):
             amount = getattr(e, "amount", getattr(e, "to", 0))
-            actions.append(ActionFact(len(actions), 0, e.player, 0, type(e).__name__.lower(), amount,
-                                      amount, False, 0, 0, 0, e.line))
+            actions.append(
+                ActionFact(
+                    len(actions),
+                    0,
+                    e.player,
+                    0,
+                    type(e).__name__.lower(),
+                    amount,
+                    amount,
+                    False,
+                    0,
+                    0,
+                    0,
+                    e.line,
+                )
+            )
     s = hand.summary
     if s is None or s.total_pot is None:
         return RefereeResult(hand, errors=(Violation("no-summary", hand.line, "no summary"),))

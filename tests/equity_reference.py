@@ -15,9 +15,9 @@ from hhparse.rules.evaluate import evaluate
 from hhparse.rules.pots import hilo_halves, split_evenly
 
 
-def settle_board(spot: EquitySpot, holes: tuple[tuple[str, ...], ...], board: tuple[str, ...]) -> dict[
-    tuple[int, int, str, int], int
-]:
+def settle_board(
+    spot: EquitySpot, holes: tuple[tuple[str, ...], ...], board: tuple[str, ...]
+) -> dict[tuple[int, int, str, int], int]:
     """What each player gets of each (pot, run, half) on one complete board."""
     evals = {i: evaluate(h, board, spot.hilo) for i, h in enumerate(holes)}
     out: dict[tuple[int, int, str, int], int] = {}

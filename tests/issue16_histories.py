@@ -161,8 +161,11 @@ def cash_hands() -> str:
     """The six cash hands (February at $0.10/$0.25, March at $1/$2)."""
     hands = []
     for i in range(3):
-        hands.append(STEAL.format(hid=800000 + i, sb="0.10", bb="0.25", by="0.50", to="0.75", pot="0.60",
-                                  month=2, mm=i))
+        hands.append(
+            STEAL.format(
+                hid=800000 + i, sb="0.10", bb="0.25", by="0.50", to="0.75", pot="0.60", month=2, mm=i
+            )
+        )
     for i in range(2):
         hands.append(STEAL.format(hid=800010 + i, sb="1", bb="2", by="4", to="6", pot="5", month=3, mm=i))
     hands.append(WALK.format(hid=800012, sb="1", bb="2", back="1", pot="2", month=3, mm=2))
@@ -172,14 +175,24 @@ def cash_hands() -> str:
 def tournament_hands() -> dict[str, str]:
     """The two tournament hands, one file each (as the client writes a tournament)."""
     won = HEADS_UP.format(
-        hid=900000001, tid=900001, buyin="$1.08+$0.27+$0.15", day=1, big="Hero", short="Villain",
+        hid=900000001,
+        tid=900001,
+        buyin="$1.08+$0.27+$0.15",
+        day=1,
+        big="Hero",
+        short="Villain",
         hero_cards="Kh Kd 9c 9s Qh",
         tail="Hero wins the $0.27 bounty for eliminating Villain\n"
         "Villain finished the tournament in 2nd place and received $2.91.\n"
         "Hero wins the tournament and receives $4.87 - congratulations!\n",
     )
     bust = HEADS_UP.format(
-        hid=900000003, tid=900003, buyin="$5.00+$0.50", day=3, big="Villain", short="Hero",
+        hid=900000003,
+        tid=900003,
+        buyin="$5.00+$0.50",
+        day=3,
+        big="Villain",
+        short="Hero",
         hero_cards="Ah Ad 2c 3c 4d",
         tail="Hero finished the tournament in 4th place and received $7.20.\n",
     )
@@ -192,7 +205,9 @@ def tournament_hands() -> dict[str, str]:
 def write_all(folder: Path) -> Path:
     """Every crafted file in ``folder`` (histories and summaries, as the client lays them out)."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "HH20240201 Crafted I - $0.10-$0.25 - USD Courchevel Hi-Lo Pot Limit.txt").write_text(cash_hands())
+    (folder / "HH20240201 Crafted I - $0.10-$0.25 - USD Courchevel Hi-Lo Pot Limit.txt").write_text(
+        cash_hands()
+    )
     for name, text in tournament_hands().items():
         (folder / name).write_text(text)
     summaries = folder / "TournSummary"

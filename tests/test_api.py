@@ -41,8 +41,21 @@ def test_paths_are_expanded(home: Path, monkeypatch: pytest.MonkeyPatch) -> None
 def test_dir_lists_the_exports() -> None:
     names = dir(hhparse)
     assert names == sorted(hhparse.__all__)
-    for name in ("parse_file", "parse_text", "parse_path", "referee", "render", "report", "warehouse", "Hand",
-                 "ParseError", "Violation", "RefereeResult", "REPORTS", "__version__"):
+    for name in (
+        "parse_file",
+        "parse_text",
+        "parse_path",
+        "referee",
+        "render",
+        "report",
+        "warehouse",
+        "Hand",
+        "ParseError",
+        "Violation",
+        "RefereeResult",
+        "REPORTS",
+        "__version__",
+    ):
         assert name in names and getattr(hhparse, name) is not None
 
 
@@ -63,7 +76,9 @@ from hhparse.render import render
 assert hhparse.render(hand) == render(hand)
 print("ok")
 """
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
 
 

@@ -273,7 +273,9 @@ def _walk(page: Any, url: str, facts: Facts) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("case", list(HANDS))
-def test_replay_steps_match_the_facts(case: str, page: Any, wh: duckdb.DuckDBPyConnection, pages: Path) -> None:
+def test_replay_steps_match_the_facts(
+    case: str, page: Any, wh: duckdb.DuckDBPyConnection, pages: Path
+) -> None:
     hand_id = HANDS[case][1]
     facts = Facts(wh, hand_id)
     url = (pages / f"{hand_id}.html").as_uri()
@@ -321,7 +323,10 @@ def test_hero_view_hides_unshown_cards_until_asked(page: Any, pages: Path) -> No
     assert st["kind"] == "showdown" and st["faces"]["1"] == ["Jc", "9d", "As", "Ah"]
     assert st["pots"] == [4170, 399, 1626]
     page.check("#deck4")
-    assert page.evaluate("() => getComputedStyle(document.querySelector('svg.card text.d')).fill") == "rgb(19, 81, 201)"
+    assert (
+        page.evaluate("() => getComputedStyle(document.querySelector('svg.card text.d')).fill")
+        == "rgb(19, 81, 201)"
+    )
 
 
 def test_controls_buttons_and_play(page: Any, pages: Path) -> None:
@@ -332,8 +337,9 @@ def test_controls_buttons_and_play(page: Any, pages: Path) -> None:
     page.click("#replay button[title^='Step back']")
     assert page.evaluate(STATE_JS)["step"] == st["step"] - 1
     page.click("#replay button[title^='Play']")
-    page.wait_for_function(f"() => Number(document.getElementById('replay').dataset.step) >= {st['step'] + 1}",
-                           timeout=5000)
+    page.wait_for_function(
+        f"() => Number(document.getElementById('replay').dataset.step) >= {st['step'] + 1}", timeout=5000
+    )
     page.keyboard.press("Space")  # pause
     page.keyboard.press("End")
     assert page.evaluate(STATE_JS)["kind"] == "end"
@@ -358,7 +364,9 @@ def test_names_that_look_like_markup_render_as_text(
     page.goto((tmp_path / "list" / "index.html").as_uri())
     assert page.locator("h1").text_content() == "<b>list</b>"
     summary = tmp_path / "summary.html"
-    summary.write_text(report_page(hhparse.report("summary", wh), name="summary", title="s"), encoding="utf-8")
+    summary.write_text(
+        report_page(hhparse.report("summary", wh), name="summary", title="s"), encoding="utf-8"
+    )
     page.goto(summary.as_uri())
     cells = page.eval_on_selector_all("table.data td:first-child", "ts => ts.map(t => t.textContent)")
     assert set(NASTY.values()) <= set(cells)
@@ -396,8 +404,9 @@ def sample_summary(tmp_path_factory: pytest.TempPathFactory) -> Path:
     con = hhparse.warehouse(folder / "wh")
     from hhparse.reports.html import graph_lines
 
-    page = report_page(hhparse.report("summary", con), name="summary", title="hhparse summary",
-                       lines=graph_lines(con))
+    page = report_page(
+        hhparse.report("summary", con), name="summary", title="hhparse summary", lines=graph_lines(con)
+    )
     path = folder / "summary.html"
     path.write_text(page, encoding="utf-8")
     return path
@@ -434,9 +443,15 @@ def test_graph_lines_per_tournament_and_legend_outside(page: Any, sample_summary
     assert panels.count() == 2  # USD cash, tournament chips
     chips = panels.nth(1)
     assert chips.locator("polyline").count() == 2  # one line per tournament, never joined
-    assert chips.locator(".legend li").all_text_contents() == ["Tournament #1000006471", "Tournament #1000012075"]
+    assert chips.locator(".legend li").all_text_contents() == [
+        "Tournament #1000006471",
+        "Tournament #1000012075",
+    ]
     for i in range(2):
-        svg, legend = panels.nth(i).locator("svg").bounding_box(), panels.nth(i).locator(".legend").bounding_box()
+        svg, legend = (
+            panels.nth(i).locator("svg").bounding_box(),
+            panels.nth(i).locator(".legend").bounding_box(),
+        )
         assert legend["y"] >= svg["y"] + svg["height"]  # under the plot, not over the lines
     before = chips.locator("polyline").first.get_attribute("points")
     page.check("#graph input[value='date']")
@@ -453,8 +468,11 @@ def test_graph_lines_per_tournament_and_legend_outside(page: Any, sample_summary
 
 def test_js_money_format_is_pythons(page: Any, pages: Path) -> None:
     page.goto((pages / "97007286518.html").as_uri())
-    cases = [(v, unit, scale) for v in (0, 1, 9, 10, 99, 100, 105, 2037, -5, -1250, 123456789)
-             for unit, scale in (("USD", 100), ("EUR", 100), ("GBP", 100), ("SEK", 100), ("chips", 1), ("play", 1))]
+    cases = [
+        (v, unit, scale)
+        for v in (0, 1, 9, 10, 99, 100, 105, 2037, -5, -1250, 123456789)
+        for unit, scale in (("USD", 100), ("EUR", 100), ("GBP", 100), ("SEK", 100), ("chips", 1), ("play", 1))
+    ]
     got = page.evaluate("cs => cs.map(c => hhparse.fmt(c[0], c[1], c[2]))", cases)
     assert got == [money_text(*c) for c in cases]
 

@@ -84,15 +84,21 @@ def test_check_reads_summary_files_as_import_does(corpus_dir: Path) -> None:
     summary = corpus_dir / "summaries" / "stars-nlo8-stt-ko-2011-summary.txt"
     result = runner.invoke(app, ["check", str(summary)])
     assert result.exit_code == 0, result.output
-    assert "tournament summary tournament #447493868 (No Limit Omaha Hi/Lo, $1.08/$0.27/$0.15 USD): 9 players" in (
-        result.output
+    assert (
+        "tournament summary tournament #447493868 (No Limit Omaha Hi/Lo, $1.08/$0.27/$0.15 USD): 9 players"
+        in (result.output)
     )
     result = runner.invoke(app, ["check", "--format", "jsonl", str(summary)])
     (obj,) = [json.loads(line) for line in result.output.splitlines()]
     assert obj["kind"] == "tournament-summary" and obj["status"] == "valid"
     (t,) = obj["tournaments"]
     assert (t["tournament_id"], t["buyin_minor"], t["bounty_minor"], t["fee_minor"], t["entries"]) == (
-        "447493868", 108, 27, 15, 9)
+        "447493868",
+        108,
+        27,
+        15,
+        9,
+    )
     assert (t["unit"], t["unit_scale"], t["prize_pool_minor"]) == ("USD", 100, 972)
 
 

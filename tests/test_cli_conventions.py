@@ -41,7 +41,9 @@ def test_every_command_has_examples_that_fit_80_columns(command: str) -> None:
     assert "Examples:" in text, command
     examples = text.split("Examples:", 1)[1].split("Exit codes:", 1)[0]
     lines = [ln.strip() for ln in examples.splitlines() if ln.strip()]
-    assert lines and all(ln.startswith(("hhparse ", "cat ", "HHPARSE_")) for ln in lines), lines  # none wrapped
+    assert lines and all(ln.startswith(("hhparse ", "cat ", "HHPARSE_")) for ln in lines), (
+        lines
+    )  # none wrapped
     assert "Exit codes: 0 all accepted" in " ".join(text.split())
 
 
@@ -104,6 +106,9 @@ def test_help_paragraphs_are_not_hard_wrapped() -> None:
 
 def test_report_help_says_what_each_report_shows() -> None:
     text = _help("report")
-    for name, brief in (("summary", "PokerTracker stats"), ("tournaments", "buy-in, place, prize"),
-                        ("door-card", "by the door card")):
+    for name, brief in (
+        ("summary", "PokerTracker stats"),
+        ("tournaments", "buy-in, place, prize"),
+        ("door-card", "by the door card"),
+    ):
         assert re.search(rf"^\s+{name}\s+.*{re.escape(brief)}", text, re.MULTILINE), name

@@ -59,8 +59,14 @@ def test_every_command_help_lists_the_exit_codes(command: str) -> None:
     code, out = _cli(command, "--help")
     assert code == 0
     flat = " ".join(out.split())
-    for text in ("Exit codes:", "0 all accepted", "1 hands rejected", "2 usage or environment error",
-                 "3 warehouse damaged", "4 internal error"):
+    for text in (
+        "Exit codes:",
+        "0 all accepted",
+        "1 hands rejected",
+        "2 usage or environment error",
+        "3 warehouse damaged",
+        "4 internal error",
+    ):
         assert text in flat, (command, text)
 
 
@@ -124,7 +130,9 @@ def _deny_scandir(monkeypatch: pytest.MonkeyPatch, denied: Path) -> None:
     monkeypatch.setattr(os, "scandir", fake_scandir)
 
 
-def test_check_on_an_unreadable_file_reports_it_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_on_an_unreadable_file_reports_it_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding 7: `check` on an unreadable file stopped the whole check with a traceback."""
     locked = write_hands(tmp_path / "in" / "a.txt", ["1"])
     write_hands(tmp_path / "in" / "b.txt", ["2", "3"])
@@ -137,7 +145,9 @@ def test_check_on_an_unreadable_file_reports_it_and_goes_on(tmp_path: Path, monk
     assert code == 2 and [r["errors"][0]["code"] for r in rows if r["errors"]] == ["unreadable-file"]
 
 
-def test_check_on_an_unreadable_folder_reports_it_and_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_on_an_unreadable_folder_reports_it_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_hands(tmp_path / "in" / "sub" / "a.txt", ["1"])
     write_hands(tmp_path / "in" / "b.txt", ["2"])
     _deny_scandir(monkeypatch, tmp_path / "in" / "sub")
@@ -146,7 +156,9 @@ def test_check_on_an_unreadable_folder_reports_it_and_goes_on(tmp_path: Path, mo
     _one_sentence(out, f"{tmp_path / 'in' / 'sub'}: could not be read: permission denied", "b.txt: 1 hands")
 
 
-def test_unreadable_subfolder_is_reported_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unreadable_subfolder_is_reported_and_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding 9: an unreadable subfolder was skipped silently and the import exited 0."""
     write_hands(tmp_path / "in" / "sub" / "a.txt", ["1"])
     write_hands(tmp_path / "in" / "b.txt", ["2"])
@@ -194,7 +206,10 @@ def _imports(wh: Path) -> list[dict[str, Any]]:
 def _run(*args: object, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "from hhparse.cli import main; main()", *map(str, args)],
-        capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
     )
 
 
@@ -208,7 +223,9 @@ def test_fifo_is_skipped_not_waited_for(tmp_path: Path) -> None:
     good = write_hands(tmp_path / "in" / "good.txt", ["1"])
     r = _run("check", fifo, tmp_path / "in", timeout=60)
     assert r.returncode == 2, r.stderr + r.stdout
-    assert "pipe.txt: skipped, never opened: not a regular file (a FIFO)" in r.stdout and "inner.txt" in r.stdout
+    assert (
+        "pipe.txt: skipped, never opened: not a regular file (a FIFO)" in r.stdout and "inner.txt" in r.stdout
+    )
     assert f"{good}: 1 hands (1 valid)" in r.stdout
     r = _run("import", fifo, tmp_path / "in", "-w", tmp_path / "wh", "-j", "1", timeout=60)
     assert r.returncode == 2, r.stderr + r.stdout
@@ -232,20 +249,26 @@ def _fail_write(monkeypatch: pytest.MonkeyPatch, err: int, after: int = 0) -> No
     monkeypatch.setattr(store.pq, "write_table", failing)
 
 
-def test_disk_full_is_a_sentence_and_a_rerun_completes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disk_full_is_a_sentence_and_a_rerun_completes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding 7: a full disk (ENOSPC) was a traceback; nothing half-written may remain."""
     write_hands(tmp_path / "in" / "a.txt", [str(i) for i in range(1, 21)])
     clean = tmp_path / "clean"
     import_paths([tmp_path / "in"], clean, jobs=1, batch_hands=5, task_hands=5)
     wh = tmp_path / "wh"
     _fail_write(monkeypatch, errno.ENOSPC, after=9)
-    code, out = _cli("import", tmp_path / "in", "-w", wh, "-j", "1", "--batch-hands", "5", "--task-hands", "5")
+    code, out = _cli(
+        "import", tmp_path / "in", "-w", wh, "-j", "1", "--batch-hands", "5", "--task-hands", "5"
+    )
     assert code == 2, out
     _one_sentence(out, "the disk is full", "free some space")
     monkeypatch.undo()
     install_referee()
     assert not list((wh / ".hhparse" / "staging").iterdir())
-    code, out = _cli("import", tmp_path / "in", "-w", wh, "-j", "1", "--batch-hands", "5", "--task-hands", "5")
+    code, out = _cli(
+        "import", tmp_path / "in", "-w", wh, "-j", "1", "--batch-hands", "5", "--task-hands", "5"
+    )
     assert code == 0, out
     assert read_views(wh) == read_views(clean)
     assert stray_files(wh) == set()
@@ -291,7 +314,11 @@ def test_read_only_warehouse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     real_open, real_os_open = builtins.open, os.open
 
     def ro_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        if isinstance(file, str | Path) and str(Path(file).absolute()).startswith(str(wh)) and set(mode) & set("wax+"):
+        if (
+            isinstance(file, str | Path)
+            and str(Path(file).absolute()).startswith(str(wh))
+            and set(mode) & set("wax+")
+        ):
             raise OSError(errno.EROFS, "Read-only file system", str(file))
         return real_open(file, mode, *args, **kwargs)
 
@@ -319,8 +346,11 @@ def test_sql_error_is_one_sentence(tmp_path: Path) -> None:
     assert code == 2 and out.startswith("hhparse sql: the query failed: ") and len(out.splitlines()) == 1, out
 
 
-def test_unexpected_exception_writes_a_log_and_exits_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unexpected_exception_writes_a_log_and_exits_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A bug is not a usage error: the traceback goes to a log file and the sentence says where."""
+
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
@@ -329,7 +359,9 @@ def test_unexpected_exception_writes_a_log_and_exits_4(tmp_path: Path, monkeypat
     write_hands(tmp_path / "in" / "a.txt", ["1"])
     code, out = _cli("import", tmp_path / "in", "-w", tmp_path / "wh")
     assert code == 4, out
-    _one_sentence(out, "internal error (RuntimeError: boom)", "this is a bug in hhparse", str(tmp_path / "logs"))
+    _one_sentence(
+        out, "internal error (RuntimeError: boom)", "this is a bug in hhparse", str(tmp_path / "logs")
+    )
     (log,) = (tmp_path / "logs").iterdir()
     text = log.read_text()
     assert "Traceback" in text and "RuntimeError: boom" in text and "import" in text
@@ -382,7 +414,12 @@ def test_warehouse_of_another_schema_version_exits_2(tmp_path: Path) -> None:
     import_paths([tmp_path / "in"], wh, jobs=1)
     manifest = json.loads((wh / "manifest.json").read_text())
     (wh / "manifest.json").write_text(json.dumps(manifest | {"schema_version": "0"}))
-    for command in (["import", tmp_path / "in", "-j", "1"], ["compact"], ["sql", "SELECT 1"], ["report", "summary"]):
+    for command in (
+        ["import", tmp_path / "in", "-j", "1"],
+        ["compact"],
+        ["sql", "SELECT 1"],
+        ["report", "summary"],
+    ):
         code, out = _cli(*command, "-w", wh)
         assert code == 2, (command, out)
         _one_sentence(out, "schema version 0", "import the hand histories again into a new warehouse")
@@ -393,7 +430,9 @@ def _mount_tmpfs(path: Path, size: str) -> bool:
     if os.geteuid() != 0 or not shutil.which("mount") or not sys.platform.startswith("linux"):
         return False
     path.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True
+    )
     return r.returncode == 0
 
 

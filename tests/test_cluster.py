@@ -74,9 +74,13 @@ def make_input(root: Path) -> Path:
     crafted = root / "crafted"
     crafted.mkdir()
     bad = make_hand("70000999").replace("*** SUMMARY ***", "*** SUMMRY ***")
-    (crafted / "a.txt").write_text(_crafted(range(70000001, 70000031)) + bad + "\n\n\n" + _crafted(range(70000031, 70000061)))
+    (crafted / "a.txt").write_text(
+        _crafted(range(70000001, 70000031)) + bad + "\n\n\n" + _crafted(range(70000031, 70000061))
+    )
     conflict = make_hand("70000006", variant="x")
-    (crafted / "b.txt").write_text(_crafted(range(70000005, 70000006)) + conflict + "\n\n\n" + _crafted(range(70000100, 70000121)))
+    (crafted / "b.txt").write_text(
+        _crafted(range(70000005, 70000006)) + conflict + "\n\n\n" + _crafted(range(70000100, 70000121))
+    )
     (crafted / "live.txt").write_text(_crafted(range(70000200, 70000211)) + _cut_hand("70000211"))
     return root
 
@@ -86,7 +90,9 @@ def grow_input(root: Path) -> None:
     crafted = root / "crafted"
     with open(crafted / "a.txt", "a") as fh:
         fh.write(_crafted(range(70000300, 70000340)))
-    (crafted / "live.txt").write_text(_crafted(range(70000200, 70000212)) + _crafted(range(70000212, 70000220)))
+    (crafted / "live.txt").write_text(
+        _crafted(range(70000200, 70000212)) + _crafted(range(70000212, 70000220))
+    )
     (crafted / "c.txt").write_text(_crafted(range(70000400, 70000450)))
 
 
@@ -98,7 +104,9 @@ def views(wh: Path, root: Path) -> dict[str, pa.Table]:
     for name, table in read_views(wh).items():
         if "source" in table.column_names:
             i = table.column_names.index("source")
-            fixed = pa.array([s.removeprefix(prefix) if s else s for s in table["source"].to_pylist()], pa.string())
+            fixed = pa.array(
+                [s.removeprefix(prefix) if s else s for s in table["source"].to_pylist()], pa.string()
+            )
             table = table.set_column(i, table.schema.field(i), fixed)
         out[name] = table
     return out
@@ -109,7 +117,9 @@ def progress(wh: Path, root: Path) -> dict[str, Any]:
     files = json.loads((wh / "manifest.json").read_text())["files"]
     prefix = str(root.resolve()) + "/"
     drop = {"import_id", "started_at", "mtime_ns"}
-    return {k.removeprefix(prefix): {f: v for f, v in rec.items() if f not in drop} for k, rec in files.items()}
+    return {
+        k.removeprefix(prefix): {f: v for f, v in rec.items() if f not in drop} for k, rec in files.items()
+    }
 
 
 def stats(result: ImportResult) -> dict[str, int]:
@@ -163,7 +173,9 @@ def reference(template: Path, tmp_path_factory: pytest.TempPathFactory) -> Outco
 
     out = scenario(template, tmp_path_factory.mktemp("reference"), run)
     # the input does what the module docstring says
-    assert out.stats[0]["rejected"] == 1 and out.stats[0]["conflicting"] == 1 and out.stats[0]["duplicate"] == 1
+    assert (
+        out.stats[0]["rejected"] == 1 and out.stats[0]["conflicting"] == 1 and out.stats[0]["duplicate"] == 1
+    )
     assert out.stats[0]["pending"] == 1 and out.stats[1]["pending"] == 0
     assert out.views[1]["ev_shares"].num_rows > 0
     return out
@@ -245,9 +257,24 @@ class DaskCluster:
     def add_worker(self, name: str) -> subprocess.Popen[bytes]:
         log = open(self.folder / f"{name}.log", "wb")  # noqa: SIM115 - the process keeps it
         proc = subprocess.Popen(
-            [DASK, "worker", self.address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
-             "--name", name, "--local-directory", str(self.folder / name)],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            [
+                DASK,
+                "worker",
+                self.address,
+                "--nthreads",
+                "1",
+                "--nworkers",
+                "1",
+                "--no-dashboard",
+                "--name",
+                name,
+                "--local-directory",
+                str(self.folder / name),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
             env={**os.environ, "PYTHONPATH": str(REPO)},
         )
         self.procs.append(proc)
@@ -275,8 +302,21 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaskClust
     info = folder / "scheduler.json"
     log = open(folder / "scheduler.log", "wb")  # noqa: SIM115
     sched = subprocess.Popen(
-        [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
-        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+        [
+            DASK,
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--no-dashboard",
+            "--scheduler-file",
+            str(info),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
     )
     cluster = DaskCluster("", folder, [sched])
     try:
@@ -310,14 +350,37 @@ def rerun(src: Path, wh: Path, executor: Any) -> ImportResult:
 
 def start_cli(src: Path, wh: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-c", CLI, "import", str(src), "-w", str(wh), "--task-hands", "40", "--batch-hands", "300", *args],
-        env={**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1",
-             "HHPARSE_SETTLE_SECONDS": str(SETTLE), **(env or {})},
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-c",
+            CLI,
+            "import",
+            str(src),
+            "-w",
+            str(wh),
+            "--task-hands",
+            "40",
+            "--batch-hands",
+            "300",
+            *args,
+        ],
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "HHPARSE_NO_PROGRESS": "1",
+            "HHPARSE_SETTLE_SECONDS": str(SETTLE),
+            **(env or {}),
+        },
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
     )
 
 
-def run_cli(src: Path, wh: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_cli(
+    src: Path, wh: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     proc = start_cli(src, wh, *args, env=env)
     out, err = proc.communicate(timeout=240)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
@@ -349,7 +412,9 @@ def test_local_cluster_of_two_processes_gives_the_local_import(
 
         def run(src: Path, wh: Path) -> dict[str, int]:
             return stats(
-                import_paths([src], wh, task_hands=40, batch_hands=300, settle_seconds=SETTLE, executor=executor)
+                import_paths(
+                    [src], wh, task_hands=40, batch_hands=300, settle_seconds=SETTLE, executor=executor
+                )
             )
 
         outcome = scenario(template, tmp_path, run)
@@ -486,7 +551,9 @@ def test_cluster_addresses() -> None:
             parse_address(bad)
 
 
-def test_cluster_usage_errors_are_one_sentence(tmp_path: Path, template: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cluster_usage_errors_are_one_sentence(
+    tmp_path: Path, template: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """--jobs with --cluster, an address nobody answers: exit 2, one sentence, nothing written."""
     import typer
     from typer.testing import CliRunner
@@ -497,14 +564,18 @@ def test_cluster_usage_errors_are_one_sentence(tmp_path: Path, template: Path, m
     import_cmd.register(app)
     app.command("x")(lambda: None)  # (a group: `import` stays a subcommand)
     src = str(template / "crafted")
-    both = CliRunner().invoke(app, ["import", src, "-w", str(tmp_path / "wh1"), "--cluster", "local:2", "--jobs", "2"])
+    both = CliRunner().invoke(
+        app, ["import", src, "-w", str(tmp_path / "wh1"), "--cluster", "local:2", "--jobs", "2"]
+    )
     assert both.exit_code == 2 and "give one of them" in both.output and "Traceback" not in both.output
     monkeypatch.setenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "1s")
     import dask.config
 
     dask.config.refresh()
     try:
-        nobody = CliRunner().invoke(app, ["import", src, "-w", str(tmp_path / "wh2"), "--cluster", "tcp://127.0.0.1:9"])
+        nobody = CliRunner().invoke(
+            app, ["import", src, "-w", str(tmp_path / "wh2"), "--cluster", "tcp://127.0.0.1:9"]
+        )
     finally:
         monkeypatch.undo()
         dask.config.refresh()
@@ -520,9 +591,16 @@ def test_without_dask_the_cluster_option_says_how_to_install_it(tmp_path: Path) 
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "two.txt").write_text(_crafted(range(70000001, 70000003)))
     base = [sys.executable, "-c", hide, "import", str(tmp_path / "in"), "-w"]
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1", "HHPARSE_SETTLE_SECONDS": str(SETTLE)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "HHPARSE_NO_PROGRESS": "1",
+        "HHPARSE_SETTLE_SECONDS": str(SETTLE),
+    }
     env.pop("HHPARSE_DASK_SCHEDULER", None)
-    no = subprocess.run([*base, str(tmp_path / "a"), "--cluster", "local:2"], env=env, capture_output=True, timeout=120)
+    no = subprocess.run(
+        [*base, str(tmp_path / "a"), "--cluster", "local:2"], env=env, capture_output=True, timeout=120
+    )
     assert no.returncode == 2 and b"pip install 'hhparse[cluster]'" in no.stderr, no.stderr.decode()
     local = subprocess.run([*base, str(tmp_path / "b"), "-j", "1"], env=env, capture_output=True, timeout=120)
     assert local.returncode == 0, local.stderr.decode()

@@ -98,8 +98,11 @@ def test_three_way_side_pot_equities_per_pot() -> None:
     assert (ev.street, ev.method, ev.boards) == (2, "exact", 33)
     sums = {k: v[0] for k, v in _shares(ev).items()}
     assert sums == {
-        (0, "whole", "Sam"): 5 * 3000, (0, "whole", "Bert"): 6 * 3000, (0, "whole", "Anna"): 22 * 3000,
-        (1, "whole", "Bert"): 7 * 8000, (1, "whole", "Anna"): 26 * 8000,
+        (0, "whole", "Sam"): 5 * 3000,
+        (0, "whole", "Bert"): 6 * 3000,
+        (0, "whole", "Anna"): 22 * 3000,
+        (1, "whole", "Bert"): 7 * 8000,
+        (1, "whole", "Anna"): 26 * 8000,
     }
     # Anna 274000/33 = 8303.03, Bert 74000/33 = 2242.42, Sam 15000/33 = 454.55: rounded 8303, 2242, 455
     assert _by_player(result, ev.allin_ev) == {"Anna": 8303 - 5000, "Sam": 455 - 1000, "Bert": 2242 - 5000}
@@ -133,8 +136,14 @@ def test_all_but_one_folded_out_of_the_all_in_confrontation() -> None:
     folded, checked_down = _results("folded-out-and-checked-down.txt")
     ev = _ev(folded)
     assert (ev.street, ev.method, ev.boards) == (1, "exact", math.comb(34, 2))
-    spot = EquitySpot(True, 5, (("As", "Ks", "Js", "4h", "5s"), ("Ac", "2c", "7h", "8h", "Qs")),
-                      ("6s", "Jh", "3c"), ("9d", "9h", "4d", "5c", "Kc"), (EquityPot(((0, 430),), (0, 1)),))
+    spot = EquitySpot(
+        True,
+        5,
+        (("As", "Ks", "Js", "4h", "5s"), ("Ac", "2c", "7h", "8h", "Qs")),
+        ("6s", "Jh", "3c"),
+        ("9d", "9h", "4d", "5c", "Kc"),
+        (EquityPot(((0, 430),), (0, 1)),),
+    )
     n, totals = brute_force(spot)
     names = ("Shorty", "Caller")
     assert {(s.pot, s.run, s.half, names.index(s.player)): s.share_sum for s in ev.shares} == totals
@@ -153,17 +162,31 @@ def test_preflop_courchevel_knows_the_door_card() -> None:
     hero, villain = ("As", "2s", "3d", "Kh", "Qc"), ("8c", "8d", "7h", "6h", "Tc")
     known = {E.CARD_INDEX[c] for c in (*hero, *villain, "4h")}
     unseen = np.array(sorted(set(range(52)) - known))
-    boards = np.concatenate([np.full((ev.boards, 1), E.CARD_INDEX["4h"]),
-                             unseen[np.array(list(itertools.combinations(range(41), 4)))]], axis=1)
-    hi, lo = zip(*(E.hand_values(np.broadcast_to([E.CARD_INDEX[c] for c in h], (ev.boards, 5)), boards, True)
-                   for h in (hero, villain)), strict=True)
+    boards = np.concatenate(
+        [
+            np.full((ev.boards, 1), E.CARD_INDEX["4h"]),
+            unseen[np.array(list(itertools.combinations(range(41), 4)))],
+        ],
+        axis=1,
+    )
+    hi, lo = zip(
+        *(
+            E.hand_values(np.broadcast_to([E.CARD_INDEX[c] for c in h], (ev.boards, 5)), boards, True)
+            for h in (hero, villain)
+        ),
+        strict=True,
+    )
     has_low = np.minimum(lo[0], lo[1]) < E.NO_LOW
     pot = 290
     high = np.where(has_low, pot - pot // 2, pot)
     low = np.where(has_low, pot // 2, 0)
     # a tie shares a half; its odd cent goes to Villain, first clockwise after Hero's button
-    hero_total = (np.where(hi[0] > hi[1], high, 0) + np.where(hi[0] == hi[1], high // 2, 0)
-                  + np.where(lo[0] < lo[1], low, 0) + np.where((lo[0] == lo[1]) & has_low, low // 2, 0))
+    hero_total = (
+        np.where(hi[0] > hi[1], high, 0)
+        + np.where(hi[0] == hi[1], high // 2, 0)
+        + np.where(lo[0] < lo[1], low, 0)
+        + np.where((lo[0] == lo[1]) & has_low, low // 2, 0)
+    )
     assert sum(s.share_sum for s in ev.shares if s.player == "Hero") == int(hero_total.sum())
     assert sum(ev.allin_ev) == -10
 
@@ -215,7 +238,9 @@ def test_corpus_all_in_hands_get_their_ev(corpus_dir: Path) -> None:
         for s in ev.shares:
             by_pot_run[(s.pot, s.run)] = by_pot_run.get((s.pot, s.run), 0) + s.ev
             assert s.boards == ev.boards and s.method == ev.method
-        assert all(v == next(s.amount for s in ev.shares if (s.pot, s.run) == k) for k, v in by_pot_run.items())
+        assert all(
+            v == next(s.amount for s in ev.shares if (s.pot, s.run) == k) for k, v in by_pot_run.items()
+        )
     assert with_ev >= 25 and seen == {0, 1, 2}
 
 
@@ -231,8 +256,14 @@ def test_corpus_run_it_twice_hand_is_the_brute_force(corpus_dir: Path) -> None:
     ev = _ev(result)
     assert (ev.street, ev.method, ev.boards) == (1, "exact", 741)
     names = ("Player0", "Hero")
-    spot = EquitySpot(True, 5, (("7d", "6d", "Jh", "Ah", "5s"), ("As", "4s", "Ks", "Ad", "Qh")),
-                      ("7h", "5d", "3s"), (), (EquityPot(((1, 8150), (2, 8150)), (1, 0)),))  # Hero first after the button
+    spot = EquitySpot(
+        True,
+        5,
+        (("7d", "6d", "Jh", "Ah", "5s"), ("As", "4s", "Ks", "Ad", "Qh")),
+        ("7h", "5d", "3s"),
+        (),
+        (EquityPot(((1, 8150), (2, 8150)), (1, 0)),),
+    )  # Hero first after the button
     n, totals = brute_force(spot)
     assert n == 741
     assert {(s.pot, s.run, s.half, names.index(s.player)): s.share_sum for s in ev.shares} == totals
@@ -264,10 +295,20 @@ def test_six_card_omaha_all_in_ev_is_the_brute_force() -> None:
             pots.setdefault(a.pot, {})[a.run] = a.amount  # a high-only game: one award a pot and run
             eligible[a.pot] = a.eligible
         board = result.facts.boards[0][: 3 if ev.street == 1 else 4]
-        dead = tuple(c for name, cards in holes.items() if name not in names for c in cards)  # the hero's fold
-        spot = EquitySpot(False, 6, tuple(holes[n] for n in names), board, dead,
-                          tuple(EquityPot(tuple(sorted(pots[k].items())), tuple(names.index(n) for n in eligible[k]))
-                                for k in sorted(pots)))
+        dead = tuple(
+            c for name, cards in holes.items() if name not in names for c in cards
+        )  # the hero's fold
+        spot = EquitySpot(
+            False,
+            6,
+            tuple(holes[n] for n in names),
+            board,
+            dead,
+            tuple(
+                EquityPot(tuple(sorted(pots[k].items())), tuple(names.index(n) for n in eligible[k]))
+                for k in sorted(pots)
+            ),
+        )
         n, totals = brute_force(spot)
         assert n == ev.boards
         mine = {(s.pot, s.run, s.half, names.index(s.player)): s.share_sum for s in ev.shares}

@@ -45,8 +45,11 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_import_stores_the_all_in_ev(imported: tuple[Path, Path]) -> None:
     _, wh = imported
-    rows = _rows(wh, "SELECT hand_id, player, net, allin_ev, ev_street, ev_method, ev_std_err FROM hand_players "
-                     "WHERE hand_id IN ('900000000001', '900000000002', '900000000005') ORDER BY hand_id, seat")
+    rows = _rows(
+        wh,
+        "SELECT hand_id, player, net, allin_ev, ev_street, ev_method, ev_std_err FROM hand_players "
+        "WHERE hand_id IN ('900000000001', '900000000002', '900000000005') ORDER BY hand_id, seat",
+    )
     assert rows == [
         ("900000000001", "Hero", -25, 911, 2, "exact", 0),
         ("900000000001", "Villain", -25, -961, 2, "exact", 0),
@@ -57,8 +60,11 @@ def test_import_stores_the_all_in_ev(imported: tuple[Path, Path]) -> None:
         ("900000000005", "Shorty", 173, 173, None, None, None),
         ("900000000005", "Caller", -150, -150, None, None, None),
     ]
-    shares = _rows(wh, "SELECT pot, half, player, amount, ev, share_sum, boards, won, street, method, unit "
-                       "FROM ev_shares WHERE hand_id = '900000000002' ORDER BY pot, player")
+    shares = _rows(
+        wh,
+        "SELECT pot, half, player, amount, ev, share_sum, boards, won, street, method, unit "
+        "FROM ev_shares WHERE hand_id = '900000000002' ORDER BY pot, player",
+    )
     assert shares == [
         (0, "whole", "Anna", 3000, 2000, 66000, 33, 0, 2, "exact", "USD"),
         (0, "whole", "Bert", 3000, 545, 18000, 33, 0, 2, "exact", "USD"),
@@ -80,9 +86,11 @@ def test_data_tests_catch_a_wrong_ev(tmp_path: Path, imported: tuple[Path, Path]
     shutil.copytree(wh, copy)
     con = warehouse(copy)
     broken = "hand_id = '900000000001' AND player = 'Hero'"
-    con.execute(f"CREATE TABLE hp AS SELECT * REPLACE (CASE WHEN {broken} THEN allin_ev + 5 ELSE allin_ev END "
-                f"AS allin_ev, CASE WHEN {broken} THEN allin_ev_dec + 0.05 ELSE allin_ev_dec END AS allin_ev_dec) "
-                "FROM hand_players")
+    con.execute(
+        f"CREATE TABLE hp AS SELECT * REPLACE (CASE WHEN {broken} THEN allin_ev + 5 ELSE allin_ev END "
+        f"AS allin_ev, CASE WHEN {broken} THEN allin_ev_dec + 0.05 ELSE allin_ev_dec END AS allin_ev_dec) "
+        "FROM hand_players"
+    )
     con.execute("CREATE OR REPLACE VIEW hand_players AS SELECT * FROM hp")
     found = {k: len(v) for k, v in data_tests(con).items() if len(v)}
     assert found == {"allin_ev_sums_to_minus_rake": 1, "ev_shares_add_up": 1}
@@ -105,7 +113,11 @@ def test_luck_lists_the_biggest_swings_with_their_hand(imported: tuple[Path, Pat
     assert list(hero["hand_id"]) == ["900000000001", "900000000006"]  # folded or no EV: not listed
     first = hero.iloc[0]
     assert (first["rank"], first["street"], first["method"]) == (1, "turn", "exact")
-    assert (first["net"], first["allin_ev"], first["luck"]) == (Decimal("-0.25"), Decimal("9.11"), Decimal("-9.36"))
+    assert (first["net"], first["allin_ev"], first["luck"]) == (
+        Decimal("-0.25"),
+        Decimal("9.11"),
+        Decimal("-9.36"),
+    )
     anna = report("luck", wh, player="Anna")
     assert list(anna["luck"]) == [Decimal("-83.03")]
 
@@ -117,11 +129,15 @@ def test_graph_has_the_all_in_ev_line(imported: tuple[Path, Path]) -> None:
     assert b"all-in EV" in graph_image(g, "svg")
 
 
-def test_import_without_ev_then_recompute_is_the_import_with_ev(tmp_path: Path, imported: tuple[Path, Path]) -> None:
+def test_import_without_ev_then_recompute_is_the_import_with_ev(
+    tmp_path: Path, imported: tuple[Path, Path]
+) -> None:
     src, with_ev = imported
     wh = tmp_path / "wh"
     import_paths([src], wh, jobs=1, ev=False)
-    assert _rows(wh, "SELECT count(*) FROM hand_players WHERE allin_ev <> net OR ev_method IS NOT NULL") == [(0,)]
+    assert _rows(wh, "SELECT count(*) FROM hand_players WHERE allin_ev <> net OR ev_method IS NOT NULL") == [
+        (0,)
+    ]
     assert _rows(wh, "SELECT count(*) FROM ev_shares") == [(0,)]
     res = recompute_ev(wh, jobs=1)
     assert (res.hands, res.recomputed, res.with_ev, res.kept) == (HANDS, HANDS, 5, 0)
@@ -132,7 +148,9 @@ def test_import_without_ev_then_recompute_is_the_import_with_ev(tmp_path: Path, 
     assert {k: len(v) for k, v in data_tests(wh).items() if len(v)} == {}
 
 
-def test_recompute_with_worker_processes_equals_in_process(tmp_path: Path, imported: tuple[Path, Path]) -> None:
+def test_recompute_with_worker_processes_equals_in_process(
+    tmp_path: Path, imported: tuple[Path, Path]
+) -> None:
     """Regression: the recompute's pool used an initialiser of the wrong signature (every task
     failed once workers had to die with their parent), and its files must reach the table folders
     only through the store's commit protocol (outside readers see each row once)."""
@@ -154,10 +172,16 @@ def test_recompute_keeps_hands_it_cannot_read_again(tmp_path: Path) -> None:
     before = _rows(wh, "SELECT hand_id, seat, allin_ev FROM hand_players ORDER BY ALL")
     (src / "turn-three-way-side-pot.txt").unlink()
     text = (src / "turn-hilo-low-draw.txt").read_text(encoding="utf-8")
-    (src / "turn-hilo-low-draw.txt").write_text(text.replace("Table 'Crafted EV'", "Table 'Crafted EW'"),
-                                                encoding="utf-8")
+    (src / "turn-hilo-low-draw.txt").write_text(
+        text.replace("Table 'Crafted EV'", "Table 'Crafted EW'"), encoding="utf-8"
+    )
     res = recompute_ev(wh, jobs=1)
-    assert (res.recomputed, res.kept_missing_file, res.kept_changed, res.kept_rejected) == (HANDS - 2, 1, 1, 0)
+    assert (res.recomputed, res.kept_missing_file, res.kept_changed, res.kept_rejected) == (
+        HANDS - 2,
+        1,
+        1,
+        0,
+    )
     assert res.missing_files == [str((src / "turn-three-way-side-pot.txt").resolve())]
     assert _rows(wh, "SELECT hand_id, seat, allin_ev FROM hand_players ORDER BY ALL") == before
     assert _rows(wh, "SELECT count(DISTINCT hand_id) FROM ev_shares") == [(5,)]  # the kept hands' rows too
@@ -187,14 +211,22 @@ def test_a_cash_out_is_stored_and_the_data_tests_hold(tmp_path: Path) -> None:
     shutil.copy(Path(__file__).parent / "data" / "rules" / "all-in-cash-out.txt", src)
     wh = tmp_path / "wh"
     assert import_paths([src], wh, jobs=1).stats.new == 3
-    rows = _rows(wh, "SELECT hand_id, player, net, cash_out, cash_out_fee, allin_ev, ev_method FROM hand_players "
-                     "WHERE cash_out <> 0 ORDER BY hand_id")
-    assert rows == [("200000000101", "Cal", -77, 2673, 27, -77, None), ("200000000102", "Bea", 1175, 3875, 39, 1175, None),
-                    ("200000000103", "Bea", 633, 6633, 67, 633, None)]
+    rows = _rows(
+        wh,
+        "SELECT hand_id, player, net, cash_out, cash_out_fee, allin_ev, ev_method FROM hand_players "
+        "WHERE cash_out <> 0 ORDER BY hand_id",
+    )
+    assert rows == [
+        ("200000000101", "Cal", -77, 2673, 27, -77, None),
+        ("200000000102", "Bea", 1175, 3875, 39, 1175, None),
+        ("200000000103", "Bea", 633, 6633, 67, 633, None),
+    ]
     assert {k: len(v) for k, v in data_tests(wh).items() if len(v)} == {}
     con = warehouse(wh)
-    con.execute("CREATE TABLE hp AS SELECT * REPLACE (CASE WHEN cash_out <> 0 THEN cash_out_dec + 1 ELSE cash_out_dec "
-                "END AS cash_out_dec) FROM hand_players")
+    con.execute(
+        "CREATE TABLE hp AS SELECT * REPLACE (CASE WHEN cash_out <> 0 THEN cash_out_dec + 1 ELSE cash_out_dec "
+        "END AS cash_out_dec) FROM hand_players"
+    )
     con.execute("CREATE OR REPLACE VIEW hand_players AS SELECT * FROM hp")
     found = {k: len(v) for k, v in data_tests(con).items() if len(v)}
     assert found == {"net_sums_to_minus_rake": 3, "allin_ev_sums_to_minus_rake": 3}

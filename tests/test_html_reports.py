@@ -56,8 +56,12 @@ def test_hands_lists_every_hand_once_oldest_first(con: duckdb.DuckDBPyConnection
 
 
 def test_hands_flags_are_the_referees(con: duckdb.DuckDBPyConnection) -> None:
-    for option, column in (("showdown", "went_to_showdown"), ("all_in", "all_in_street IS NOT NULL"),
-                           ("scooped", "scooped"), ("quartered", "quartered")):
+    for option, column in (
+        ("showdown", "went_to_showdown"),
+        ("all_in", "all_in_street IS NOT NULL"),
+        ("scooped", "scooped"),
+        ("quartered", "quartered"),
+    ):
         got = set(hhparse.report("hands", con, player="Hero", **{option: True})["hand_id"])
         assert got == _flags(con, f"player = 'Hero' AND {column}"), option
         anyone = set(hhparse.report("hands", con, **{option: True})["hand_id"])
@@ -72,8 +76,9 @@ def test_hands_min_pot_door_card_and_limit(con: duckdb.DuckDBPyConnection) -> No
     all_hands = hhparse.report("hands", con)
     bb = dict(con.sql("SELECT hand_id, big_blind FROM stg_hands").fetchall())
     in_bb = hhparse.report("hands", con, min_pot="20bb")
-    assert set(in_bb["hand_id"]) == {h for h, p in zip(all_hands["hand_id"], all_hands["total_pot"], strict=True)
-                                     if p >= 20 * bb[h]}
+    assert set(in_bb["hand_id"]) == {
+        h for h, p in zip(all_hands["hand_id"], all_hands["total_pot"], strict=True) if p >= 20 * bb[h]
+    }
     low = hhparse.report("hands", con, door_card="low")
     assert len(low) and all(c[0] in "A2345678" for c in low["door_card"])
     aces = hhparse.report("hands", con, door_card="a")
@@ -83,13 +88,21 @@ def test_hands_min_pot_door_card_and_limit(con: duckdb.DuckDBPyConnection) -> No
     last = hhparse.report("hands", con, limit=7)
     assert list(last["hand_id"]) == list(all_hands["hand_id"])[-7:]
     # with a filter that drops hands the last N are the filtered list's (not found in stg_hands first)
-    assert list(hhparse.report("hands", con, door_card="low", limit=3)["hand_id"]) == list(low["hand_id"])[-3:]
+    assert (
+        list(hhparse.report("hands", con, door_card="low", limit=3)["hand_id"]) == list(low["hand_id"])[-3:]
+    )
 
 
 def test_hands_filters_are_checked() -> None:
     assert parse_min_pot("40bb") == (None, Decimal(40)) and parse_min_pot("$2.50") == (Decimal("2.50"), None)
     assert parse_door_card("10h") == "Th" and parse_door_card("LOW") == "low" and parse_door_card("k") == "K"
-    for bad in ({"min_pot": "lots"}, {"min_pot": "-1"}, {"door_card": "Ax"}, {"door_card": "1"}, {"limit": 0}):
+    for bad in (
+        {"min_pot": "lots"},
+        {"min_pot": "-1"},
+        {"door_card": "Ax"},
+        {"door_card": "1"},
+        {"limit": 0},
+    ):
         with pytest.raises(ValueError):
             hands_params(**bad)  # type: ignore[arg-type]
 
@@ -114,8 +127,16 @@ def test_every_report_column_has_a_readable_header(con: duckdb.DuckDBPyConnectio
 
 
 def test_table_model_numbers_right_text_left_and_row_cap() -> None:
-    df = pd.DataFrame({"player": ["a", "b"], "net": [Decimal("-1.50"), Decimal("2.00")], "hands": [3, 4],
-                       "vpip": [12.5, None], "hole_cards": [["Ah", "Kd"], None], "showdown": [True, False]})
+    df = pd.DataFrame(
+        {
+            "player": ["a", "b"],
+            "net": [Decimal("-1.50"), Decimal("2.00")],
+            "hands": [3, 4],
+            "vpip": [12.5, None],
+            "hole_cards": [["Ah", "Kd"], None],
+            "showdown": [True, False],
+        }
+    )
     t = table_model(df)
     assert [c["numeric"] for c in t["columns"]] == [False, True, True, True, False, False]
     assert t["right"] == [2, 3, 4]
@@ -142,8 +163,10 @@ def test_graph_lines_one_per_tournament(con: duckdb.DuckDBPyConnection) -> None:
     assert set(per_line.index) == {"USD", "T1000006471", "T1000012075"}
     assert (per_line["min"] == 1).all()  # each tournament starts again at zero
     t = lines[lines["line"] == "T1000006471"]
-    hero = con.sql("SELECT sum(net) FROM stg_hand_players h JOIN stg_hands USING (site, hand_id) "
-                   "WHERE is_hero AND h.tournament_id = '1000006471'").fetchall()[0][0]
+    hero = con.sql(
+        "SELECT sum(net) FROM stg_hand_players h JOIN stg_hands USING (site, hand_id) "
+        "WHERE is_hero AND h.tournament_id = '1000006471'"
+    ).fetchall()[0][0]
     assert t["cum_net"].iloc[-1] == hero
 
 
@@ -194,19 +217,25 @@ def test_replay_command_writes_one_page(sample: Path, tmp_path: Path, con: duckd
 
 def test_report_hands_html_file_and_folder(sample: Path, tmp_path: Path) -> None:
     out = tmp_path / "hands.html"
-    res = runner.invoke(app, ["report", "hands", "-w", str(sample), "--all-in", "--player", "Hero", "-o", str(out)])
+    res = runner.invoke(
+        app, ["report", "hands", "-w", str(sample), "--all-in", "--player", "Hero", "-o", str(out)]
+    )
     assert res.exit_code == 0, res.output
     text = out.read_text()
     assert text.count('href="#hand=') >= 1 and 'id="hh-replay"' in text
     folder = tmp_path / "pages"
-    res = runner.invoke(app, ["report", "hands", "-w", str(sample), "--showdown", "--limit", "5", "-o", str(folder)])
+    res = runner.invoke(
+        app, ["report", "hands", "-w", str(sample), "--showdown", "--limit", "5", "-o", str(folder)]
+    )
     assert res.exit_code == 0, res.output
     files = sorted(p.name for p in folder.iterdir())
     assert len(files) == 6 and "index.html" in files
     index = (folder / "index.html").read_text()
     assert all(f'href="{f}"' in index for f in files if f != "index.html")
     (folder / "index.html").write_text("mine")
-    res = runner.invoke(app, ["report", "hands", "-w", str(sample), "--showdown", "--limit", "5", "-o", str(folder)])
+    res = runner.invoke(
+        app, ["report", "hands", "-w", str(sample), "--showdown", "--limit", "5", "-o", str(folder)]
+    )
     assert res.exit_code == 2 and (folder / "index.html").read_text() == "mine"
     res = runner.invoke(app, ["report", "hands", "-w", str(sample), "--door-card", "Zz"])
     assert res.exit_code == 2 and "--door-card" in res.output

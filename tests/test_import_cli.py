@@ -41,7 +41,11 @@ def test_import_all_accepted_exits_0_then_noop(tmp_path: Path) -> None:
     r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "--warehouse", str(wh), "--jobs", "1"])
     assert r.exit_code == 0, r.output
     # a clean file is not listed (issue 16: thousands of files hid the few with rejects)
-    assert "a.txt" not in r.output and "2 hands read: 2 new" in r.output and "every file read cleanly" in r.output
+    assert (
+        "a.txt" not in r.output
+        and "2 hands read: 2 new" in r.output
+        and "every file read cleanly" in r.output
+    )
     assert read_views(wh)["hands"].num_rows == 2
     r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
     assert r.exit_code == 0 and "1 unchanged" in r.output
@@ -60,13 +64,19 @@ def test_conflicting_hand_exits_1_and_keeps_its_text(tmp_path: Path) -> None:
     write_hands(tmp_path / "a.txt", ["1"])
     (tmp_path / "b.txt").write_text(make_hand("1", variant="zz"))
     wh = tmp_path / "wh"
-    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-w", str(wh), "-j", "1"])
+    r = runner.invoke(
+        _app(), ["import", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"), "-w", str(wh), "-j", "1"]
+    )
     assert r.exit_code == 1, r.output
     assert "conflict: hand #1" in r.output and "rejects" in r.output
     views = read_views(wh)
     assert views["hands"].num_rows == 1
     (reject,) = views["rejects"].to_pylist()
-    assert (reject["code"], reject["hand_id"], reject["raw_text"]) == ("conflict", "1", make_hand("1", variant="zz"))
+    assert (reject["code"], reject["hand_id"], reject["raw_text"]) == (
+        "conflict",
+        "1",
+        make_hand("1", variant="zz"),
+    )
     assert Path(reject["source"]).name == "b.txt"
     # the same conflicting text at another place (a copy of the file) is kept there too: exit 1
     (tmp_path / "c.txt").write_text(make_hand("1", variant="zz"))
@@ -111,7 +121,21 @@ def test_warehouse_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_compact_merges_files_without_changing_rows(tmp_path: Path) -> None:
     write_hands(tmp_path / "a.txt", [str(i) for i in range(1, 41)])
     wh = tmp_path / "wh"
-    r = runner.invoke(_app(), ["import", str(tmp_path / "a.txt"), "-w", str(wh), "-j", "1", "--batch-hands", "5", "--task-hands", "5"])
+    r = runner.invoke(
+        _app(),
+        [
+            "import",
+            str(tmp_path / "a.txt"),
+            "-w",
+            str(wh),
+            "-j",
+            "1",
+            "--batch-hands",
+            "5",
+            "--task-hands",
+            "5",
+        ],
+    )
     assert r.exit_code == 0, r.output
     before = read_views(wh)
     with Warehouse(wh) as w:
@@ -123,7 +147,9 @@ def test_compact_merges_files_without_changing_rows(tmp_path: Path) -> None:
     with Warehouse(wh) as w:
         assert len(w.files_of("hands")) == 1
         assert w.read_table("hands").equals(hands_before)  # same rows, same order
-        exposed = {p.relative_to(wh).as_posix() for name in ("hands", "actions") for p in (wh / name).iterdir()}
+        exposed = {
+            p.relative_to(wh).as_posix() for name in ("hands", "actions") for p in (wh / name).iterdir()
+        }
         listed = set(w.manifest.tables["hands"]) | set(w.manifest.tables["actions"])
         retired = {rel for rel in w.manifest.retired if rel.split("/")[0] in ("hands", "actions")}
         assert len(retired) >= 16 and not retired & listed

@@ -69,7 +69,9 @@ def test_one_row_per_distinct_valid_hand_and_rejects_for_the_rest(corpus_dir: Pa
     )
     assert {tuple(r) for r in con.execute("SELECT site, hand_id FROM hands").fetchall()} == valid
     assert con.execute("SELECT count(*) FROM rejects WHERE code <> 'conflict'").fetchone() == (len(rejected),)
-    assert {r[0] for r in con.execute("SELECT content_hash FROM rejects WHERE code = 'conflict'").fetchall()} == conflicts
+    assert {
+        r[0] for r in con.execute("SELECT content_hash FROM rejects WHERE code = 'conflict'").fetchall()
+    } == conflicts
     assert len(valid) > 100
     # every reject says why, and keeps the whole text
     assert con.execute(
@@ -98,9 +100,13 @@ def test_spot_values_against_the_text(warehouse: Path) -> None:
         "SELECT player, action, amount, to_amount FROM actions WHERE hand_id = '96353118546' ORDER BY seq"
     ).fetchall()
     assert ("Player1", "raise", 75, 75) in actions and ("Hero", "bet", 511, 511) in actions
-    shown = con.execute("SELECT player, cards FROM showdowns WHERE hand_id = '96353118546' ORDER BY player").fetchall()
+    shown = con.execute(
+        "SELECT player, cards FROM showdowns WHERE hand_id = '96353118546' ORDER BY player"
+    ).fetchall()
     assert shown == [("Hero", ["Jh", "7h", "Jd", "5s", "Kc"]), ("Player1", ["6c", "Kh", "9s", "2d", "5h"])]
-    (award,) = con.execute("SELECT half, amount, winners, amounts FROM awards WHERE hand_id = '96353118546'").fetchall()
+    (award,) = con.execute(
+        "SELECT half, amount, winners, amounts FROM awards WHERE hand_id = '96353118546'"
+    ).fetchall()
     assert award == ("whole", 1487, ["Player1"], [1487])
 
 
@@ -133,8 +139,13 @@ def test_rake_per_pot_and_mucked_hands_reach_the_tables(warehouse: Path) -> None
     pots = con.execute("SELECT amount, rake FROM pots WHERE hand_id = '22865231671' ORDER BY pot").fetchall()
     assert pots == [(247, 12), (93, 5), (30, 1)]
     cards = con.execute(
-        "SELECT hole_cards FROM hand_players WHERE hand_id = '184977000000' AND player = 'MuckPlayer'").fetchone()
+        "SELECT hole_cards FROM hand_players WHERE hand_id = '184977000000' AND player = 'MuckPlayer'"
+    ).fetchone()
     assert cards == (["7s", "Ks", "Kh", "Qc"],)
-    shown = con.execute("SELECT player, mucked, high FROM showdowns WHERE hand_id = '184977000000' ORDER BY player"
-                        ).fetchall()
-    assert shown == [("HERO", False, "four of a kind, Nines"), ("MuckPlayer", True, "a full house, Nines full of Kings")]
+    shown = con.execute(
+        "SELECT player, mucked, high FROM showdowns WHERE hand_id = '184977000000' ORDER BY player"
+    ).fetchall()
+    assert shown == [
+        ("HERO", False, "four of a kind, Nines"),
+        ("MuckPlayer", True, "a full house, Nines full of Kings"),
+    ]

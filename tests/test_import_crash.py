@@ -44,7 +44,9 @@ def make_input(folder: Path, files: int = FILES, per_file: int = PER_FILE) -> Pa
     folder.mkdir(parents=True)
     for f in range(files):
         hands = [make_hand(str(10_000_000 + f * per_file + i)) for i in range(per_file)]
-        hands.insert(per_file // 2, make_hand(str(90_000_000 + f)).replace("*** SUMMARY ***", "*** SUMMRY ***"))
+        hands.insert(
+            per_file // 2, make_hand(str(90_000_000 + f)).replace("*** SUMMARY ***", "*** SUMMRY ***")
+        )
         (folder / f"table-{f:02d}.txt").write_text("\n\n\n".join(hands) + "\n\n\n")
     return folder
 
@@ -54,7 +56,11 @@ def start_import(src: Path, wh: Path, jobs: int) -> subprocess.Popen[bytes]:
     args = ["import", str(src), "-w", str(wh), "-j", str(jobs), "--task-hands", "50", "--batch-hands", "300"]
     return subprocess.Popen(
         [sys.executable, "-c", CLI, *args],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
     )
 
 
@@ -121,7 +127,9 @@ def interrupt(src: Path, wh: Path, jobs: int, sig: int, after_batches: int, dela
             proc.wait()
 
 
-def _interrupt(proc: subprocess.Popen[bytes], wh: Path, jobs: int, sig: int, target: int, delay: float) -> None:
+def _interrupt(
+    proc: subprocess.Popen[bytes], wh: Path, jobs: int, sig: int, target: int, delay: float
+) -> None:
     deadline = time.monotonic() + 300
     while batches(wh) < target and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)

@@ -136,7 +136,9 @@ def test_folder_with_thousands_of_small_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("settle", [0.0, None])
-def test_half_written_last_hand_is_read_again_when_the_file_grows(tmp_path: Path, settle: float | None) -> None:
+def test_half_written_last_hand_is_read_again_when_the_file_grows(
+    tmp_path: Path, settle: float | None
+) -> None:
     # Regression: the client appends each hand as it ends; an import that caught the file mid-write
     # rejected the half hand and committed its block, so the completed hand was never imported.
     f = write_hands(tmp_path / "live.txt", ["1", "2"])
@@ -205,7 +207,9 @@ def test_half_written_utf16_file_is_imported_not_fatal(tmp_path: Path) -> None:
     assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2", "4"]
 
 
-def test_compact_drops_superseded_rejects_an_import_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compact_drops_superseded_rejects_an_import_left_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An import stopped between its commit and the rewrite of ``rejects`` leaves the superseded
     row in the files; ``compact`` takes it out (the view hides it meanwhile)."""
     f = write_hands(tmp_path / "live.txt", ["1"])

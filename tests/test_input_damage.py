@@ -124,8 +124,17 @@ def test_a_hand_the_tables_cannot_hold_is_rejected_not_the_batch() -> None:
     assert sorted(set(tables["hand_players"].column("hand_id").to_pylist())) == ["1", "3"]
     assert tables["actions"].num_rows == 6
     (row,) = tables["rejects"].to_pylist()
-    assert (row["code"], row["hand_id"], row["raw_text"], row["_hand_idx"]) == ("unstorable-hand", "2", "text 2", 1)
-    assert "70000" in row["message"] or "out of" in row["message"].lower() or "overflow" in row["message"].lower()
+    assert (row["code"], row["hand_id"], row["raw_text"], row["_hand_idx"]) == (
+        "unstorable-hand",
+        "2",
+        "text 2",
+        1,
+    )
+    assert (
+        "70000" in row["message"]
+        or "out of" in row["message"].lower()
+        or "overflow" in row["message"].lower()
+    )
     assert [r.accepted for r in b.refs] == [True, False, True]
 
 
@@ -157,7 +166,10 @@ def test_text_with_lone_surrogates_cannot_fail_the_batch() -> None:
     b = BatchBuilder()
     b.add_result(fake_result("1"), "text 1")
     b.add_parse_error(
-        ParseError("syntax", "bad \ud800", "f\udcff.txt", 3, 1, None, "x\ud800"), "f\udcff.txt", 3, "x\ud800\n"
+        ParseError("syntax", "bad \ud800", "f\udcff.txt", 3, 1, None, "x\ud800"),
+        "f\udcff.txt",
+        3,
+        "x\ud800\n",
     )
     tables = b.finish()
     assert tables["hands"].num_rows == 1
@@ -212,7 +224,9 @@ def test_eur_files_and_cp1252_summaries_read_as_before(corpus_dir: Path) -> None
         hands = list(parse_file(path))
         assert hands and all(isinstance(h, Hand) for h in hands), path
         assert all(not h.warnings for h in hands if isinstance(h, Hand))
-        assert all(h.header.symbol == "€" and h.header.currency == "EUR" for h in hands if isinstance(h, Hand))
+        assert all(
+            h.header.symbol == "€" and h.header.currency == "EUR" for h in hands if isinstance(h, Hand)
+        )
     summary = corpus_dir / "summaries" / "stars-mixed-omaha-zoom-mtt-2016-summary.txt"
     (block,) = hhparse.splitter.split_file(summary)
     raw = summary.read_bytes().decode("cp1252").replace("\r", "").split("\n")
@@ -241,7 +255,11 @@ def test_crash_then_the_client_appends_more_hands(tmp_path: Path) -> None:
     third = make_hand("3")
     cut = third.index("*** FLOP ***") + 3
     damaged = third[:cut].encode() + b"\x00" * 700
-    data = (make_hand("1") + SEP + make_hand("2") + SEP).encode() + damaged + (make_hand("4") + SEP + make_hand("5")).encode()
+    data = (
+        (make_hand("1") + SEP + make_hand("2") + SEP).encode()
+        + damaged
+        + (make_hand("4") + SEP + make_hand("5")).encode()
+    )
     (tmp_path / "a.txt").write_bytes(data)
     r = import_paths([tmp_path / "a.txt"], tmp_path / "wh", jobs=1)
     assert (r.stats.new, r.stats.rejected) == (4, 1)

@@ -83,8 +83,12 @@ def test_by_month(wh: Path) -> None:
 def test_by_several_and_every_split(wh: Path) -> None:
     df = hhparse.report("summary", wh, player="Hero", by=["stakes", "month"])
     assert list(df.columns[:4]) == ["player", "unit", "stakes", "month"]
-    for split, column in (("game", "game"), ("structure", "structure"), ("position", "position"),
-                          ("table-size", "table_size")):
+    for split, column in (
+        ("game", "game"),
+        ("structure", "structure"),
+        ("position", "position"),
+        ("table-size", "table_size"),
+    ):
         got = hhparse.report("summary", wh, player="Hero", by=split)
         assert column in got.columns and got[column].notna().all(), split
     sizes = hhparse.report("summary", wh, player="Hero", by="table-size")
@@ -115,14 +119,31 @@ def test_tournaments_hand_computed(wh: Path) -> None:
     assert (won["won"], won["net"], won["roi"]) == (Decimal("5.41"), Decimal("3.91"), 260.67)
     assert (won["cashes"], won["itm"]) == (1, 100.0)
     summary_only = rows["900002"]  # the final summary, not the snapshot where Hero still played
-    assert (summary_only["place"], summary_only["prize"], summary_only["net"]) == (5, Decimal("0.00"), Decimal("-11.00"))
-    assert (summary_only["roi"], summary_only["result_from"], summary_only["game"]) == (-100.0, "summary", "courchevel-hilo")
+    assert (summary_only["place"], summary_only["prize"], summary_only["net"]) == (
+        5,
+        Decimal("0.00"),
+        Decimal("-11.00"),
+    )
+    assert (summary_only["roi"], summary_only["result_from"], summary_only["game"]) == (
+        -100.0,
+        "summary",
+        "courchevel-hilo",
+    )
     bust = rows["900003"]
-    assert (bust["place"], bust["prize"], bust["net"], bust["roi"]) == (4, Decimal("7.20"), Decimal("1.70"), 30.91)
+    assert (bust["place"], bust["prize"], bust["net"], bust["roi"]) == (
+        4,
+        Decimal("7.20"),
+        Decimal("1.70"),
+        30.91,
+    )
     assert pd.isna(bust["bounties"])  # not a knockout
     (total,) = [r for _, r in df[df["tournament_id"] == "total"].iterrows()]
     assert (total["tournaments"], total["cashes"], total["itm"]) == (3, 2, 66.67)
-    assert (total["buy_in"] + total["fee"], total["won"], total["net"]) == (Decimal("18.00"), Decimal("12.61"), Decimal("-5.39"))
+    assert (total["buy_in"] + total["fee"], total["won"], total["net"]) == (
+        Decimal("18.00"),
+        Decimal("12.61"),
+        Decimal("-5.39"),
+    )
     assert total["roi"] == -29.94
     assert df.attrs["money_columns"] and isinstance(df["net"].dtype, pd.ArrowDtype)
 
@@ -137,7 +158,11 @@ def test_a_place_beyond_32767_is_stored(tmp_path: Path) -> None:
     assert (result.stats.new, result.stats.rejected) == (1, 0)
     events = pq.read_table(tmp_path / "wh" / "tournament_events").to_pylist()
     assert [(e["player"], e["kind"], e["place"]) for e in events] == [("Hero", "finished", 54321)]
-    (row,) = [r for _, r in hhparse.report("tournaments", tmp_path / "wh").iterrows() if r["tournament_id"] == "900003"]
+    (row,) = [
+        r
+        for _, r in hhparse.report("tournaments", tmp_path / "wh").iterrows()
+        if r["tournament_id"] == "900003"
+    ]
     assert row["place"] == 54321
 
 
@@ -145,10 +170,14 @@ def test_a_summary_number_the_warehouse_cannot_hold_is_a_reject_not_a_failed_bat
     """Regression: a summary's numbers were unbounded, so ``99999999999 players`` (beyond int32)
     made the batch's tournament_summaries fail to build and the import abort."""
     (tmp_path / "in").mkdir()
-    (tmp_path / "in" / "TS20240501 T900001 huge.txt").write_text(SUMMARY_900001.replace("9 players", "99999999999 players"))
+    (tmp_path / "in" / "TS20240501 T900001 huge.txt").write_text(
+        SUMMARY_900001.replace("9 players", "99999999999 players")
+    )
     name, text = next((n, t) for n, t in tournament_hands().items() if "T900003" in n)
     (tmp_path / "in" / name).write_text(text)
-    result = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)  # final, not being written
+    result = import_paths(
+        [tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0
+    )  # final, not being written
     assert (result.stats.new, result.stats.rejected, result.stats.summaries) == (1, 1, 0)
     (reject,) = pq.read_table(tmp_path / "wh" / "rejects").to_pylist()
     assert reject["code"] == "bad-summary" and "cannot hold" in reject["message"], reject
@@ -166,12 +195,17 @@ def test_the_events_of_a_hand_set_apart_go_with_it(tmp_path: Path) -> None:
     rows = _TourneyRows()
     rows.add_hand(0, hand)
     rows.add_hand(1, hand)
-    refs = [HandRef("PokerStars", "900000003", "a", accepted=True), HandRef("PokerStars", "900000003", "b", accepted=False)]
+    refs = [
+        HandRef("PokerStars", "900000003", "a", accepted=True),
+        HandRef("PokerStars", "900000003", "b", accepted=False),
+    ]
     events = rows.finish(refs)["tournament_events"]
     assert events.column("_hand_idx").to_pylist() == [0] and events.column("place").to_pylist() == [4]
 
 
-def test_a_summary_file_too_large_to_be_one_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_summary_file_too_large_to_be_one_is_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The splitter bounds what it keeps of a file that is not hands; the summary reader reads the
     whole file, so it is bounded too (a reject naming the size, not a file read into memory)."""
     import hhparse.importer
@@ -182,13 +216,17 @@ def test_a_summary_file_too_large_to_be_one_is_not_read(tmp_path: Path, monkeypa
     result = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)
     assert (result.stats.rejected, result.stats.summaries) == (1, 0)
     (reject,) = pq.read_table(tmp_path / "wh" / "rejects").to_pylist()
-    assert reject["code"] == "bad-summary" and "more than a summary file holds (100)" in reject["message"], reject
+    assert reject["code"] == "bad-summary" and "more than a summary file holds (100)" in reject["message"], (
+        reject
+    )
 
 
 def test_tournament_events_and_summaries_tables(wh: Path) -> None:
     con = hhparse.warehouse(wh)
-    events = con.sql("SELECT kind, player, place, amount_dec, shared_by, eliminated, unit FROM tournament_events "
-                     "WHERE tournament_id = '900001' ORDER BY line, kind").fetchall()
+    events = con.sql(
+        "SELECT kind, player, place, amount_dec, shared_by, eliminated, unit FROM tournament_events "
+        "WHERE tournament_id = '900001' ORDER BY line, kind"
+    ).fetchall()
     assert events == [
         ("bounty", "Hero", None, Decimal("0.27"), 1, "Villain", "USD"),
         ("finished", "Villain", 2, Decimal("2.91"), 1, None, "USD"),
@@ -201,8 +239,9 @@ def test_tournament_events_and_summaries_tables(wh: Path) -> None:
 
 
 def test_the_same_summary_file_twice_is_stored_once(wh: Path, tmp_path: Path) -> None:
-    (tmp_path / "copy.txt").write_text((wh.parent / "in" / "TournSummary" / "TS20240501 T900001 Courchevel Hi-Lo.txt")
-                                       .read_text())
+    (tmp_path / "copy.txt").write_text(
+        (wh.parent / "in" / "TournSummary" / "TS20240501 T900001 Courchevel Hi-Lo.txt").read_text()
+    )
     before = hhparse.warehouse(wh).sql("SELECT count(*) FROM tournament_summaries").fetchall()
     result = import_paths([tmp_path], wh, jobs=1)
     assert (result.stats.summaries, result.stats.duplicate, result.exit_code) == (0, 1, 0)
@@ -212,15 +251,25 @@ def test_the_same_summary_file_twice_is_stored_once(wh: Path, tmp_path: Path) ->
 def test_corpus_summaries_and_knockouts(corpus_dir: Path, tmp_path: Path) -> None:
     """Real files: the 5 Card Omaha PKO Hero won (summary: 1st, $230.36; hands: $4.60 for a split
     knockout, $19.90 for the last one, own bounty $155.32 after it) and the NLO8 KO (3rd, $1.94)."""
-    import_paths([corpus_dir / "5-card-omaha", corpus_dir / "omaha-hilo", corpus_dir / "summaries"], tmp_path / "wh",
-                 jobs=1)
-    rows = _by(hhparse.report("tournaments", tmp_path / "wh", player="Hero").query("tournament_id != 'total'"),
-               "tournament_id")
+    import_paths(
+        [corpus_dir / "5-card-omaha", corpus_dir / "omaha-hilo", corpus_dir / "summaries"],
+        tmp_path / "wh",
+        jobs=1,
+    )
+    rows = _by(
+        hhparse.report("tournaments", tmp_path / "wh", player="Hero").query("tournament_id != 'total'"),
+        "tournament_id",
+    )
     pko = rows["1731156709"]
     assert (pko["place"], pko["prize"], pko["bounties"]) == (1, Decimal("230.36"), Decimal("179.82"))
     assert (pko["buy_in"], pko["fee"], pko["entries"]) == (Decimal("24.55"), Decimal("2.45"), 49)
     ko = rows["447493868"]
-    assert (ko["place"], ko["prize"], ko["buy_in"], ko["fee"]) == (3, Decimal("1.94"), Decimal("1.35"), Decimal("0.15"))
+    assert (ko["place"], ko["prize"], ko["buy_in"], ko["fee"]) == (
+        3,
+        Decimal("1.94"),
+        Decimal("1.35"),
+        Decimal("0.15"),
+    )
     assert ko["result_from"] == "hands+summary"
 
 
@@ -231,15 +280,26 @@ def test_corpus_summaries_and_knockouts(corpus_dir: Path, tmp_path: Path) -> Non
     ("args", "says"),
     [
         (["-p", "Nobody"], "no player 'Nobody' in the warehouse; nearest names:"),
-        (["--stakes", "5/10"], "no hands at stakes '5/10'; the warehouse holds: 0.10/0.25 USD, 1.00/2.00 USD"),
+        (
+            ["--stakes", "5/10"],
+            "no hands at stakes '5/10'; the warehouse holds: 0.10/0.25 USD, 1.00/2.00 USD",
+        ),
         (["--game", "holdem"], "hhparse reads Courchevel and Omaha games only"),
         (["--game", "omaha"], "no Omaha hands in the warehouse; it holds: courchevel-hilo"),
-        (["--since", "2024-03-01", "--until", "2024-02-01"], "--since 2024-03-01 is after --until 2024-02-01"),
-        (["--since", "2030-01-01"], "no hands from 2030-01-01 to …: the warehouse holds hands from 2024-02-01"),
+        (
+            ["--since", "2024-03-01", "--until", "2024-02-01"],
+            "--since 2024-03-01 is after --until 2024-02-01",
+        ),
+        (
+            ["--since", "2030-01-01"],
+            "no hands from 2030-01-01 to …: the warehouse holds hands from 2024-02-01",
+        ),
         (["--stakes", "$9+$1"], "no tournament with the buy-in '$9+$1'; buy-ins in the warehouse:"),
     ],
 )
-def test_a_filter_matching_nothing_is_a_usage_error_naming_what_exists(wh: Path, args: list[str], says: str) -> None:
+def test_a_filter_matching_nothing_is_a_usage_error_naming_what_exists(
+    wh: Path, args: list[str], says: str
+) -> None:
     code, out = _cli("report", "summary", "-w", wh, *args, columns=300)
     assert code == 2, out
     assert says in " ".join(out.split()), out
@@ -253,8 +313,19 @@ def test_player_names_match_without_regard_to_case_with_a_note(wh: Path) -> None
 
 
 @pytest.mark.filterwarnings("ignore::hhparse.reports.query.FilterNote")
-@pytest.mark.parametrize("form", ["0.10/0.25", "$0.10/$0.25", "$0.10-$0.25", "$0.10-$0.25 - USD", "0.10/0.25 USD",
-                                  "10/25", "0.25", "$0.25"])
+@pytest.mark.parametrize(
+    "form",
+    [
+        "0.10/0.25",
+        "$0.10/$0.25",
+        "$0.10-$0.25",
+        "$0.10-$0.25 - USD",
+        "0.10/0.25 USD",
+        "10/25",
+        "0.25",
+        "$0.25",
+    ],
+)
 def test_stakes_in_every_written_form(wh: Path, form: str) -> None:
     df = hhparse.report("summary", wh, player="Hero", stakes=form)
     assert list(df["hands"]) == [3] and list(df["net"]) == [Decimal("1.05")], form
@@ -262,13 +333,23 @@ def test_stakes_in_every_written_form(wh: Path, form: str) -> None:
 
 @pytest.mark.filterwarnings("ignore::hhparse.reports.query.FilterNote")
 def test_games_by_name_alias_and_header_words(wh: Path) -> None:
-    for game in ("courchevel-hilo", "Courchevel Hi/Lo", "chl", "Courchevel Hi/Lo Pot Limit", "COURCHEVEL-HILO"):
+    for game in (
+        "courchevel-hilo",
+        "Courchevel Hi/Lo",
+        "chl",
+        "Courchevel Hi/Lo Pot Limit",
+        "COURCHEVEL-HILO",
+    ):
         assert int(hhparse.report("summary", wh, player="Hero", game=game)["hands"].sum()) == 8, game
 
 
 def test_filters_that_match_only_apart_answer_with_a_note(wh: Path) -> None:
-    code, out = _cli("report", "summary", "-w", wh, "-p", "Hero", "--stakes", "0.10/0.25", "--since", "2024-03")
-    assert code == 0 and "(no rows)" in out and "each filter matches hands, but not all of them together" in out
+    code, out = _cli(
+        "report", "summary", "-w", wh, "-p", "Hero", "--stakes", "0.10/0.25", "--since", "2024-03"
+    )
+    assert (
+        code == 0 and "(no rows)" in out and "each filter matches hands, but not all of them together" in out
+    )
 
 
 # -- tables that fit -----------------------------------------------------------------------------------
@@ -281,8 +362,12 @@ def test_every_report_fits_the_terminal(wh: Path, sample: Path, width: int) -> N
         hand = str(con.sql("SELECT hand_id FROM hands ORDER BY hand_id LIMIT 1").fetchall()[0][0])
         for name in REPORTS:
             for player in (None, "Hero"):
-                df = hhparse.report(name, con, player=player if name != "hand" else None,
-                                    hand_id=hand if name == "hand" else None)
+                df = hhparse.report(
+                    name,
+                    con,
+                    player=player if name != "hand" else None,
+                    hand_id=hand if name == "hand" else None,
+                )
                 text = to_table(df, name=name, width=width, single=player is not None)
                 wide = [line for line in text.splitlines() if cell_len(line) > width]
                 assert not wide, (name, player, width, wide[:2])
@@ -304,7 +389,9 @@ def test_one_player_prints_as_a_card(wh: Path) -> None:
     code, out = _cli("report", "summary", "-w", wh, "-p", "Hero", "--stakes", "0.10/0.25", columns=80)
     assert code == 0
     lines = out.splitlines()
-    assert any(line.startswith("VPIP %") for line in lines) and any(line.startswith("Fold to flop c-bet %") for line in lines)
+    assert any(line.startswith("VPIP %") for line in lines) and any(
+        line.startswith("Fold to flop c-bet %") for line in lines
+    )
     assert "140.00" in out  # bb/100 of that stake
 
 
@@ -327,7 +414,9 @@ def test_same_data_in_every_other_format(wh: Path, tmp_path: Path) -> None:
     parquet = tmp_path / "t.parquet"
     assert _cli("report", "tournaments", "-w", wh, "-o", parquet)[0] == 0
     assert pq.read_table(parquet).column_names == list(df.columns)
-    _, out = _cli("report", "tournaments", "-w", wh, "--columns", "tournament_id,net,roi", "-f", "csv", "--csv-names")
+    _, out = _cli(
+        "report", "tournaments", "-w", wh, "--columns", "tournament_id,net,roi", "-f", "csv", "--csv-names"
+    )
     assert out.splitlines()[0] == "tournament_id,net,roi"
 
 
@@ -335,8 +424,12 @@ def test_import_summary_lists_only_files_that_need_a_look_in_80_columns(tmp_path
     folder = write_all(tmp_path / "in")
     long = folder / ("deep-" * 12) / "a-rather-long-file-name-of-a-history-that-has-a-bad-hand.txt"
     long.parent.mkdir()
-    long.write_text((folder / "HH20240201 Crafted I - $0.10-$0.25 - USD Courchevel Hi-Lo Pot Limit.txt").read_text()
-                    .replace("Hero collected $0.60", "Hero collected $0.61", 1).replace("800000", "700000", 1))
+    long.write_text(
+        (folder / "HH20240201 Crafted I - $0.10-$0.25 - USD Courchevel Hi-Lo Pot Limit.txt")
+        .read_text()
+        .replace("Hero collected $0.60", "Hero collected $0.61", 1)
+        .replace("800000", "700000", 1)
+    )
     code, out = _cli("import", folder, "-w", tmp_path / "wh", "-j", "1")
     assert code == 1, out
     lines = out.splitlines()

@@ -24,7 +24,9 @@ _OPS = st.lists(
 
 @given(_OPS, st.lists(st.tuples(st.sampled_from(["PokerStars", "Other"]), _IDS), max_size=30))
 @settings(max_examples=300, deadline=None)
-def test_known_hands_is_an_exact_dict(ops: list[tuple[str, str, str, int]], loaded: list[tuple[str, str]]) -> None:
+def test_known_hands_is_an_exact_dict(
+    ops: list[tuple[str, str, str, int]], loaded: list[tuple[str, str]]
+) -> None:
     known = KnownHands()
     model: dict[tuple[str, str], int] = {}
     rows = []
@@ -51,7 +53,11 @@ def test_leading_zeros_and_sites_keep_ids_apart() -> None:
     known.add("PokerStars", "007", 2)
     known.fold()
     known.add("Other", "7", 3)
-    assert (known.get("PokerStars", "7"), known.get("PokerStars", "007"), known.get("Other", "7")) == (1, 2, 3)
+    assert (known.get("PokerStars", "7"), known.get("PokerStars", "007"), known.get("Other", "7")) == (
+        1,
+        2,
+        3,
+    )
     assert known.get("PokerStars", "8") is None
 
 

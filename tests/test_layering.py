@@ -39,7 +39,8 @@ TEXT_SIDE = (
     "lark_cython",
     "hhparse.parsing",
     "hhparse.larkglue",
-    "hhparse.lalr", "hhparse.splitter",
+    "hhparse.lalr",
+    "hhparse.splitter",
     "hhparse.render",
     "hhparse.summaries",
 )
@@ -72,7 +73,9 @@ def test_ev_stage_runs_after_the_referee_on_facts() -> None:
     """The all-in EV stage reads the referee's facts and the parsed hand, and calls the rules: it
     never reads text, never runs the referee again and knows nothing of the warehouse."""
     imports = _imports(PKG / "ev.py")
-    assert not _forbidden(imports, (*TEXT_SIDE, "hhparse.engine", "hhparse.tables", "hhparse.importer")), imports
+    assert not _forbidden(imports, (*TEXT_SIDE, "hhparse.engine", "hhparse.tables", "hhparse.importer")), (
+        imports
+    )
     assert _forbidden(imports, ("hhparse.rules.equity",)) and _forbidden(imports, ("hhparse.facts",))
 
 
@@ -118,8 +121,18 @@ def test_reports_read_facts_not_the_referee(path: Path) -> None:
 #: is listed ahead so that it lands in a stage.
 LAYERS: dict[str, tuple[str, ...]] = {
     "package": ("__init__.py", "api.py"),  # the public API: wrappers, imported on first call
-    "base": ("model.py", "errors.py", "facts.py", "money.py", "memo.py", "failures.py",
-             "safetext.py", "resources.py", "known.py", "workers.py"),
+    "base": (
+        "model.py",
+        "errors.py",
+        "facts.py",
+        "money.py",
+        "memo.py",
+        "failures.py",
+        "safetext.py",
+        "resources.py",
+        "known.py",
+        "workers.py",
+    ),
     "split": ("splitter.py",),
     "parse": ("parsing.py", "larkglue.py", "lalr.py", "render.py", "summaries.py"),
     "rules": ("rules",),
@@ -141,7 +154,9 @@ def _layer_of(path: Path) -> list[str]:
 
 def test_every_module_is_in_one_layer() -> None:
     """The rules above cover every module: a new module must be given its stage here."""
-    unplaced = {p.relative_to(PKG).as_posix(): _layer_of(p) for p in PKG.rglob("*.py") if len(_layer_of(p)) != 1}
+    unplaced = {
+        p.relative_to(PKG).as_posix(): _layer_of(p) for p in PKG.rglob("*.py") if len(_layer_of(p)) != 1
+    }
     assert unplaced == {}, unplaced
 
 
@@ -164,7 +179,9 @@ def test_generator_shares_the_betting_engine_not_the_referee(path: Path) -> None
     writes text through the renderer; it never runs the referee or reads text."""
     engine = _forbidden(_imports(path), ("hhparse.engine",))
     assert engine <= {"hhparse.engine.table"}, path
-    assert not _forbidden(_imports(path), ("hhparse.parsing", "hhparse.larkglue", "hhparse.lalr", "lark")), path
+    assert not _forbidden(_imports(path), ("hhparse.parsing", "hhparse.larkglue", "hhparse.lalr", "lark")), (
+        path
+    )
 
 
 #: Private attributes read across an object boundary on purpose: lark's internals (one module,
@@ -227,5 +244,15 @@ def test_cli_and_api_do_logic_of_their_own_nowhere() -> None:
     for path in (PKG / "api.py", PKG / "__init__.py", PKG / "cli" / "common.py", PKG / "cli" / "__init__.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
-        assert not _forbidden(top, ("hhparse.parsing", "hhparse.engine", "hhparse.reports.query", "hhparse.tables",
-                                    "pandas", "pyarrow", "duckdb")), path
+        assert not _forbidden(
+            top,
+            (
+                "hhparse.parsing",
+                "hhparse.engine",
+                "hhparse.reports.query",
+                "hhparse.tables",
+                "pandas",
+                "pyarrow",
+                "duckdb",
+            ),
+        ), path

@@ -130,7 +130,9 @@ def test_file_cut_at_any_byte_then_completed_equals_a_clean_import(
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("settle", [None, 0.0], ids=["still-changing", "stopped-changing"])
-def test_crlf_file_cut_near_its_end(tmp_path: Path, corpus_dir: Path, quick: None, settle: float | None) -> None:
+def test_crlf_file_cut_near_its_end(
+    tmp_path: Path, corpus_dir: Path, quick: None, settle: float | None
+) -> None:
     data = (corpus_dir / REAL_CRLF).read_bytes()
     data = data[_starts(data)[-3] :]  # its last three hands
     cuts = [c for c in _cuts(data, 10**9) if c > len(data) - 1500][::2]

@@ -38,7 +38,9 @@ RECORDS = sorted(
         cls
         for module in (model, facts)
         for cls in vars(module).values()
-        if isinstance(cls, type) and issubclass(cls, model.Record) and cls is not model.Record
+        if isinstance(cls, type)
+        and issubclass(cls, model.Record)
+        and cls is not model.Record
         and not cls.__name__.startswith("_")
     },
     key=lambda cls: cls.__name__,

@@ -65,7 +65,9 @@ def test_csv_raw_writes_cells_as_stored(wh: str) -> None:
 
 
 def test_sql_csv_neutralises_text_not_numbers(wh: str) -> None:
-    res = runner.invoke(app, ["sql", "SELECT -1 AS n, '-1' AS s, '=1+1' AS f, 2.5 AS d", "-w", wh, "-f", "csv"])
+    res = runner.invoke(
+        app, ["sql", "SELECT -1 AS n, '-1' AS s, '=1+1' AS f, 2.5 AS d", "-w", wh, "-f", "csv"]
+    )
     assert res.exit_code == 0, res.output
     assert res.output.splitlines() == ["n,s,f,d", "-1,'-1,'=1+1,2.5"]
 
@@ -110,7 +112,10 @@ def test_json_output_escapes_line_separators(wh: str) -> None:
 
 
 def test_check_jsonl_one_line_per_hand_whatever_the_names(tmp_path: Path) -> None:
-    hands = [make_hand(str(i)).replace("Player1", name) for i, name in enumerate([SEPARATOR, ESCAPE, "Para\u2029graph"], 1)]
+    hands = [
+        make_hand(str(i)).replace("Player1", name)
+        for i, name in enumerate([SEPARATOR, ESCAPE, "Para\u2029graph"], 1)
+    ]
     f = tmp_path / "odd.txt"
     f.write_text("\n\n\n".join(hands) + "\n\n\n", encoding="utf-8")
     res = runner.invoke(app, ["check", "--format", "jsonl", str(f)])

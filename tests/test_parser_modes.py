@@ -62,7 +62,9 @@ def test_back_ends_agree_on_the_whole_corpus(corpus_dir: Path, restore_default_p
             assert a == b
 
 
-def test_back_ends_agree_on_damaged_input(tmp_path: Path, corpus_dir: Path, restore_default_parser: None) -> None:
+def test_back_ends_agree_on_damaged_input(
+    tmp_path: Path, corpus_dir: Path, restore_default_parser: None
+) -> None:
     text = (corpus_dir / "courchevel-hilo" / "stars-cash-pl-1-2-2013-run-it-twice.txt").read_bytes().decode()
     damaged = [
         text.replace("Hero: bets $71.50", "Hero: bets $71.50 ???"),
@@ -77,7 +79,9 @@ def test_back_ends_agree_on_damaged_input(tmp_path: Path, corpus_dir: Path, rest
     assert all(isinstance(x, ParseError) for x in read["driver"])
 
 
-def test_back_ends_agree_on_randomly_damaged_corpus_hands(corpus_dir: Path, restore_default_parser: None) -> None:
+def test_back_ends_agree_on_randomly_damaged_corpus_hands(
+    corpus_dir: Path, restore_default_parser: None
+) -> None:
     """Lines dropped, swapped, repeated or cut anywhere in real hands: same hand or same error."""
     rnd = random.Random(20261129)
     blocks: list[Block] = []

@@ -113,8 +113,16 @@ from hhparse.rules.spec import spec_for
 
 pytestmark = pytest.mark.corpus
 
-FOLDERS = ("omaha", "omaha-hilo", "mixed", "5-card-omaha", "5-card-omaha-hilo", "6-card-omaha", "courchevel",
-           "courchevel-hilo")
+FOLDERS = (
+    "omaha",
+    "omaha-hilo",
+    "mixed",
+    "5-card-omaha",
+    "5-card-omaha-hilo",
+    "6-card-omaha",
+    "courchevel",
+    "courchevel-hilo",
+)
 """Real PokerStars folders replayed (``_fpdb3-head/`` holds the same hands re-saved: not replayed)."""
 
 KNOWN_REJECTS: dict[tuple[str, str], str] = {}
@@ -127,27 +135,39 @@ side pots, ``¥`` amounts and the 2012 Zoom ``Game #`` header)."""
 UNREADABLE: dict[tuple[str, str], str] = {
     ("omaha/stars-cash-pl-2-4-2014-partial.txt", "112824228684"): "partial: truncated inside the flop line",
     ("omaha/stars-cash-pl-2-4-2014-partial.txt", "112824184047"): "partial: truncated after a player name",
-    ("omaha/stars-cash-pl-200-400-2015-partial-observed.txt", "142624277978"):
-        "partial: truncated inside the table line",
-    ("omaha-hilo/perl-cash-fl-5-10-2005-wrapped-line.txt", "0000000000"):
-        "damaged: a summary line hard-wrapped in two",
-    ("omaha-hilo/stars-cash-pl-0.01-0.02-2025-anon5.txt", "258753941248"):
-        "damaged: the anonymiser named the wrong player on a summary line",
-    ("6-card-omaha/stars-cash-pl-0.10-0.25-2022-empty-turncard-DAMAGED.txt", "238296909420"):
-        "damaged: the turn card is missing from the TURN line",
+    (
+        "omaha/stars-cash-pl-200-400-2015-partial-observed.txt",
+        "142624277978",
+    ): "partial: truncated inside the table line",
+    (
+        "omaha-hilo/perl-cash-fl-5-10-2005-wrapped-line.txt",
+        "0000000000",
+    ): "damaged: a summary line hard-wrapped in two",
+    (
+        "omaha-hilo/stars-cash-pl-0.01-0.02-2025-anon5.txt",
+        "258753941248",
+    ): "damaged: the anonymiser named the wrong player on a summary line",
+    (
+        "6-card-omaha/stars-cash-pl-0.10-0.25-2022-empty-turncard-DAMAGED.txt",
+        "238296909420",
+    ): "damaged: the turn card is missing from the TURN line",
 }
 """Blocks hhparse rightly cannot read: nothing to replay (the corpus tests check their codes)."""
 
 DAMAGED: dict[tuple[str, str], str] = {
-    ("omaha/stars-zoom-pl-2.50-5-2023-bad-flop-DAMAGED.txt", "246328968504"):
-        "the client wrote the hero's four hole cards as the flop",
+    (
+        "omaha/stars-zoom-pl-2.50-5-2023-bad-flop-DAMAGED.txt",
+        "246328968504",
+    ): "the client wrote the hero's four hole cards as the flop",
 }
 """Damaged hands hhparse reads: both engines must refuse them."""
 
 POKERKIT_LIMITS: dict[tuple[str, str], str] = {
-    ("6-card-omaha/stars-cash-pl-1-2-2020-cash-out-2.txt", "212598594281"):
-        "pokerkit refuses a raise over an all-in that the one player left with chips cannot call in full; "
-        "PokerStars took it and returned the excess (Uncalled bet ($108))",
+    (
+        "6-card-omaha/stars-cash-pl-1-2-2020-cash-out-2.txt",
+        "212598594281",
+    ): "pokerkit refuses a raise over an all-in that the one player left with chips cannot call in full; "
+    "PokerStars took it and returned the excess (Uncalled bet ($108))",
 }
 """Real hands pokerkit cannot replay because it refuses what PokerStars allowed."""
 
@@ -227,7 +247,9 @@ def _players(hand: Hand) -> list[str]:
     acting = {e.player for e in hand.events if isinstance(e, PostBlind | Fold | Check | Call | Bet | Raise)}
     seat = {s.player: s.seat for s in hand.seats}
     button = hand.header.button_seat
-    return sorted((s.player for s in hand.seats if s.player in acting), key=lambda p: (seat[p] - button - 1) % 100)
+    return sorted(
+        (s.player for s in hand.seats if s.player in acting), key=lambda p: (seat[p] - button - 1) % 100
+    )
 
 
 def _known_cards(hand: Hand) -> dict[str, tuple[str, ...]]:
@@ -272,9 +294,21 @@ def _new_state(hand: Hand, order: list[str], rake: Rake) -> State:
         antes.reverse()
     stacks = {s.player: s.stack for s in hand.seats}
     hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand) if h.hilo else (OmahaHoldemHand,)
-    return State(_AUTOMATIONS, Deck.STANDARD, hand_types, _streets(hand), _STRUCTURE[h.structure], False,
-                 tuple(antes), tuple(blinds), 0, tuple(stacks[p] for p in order), n, mode=Mode.CASH_GAME,
-                 rake=rake)
+    return State(
+        _AUTOMATIONS,
+        Deck.STANDARD,
+        hand_types,
+        _streets(hand),
+        _STRUCTURE[h.structure],
+        False,
+        tuple(antes),
+        tuple(blinds),
+        0,
+        tuple(stacks[p] for p in order),
+        n,
+        mode=Mode.CASH_GAME,
+        rake=rake,
+    )
 
 
 def play(hand: Hand, rake: Rake = _no_rake) -> Replay:
@@ -341,12 +375,18 @@ def play(hand: Hand, rake: Rake = _no_rake) -> Replay:
             elif isinstance(e, DealBoard):
                 before = boards.get(e.run, boards[0]) if e.run else boards[0]
                 if tuple(e.cards[: len(before)]) != before:
-                    raise Refused(f"line {e.line}: board {' '.join(e.cards)} does not extend {' '.join(before)}")
+                    raise Refused(
+                        f"line {e.line}: board {' '.join(e.cards)} does not extend {' '.join(before)}"
+                    )
                 boards[e.run] = tuple(e.cards)
-                deal(tuple(e.cards[len(before):]), e.line)
+                deal(tuple(e.cards[len(before) :]), e.line)
             elif isinstance(e, TableEvent) and e.kind is TableEventKind.BETTING_CAPPED:
                 street = st.street
-                if street is None or st.completion_betting_or_raising_count != street.max_completion_betting_or_raising_count:
+                if (
+                    street is None
+                    or st.completion_betting_or_raising_count
+                    != street.max_completion_betting_or_raising_count
+                ):
                     raise Refused(f"line {e.line}: 'Betting is capped' but pokerkit's round is open")
                 capped_lines.add(st.street_index or 0)
             elif isinstance(e, Fold | Check | Call | Bet | Raise):
@@ -364,8 +404,10 @@ def play(hand: Hand, rake: Rake = _no_rake) -> Replay:
                     elif isinstance(e, Check | Call):
                         moved = st.checking_or_calling_amount or 0
                         if moved != (e.amount if isinstance(e, Call) else 0):
-                            raise Refused(f"line {e.line}: {e.player} {type(e).__name__.lower()}s "
-                                          f"{getattr(e, 'amount', 0)}; pokerkit's call is {moved}")
+                            raise Refused(
+                                f"line {e.line}: {e.player} {type(e).__name__.lower()}s "
+                                f"{getattr(e, 'amount', 0)}; pokerkit's call is {moved}"
+                            )
                         st.check_or_call()
                     else:
                         to = bets[i] + e.amount if isinstance(e, Bet) else e.to
@@ -380,12 +422,18 @@ def play(hand: Hand, rake: Rake = _no_rake) -> Replay:
                 if isinstance(e, Bet | Raise) and st.completion_betting_or_raising_count == cap:
                     capped.add(s)
                 if isinstance(e, Call | Bet | Raise) and e.all_in != (st.stacks[i] == 0):
-                    raise Refused(f"line {e.line}: all-in is {e.all_in}; pokerkit leaves {e.player} {st.stacks[i]}")
+                    raise Refused(
+                        f"line {e.line}: all-in is {e.all_in}; pokerkit leaves {e.player} {st.stacks[i]}"
+                    )
         advance()
         if capped != capped_lines:
-            notes.append(f"capped rounds: pokerkit {sorted(capped)}, 'Betting is capped' lines {sorted(capped_lines)}")
+            notes.append(
+                f"capped rounds: pokerkit {sorted(capped)}, 'Betting is capped' lines {sorted(capped_lines)}"
+            )
         if st.status:
-            raise Refused(f"the history ends; pokerkit's hand does not (turn: {st.turn_index}, street {st.street_index})")
+            raise Refused(
+                f"the history ends; pokerkit's hand does not (turn: {st.turn_index}, street {st.street_index})"
+            )
     for w in caught:
         message = str(w.message)
         if "card being dealt" in message:
@@ -434,7 +482,9 @@ def rake_table(hand: Hand, pots: list[int]) -> dict[int, int]:
             after += printed[k]
             k += 1
         if table.get(before, before - after) != before - after:
-            raise Inexpressible(f"two pots of {before} raked differently: pokerkit's rake hook sees only the amount")
+            raise Inexpressible(
+                f"two pots of {before} raked differently: pokerkit's rake hook sees only the amount"
+            )
         table[before] = before - after
     if k != len(printed) or sum(table.values()) != rake:
         raise Refused(f"pokerkit's pots {pots} do not match the printed pots {printed} and rake {rake}")
@@ -496,8 +546,10 @@ def compare(hand: Hand) -> tuple[list[str], list[str]]:
     facts = result.facts
     problems: list[str] = []
     if not result.valid:
-        problems.append("the referee rejects what pokerkit plays through: "
-                        + "; ".join(f"{v.code}@{v.line}" for v in result.errors))
+        problems.append(
+            "the referee rejects what pokerkit plays through: "
+            + "; ".join(f"{v.code}@{v.line}" for v in result.errors)
+        )
     if facts is None:
         return [*problems, "the referee built no facts"], pk.notes
     dealt = {p.player for p in facts.players if p.dealt_in}
@@ -531,12 +583,16 @@ def compare(hand: Hand) -> tuple[list[str], list[str]]:
             awarded[winner] += amount
     for name, mine in pk.ledgers.items():
         if mine.collected != awarded[name]:
-            problems.append(f"{name} wins: pokerkit {mine.collected}, the referee's settlement {awarded[name]}")
+            problems.append(
+                f"{name} wins: pokerkit {mine.collected}, the referee's settlement {awarded[name]}"
+            )
     pot = sum(sum(lg.put_in) - lg.returned for lg in pk.ledgers.values())
     summary = hand.summary
     if pot != facts.total_pot or (summary is not None and summary.total_pot not in (None, pot)):
-        problems.append(f"total pot: pokerkit {pot}, referee {facts.total_pot}, "
-                        f"printed {summary.total_pot if summary else None}")
+        problems.append(
+            f"total pot: pokerkit {pot}, referee {facts.total_pot}, "
+            f"printed {summary.total_pot if summary else None}"
+        )
     printed_rake = summary.rake if summary is not None and summary.rake is not None else pk.rake
     if pk.rake != facts.rake or pk.rake != printed_rake:
         problems.append(f"rake: pokerkit {pk.rake}, referee {facts.rake}, printed {printed_rake}")
@@ -582,8 +638,12 @@ def judge(root: Path, rel: str, index: int) -> Verdict:
             return Verdict(rel, key[1], "xfail", KNOWN_REJECTS[key], [f"hhparse cannot read it: {item.code}"])
         if key in UNREADABLE:
             return Verdict(rel, key[1], "skipped", f"hhparse cannot read it ({item.code}): {UNREADABLE[key]}")
-        return Verdict(rel, key[1], "disagree", problems=[f"unexpected parse error {item.code}@{item.line}: "
-                                                          f"{item.message}"])
+        return Verdict(
+            rel,
+            key[1],
+            "disagree",
+            problems=[f"unexpected parse error {item.code}@{item.line}: {item.message}"],
+        )
     try:
         problems, notes = compare(item)
     except Inexpressible as exc:
@@ -597,8 +657,14 @@ def judge(root: Path, rel: str, index: int) -> Verdict:
         rejected = not referee(item).valid
         if refused and rejected:
             return Verdict(rel, key[1], "damaged", DAMAGED[key], problems, notes)
-        return Verdict(rel, key[1], "disagree", DAMAGED[key],
-                       [f"damaged hand: pokerkit refuses={refused}, referee rejects={rejected}", *problems], notes)
+        return Verdict(
+            rel,
+            key[1],
+            "disagree",
+            DAMAGED[key],
+            [f"damaged hand: pokerkit refuses={refused}, referee rejects={rejected}", *problems],
+            notes,
+        )
     if key in KNOWN_REJECTS:
         return Verdict(rel, key[1], "xfail", KNOWN_REJECTS[key], problems, notes)
     return Verdict(rel, key[1], "disagree" if problems else "compared", "", problems, notes)
@@ -684,19 +750,32 @@ def _mutate(hand: Hand, kind: type, change: Callable[[Any], Any]) -> Hand:
     ("rel", "kind", "change", "expected"),
     [
         # PokerStars paid a chip more than pokerkit's evaluation gives the winner.
-        ("omaha-hilo/hhsmithy-cash-nl-0.50-1-2014-quartered.txt", Collect,
-         lambda e: replace(e, amount=e.amount + 1), "collected"),
+        (
+            "omaha-hilo/hhsmithy-cash-nl-0.50-1-2014-quartered.txt",
+            Collect,
+            lambda e: replace(e, amount=e.amount + 1),
+            "collected",
+        ),
         # A pot-limit raise far above the pot: pokerkit's own pot-limit maximum refuses it.
-        ("omaha/hhsmithy-cash-showdown-78447360452.txt", Raise,
-         lambda e: replace(e, by=e.by + e.to, to=e.to * 2), "above the maximum"),
+        (
+            "omaha/hhsmithy-cash-showdown-78447360452.txt",
+            Raise,
+            lambda e: replace(e, by=e.by + e.to, to=e.to * 2),
+            "above the maximum",
+        ),
         # A call of the wrong size: pokerkit computes what the call costs.
-        ("omaha/hhsmithy-cash-showdown-78447360452.txt", Call,
-         lambda e: replace(e, amount=e.amount + 1), "pokerkit's call is"),
+        (
+            "omaha/hhsmithy-cash-showdown-78447360452.txt",
+            Call,
+            lambda e: replace(e, amount=e.amount + 1),
+            "pokerkit's call is",
+        ),
     ],
     ids=["payout", "pot-limit", "call-size"],
 )
-def test_a_wrong_hand_is_caught(corpus_dir: Path, rel: str, kind: type, change: Callable[[Any], Any],
-                                expected: str) -> None:
+def test_a_wrong_hand_is_caught(
+    corpus_dir: Path, rel: str, kind: type, change: Callable[[Any], Any], expected: str
+) -> None:
     """The comparison can fail: a corrupted copy of a hand that agrees is refused or mismatched."""
     hand = _first_hand(corpus_dir, rel)
     assert compare(hand)[0] == []

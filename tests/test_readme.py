@@ -36,8 +36,14 @@ def _blocks(kind: str) -> list[str]:
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HHPARSE_")}
     bin_dir = str(Path(sys.executable).parent)
-    env.update(HOME=str(home), PATH=bin_dir + os.pathsep + env.get("PATH", ""), NO_COLOR="1", COLUMNS="80",
-               HHPARSE_NO_PROGRESS="1", HHPARSE_LOG_DIR=str(home / "logs"))
+    env.update(
+        HOME=str(home),
+        PATH=bin_dir + os.pathsep + env.get("PATH", ""),
+        NO_COLOR="1",
+        COLUMNS="80",
+        HHPARSE_NO_PROGRESS="1",
+        HHPARSE_LOG_DIR=str(home / "logs"),
+    )
     return env
 
 
@@ -54,13 +60,31 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_shell_command_runs_as_written(copy: Path) -> None:
     blocks = _blocks("sh")
     assert len(blocks) >= 2
-    script = "set -eo pipefail\ntrap 'echo \"README command failed: $BASH_COMMAND\" >&2' ERR\n" + "\n".join(blocks)
-    run = subprocess.run(["bash", "-c", script], cwd=copy, env=_env(copy / "home"), capture_output=True,
-                         text=True, timeout=600, check=False)
+    script = "set -eo pipefail\ntrap 'echo \"README command failed: $BASH_COMMAND\" >&2' ERR\n" + "\n".join(
+        blocks
+    )
+    run = subprocess.run(
+        ["bash", "-c", script],
+        cwd=copy,
+        env=_env(copy / "home"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
     # what the commands say they write is there
-    for made in ("hands.txt", "verdicts.jsonl", "graph.png", "hands.html", "pages/index.html", "summary.csv",
-                 "hand-121300022398.html", "hand.html", "synthetic"):
+    for made in (
+        "hands.txt",
+        "verdicts.jsonl",
+        "graph.png",
+        "hands.html",
+        "pages/index.html",
+        "summary.csv",
+        "hand-121300022398.html",
+        "hand.html",
+        "synthetic",
+    ):
         assert (copy / made).exists(), made
     assert (copy / "home" / "hh-warehouse" / "manifest.json").exists()
     assert "Hand #121300022398" in run.stdout  # the example hand is in sample_histories/
@@ -71,8 +95,15 @@ def test_python_example_runs_as_written(copy: Path) -> None:
     if not (copy / "home" / "hh-warehouse").exists():
         test_every_shell_command_runs_as_written(copy)
     (block,) = _blocks("python")
-    run = subprocess.run([sys.executable, "-c", block], cwd=copy, env=_env(copy / "home"), capture_output=True,
-                         text=True, timeout=300, check=False)
+    run = subprocess.run(
+        [sys.executable, "-c", block],
+        cwd=copy,
+        env=_env(copy / "home"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "bb/100" in run.stdout or "Big blinds" in run.stdout
 
@@ -82,8 +113,12 @@ def test_install_commands_exist(tmp_path: Path) -> None:
     commands = [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
     assert commands == ["make demo", "make test", "pipx install .", "python3 -m pip install ."]
     for target in ("demo", "test"):  # a dry run (-n executes nothing), with a venv of its own to plan for
-        dry = subprocess.run(["make", "-n", "-C", str(REPO), f"VENV={tmp_path}/venv", f"WAREHOUSE={tmp_path}/wh",
-                              target], capture_output=True, text=True, check=False)
+        dry = subprocess.run(
+            ["make", "-n", "-C", str(REPO), f"VENV={tmp_path}/venv", f"WAREHOUSE={tmp_path}/wh", target],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         assert dry.returncode == 0 and "pip install" in dry.stdout, dry.stderr
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["scripts"]["hhparse"] == "hhparse.cli:main"
@@ -99,10 +134,20 @@ def test_hand_history_folders_are_named_for_both_systems() -> None:
 def test_setup_commands_use_real_options() -> None:
     blocks = _blocks("sh setup")
     assert blocks, "the README shows how to watch the client's folder"
-    helps = subprocess.run([sys.executable, "-m", "hhparse", "import", "--help"], capture_output=True, text=True,
-                           env={**os.environ, "COLUMNS": "200"}, check=True).stdout
-    used = {opt for block in blocks for line in block.splitlines() if "hhparse import" in line
-            for opt in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line)}
+    helps = subprocess.run(
+        [sys.executable, "-m", "hhparse", "import", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        check=True,
+    ).stdout
+    used = {
+        opt
+        for block in blocks
+        for line in block.splitlines()
+        if "hhparse import" in line
+        for opt in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", line)
+    }
     assert "--watch" in used
     for opt in used:
         assert opt in helps, f"the README uses {opt}, which `hhparse import --help` does not list"

@@ -90,7 +90,9 @@ def _printed_net(hand: Hand) -> dict[str, int]:
     return {s.player: got[s.player] - put_in[s.player] for s in hand.seats}
 
 
-def test_every_real_hand_is_valid(refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+def test_every_real_hand_is_valid(
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
     bad = []
     hands = 0
     for rel, item, result in refereed:
@@ -105,20 +107,27 @@ def test_every_real_hand_is_valid(refereed: list[tuple[str, Hand | ParseError, R
         assert result is not None
         hands += 1
         if not result.valid:
-            bad.append(f"{rel} #{item.hand_id if isinstance(item, Hand) else '?'}: "
-                       + "; ".join(f"{v.code}@{v.line}: {v.message}" for v in result.errors))
+            bad.append(
+                f"{rel} #{item.hand_id if isinstance(item, Hand) else '?'}: "
+                + "; ".join(f"{v.code}@{v.line}: {v.message}" for v in result.errors)
+            )
     assert hands >= 290
     assert not bad, "\n".join(bad)
 
 
-def test_net_results_match_printed_amounts(refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+def test_net_results_match_printed_amounts(
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
     for _, item, result in refereed:
         if result is None or result.facts is None or not isinstance(item, Hand) or item.cancelled:
             continue
         printed = _printed_net(item)
         # 2005 histories return uncalled bets silently: the engine's net includes the return.
-        silent = {p.player: p.returned for p in result.facts.players
-                  if p.returned and not any(isinstance(e, UncalledBet) for e in item.events)}
+        silent = {
+            p.player: p.returned
+            for p in result.facts.players
+            if p.returned and not any(isinstance(e, UncalledBet) for e in item.events)
+        }
         for p in result.facts.players:
             assert p.net == printed[p.player] + silent.get(p.player, 0), (item.hand_id, p.player)
         total_net = sum(p.net for p in result.facts.players)
@@ -129,14 +138,20 @@ def test_net_results_match_printed_amounts(refereed: list[tuple[str, Hand | Pars
 
 
 def test_stacks_carry_over_between_tournament_hands(
-        refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
     """Next hand's starting stack = this hand's start + net (tournaments: no top-ups)."""
     checked = 0
     prev: dict[str, tuple[Hand | ParseError, RefereeResult | None]] = {}
     for rel, item, result in refereed:
         last = prev.get(rel)
         prev[rel] = (item, result)  # only directly consecutive hands (other games may sit between)
-        if result is None or result.facts is None or not isinstance(item, Hand) or item.header.tournament is None:
+        if (
+            result is None
+            or result.facts is None
+            or not isinstance(item, Hand)
+            or item.header.tournament is None
+        ):
             continue
         if last is not None and isinstance(last[0], Hand) and last[0].header.table == item.header.table:
             ph, pr = last[0], last[1]
@@ -144,12 +159,18 @@ def test_stacks_carry_over_between_tournament_hands(
             assert pr.facts is not None
             after = {p.player: p.starting_stack + p.net for p in pr.facts.players}
             for e in ph.events:  # a rebuy or add-on among the hand's lines is for the next hand
-                if isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON) \
-                        and e.line > ph.seats[-1].line:
+                if (
+                    isinstance(e, TableEvent)
+                    and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON)
+                    and e.line > ph.seats[-1].line
+                ):
                     after[e.player] = after.get(e.player, 0) + (e.amount or 0)
             for e in item.events:  # one printed before the seat lines is already in this hand's stacks
-                if isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON) \
-                        and e.line < item.seats[0].line:
+                if (
+                    isinstance(e, TableEvent)
+                    and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON)
+                    and e.line < item.seats[0].line
+                ):
                     after[e.player] = after.get(e.player, 0) + (e.amount or 0)
             for s in item.seats:
                 if s.player in after:
@@ -158,7 +179,9 @@ def test_stacks_carry_over_between_tournament_hands(
     assert checked > 500
 
 
-def test_damaged_hands_are_flagged(refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+def test_damaged_hands_are_flagged(
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
     seen: dict[str, set[str]] = {}
     for rel, item, result in refereed:
         hid = item.hand_id
@@ -175,8 +198,11 @@ def test_damaged_hands_are_flagged(refereed: list[tuple[str, Hand | ParseError, 
 
 
 def test_truncated_hands_leave_the_rest_of_their_file_valid(
-        refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
-    files = {rel for rel, item, _ in refereed if isinstance(item, ParseError) and item.code == "truncated-hand"}
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
+    files = {
+        rel for rel, item, _ in refereed if isinstance(item, ParseError) and item.code == "truncated-hand"
+    }
     assert len(files) == 2
     complete = [(rel, r) for rel, item, r in refereed if rel in files and isinstance(item, Hand)]
     assert len(complete) == 4 and all(r is not None and r.valid for _, r in complete)
@@ -200,7 +226,8 @@ def test_converted_and_synthetic_files_never_crash(corpus_dir: Path) -> None:
 
 
 def test_fpdb_copies_give_the_same_verdict(
-        refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
     verdicts: dict[str, set[tuple[str, ...]]] = defaultdict(set)
     for rel, item, result in refereed:
         if result is None or not isinstance(item, Hand):
@@ -213,6 +240,9 @@ def test_fpdb_copies_give_the_same_verdict(
 
 
 def test_courchevel_2016_board_is_a_warning_not_an_error(
-        refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]]) -> None:
+    refereed: list[tuple[str, Hand | ParseError, RefereeResult | None]],
+) -> None:
     results = [r for rel, _, r in refereed if r is not None and "2016-weird-board" in rel]
-    assert results and all(r.valid and any(w.code == "courchevel-2016-board" for w in r.warnings) for r in results)
+    assert results and all(
+        r.valid and any(w.code == "courchevel-2016-board" for w in r.warnings) for r in results
+    )

@@ -75,8 +75,11 @@ def assert_flags(hand: Hand, code: str, line: int | None = None) -> None:
 def test_collected_amount_off_by_one(corpus_dir: Path) -> None:
     h = load(corpus_dir, CH13)
     i = find(h, lambda e: isinstance(e, Collect))
-    assert_flags(with_event(h, i, replace(h.events[i], amount=h.events[i].amount + 1)),
-                 "wrong-collected-amount", h.events[i].line)
+    assert_flags(
+        with_event(h, i, replace(h.events[i], amount=h.events[i].amount + 1)),
+        "wrong-collected-amount",
+        h.events[i].line,
+    )
 
 
 def test_hilo_halves_swapped_amounts(corpus_dir: Path) -> None:
@@ -198,7 +201,9 @@ def test_exposed_card_differs_from_first_flop_card(corpus_dir: Path) -> None:
 def test_wrong_uncalled_bet_amount(corpus_dir: Path) -> None:
     h = load(corpus_dir, RIT)  # Uncalled bet ($25.75) returned to Hero
     i = find(h, lambda e: isinstance(e, UncalledBet))
-    assert_flags(with_event(h, i, replace(h.events[i], amount=2500)), "wrong-uncalled-amount", h.events[i].line)
+    assert_flags(
+        with_event(h, i, replace(h.events[i], amount=2500)), "wrong-uncalled-amount", h.events[i].line
+    )
 
 
 def test_wrong_total_pot(corpus_dir: Path) -> None:
@@ -214,13 +219,17 @@ def test_summary_seat_names_the_wrong_player(corpus_dir: Path) -> None:
     assert h.summary is not None
     seats = list(h.summary.seats)
     seats[0] = replace(seats[0], player="Player6")
-    assert_flags(replace(h, summary=replace(h.summary, seats=tuple(seats))), "summary-mismatch", seats[0].line)
+    assert_flags(
+        replace(h, summary=replace(h.summary, seats=tuple(seats))), "summary-mismatch", seats[0].line
+    )
 
 
 def test_fold_marked_all_in_flag(corpus_dir: Path) -> None:
     h = load(corpus_dir, CH13)
     i = find(h, lambda e: isinstance(e, Call))
-    assert_flags(with_event(h, i, replace(h.events[i], all_in=True)), "all-in-flag-mismatch", h.events[i].line)
+    assert_flags(
+        with_event(h, i, replace(h.events[i], all_in=True)), "all-in-flag-mismatch", h.events[i].line
+    )
 
 
 def test_wrong_call_amount(corpus_dir: Path) -> None:
@@ -233,8 +242,11 @@ def test_wrong_hand_description(corpus_dir: Path) -> None:
     h = load(corpus_dir, CH13)
     i = find(h, lambda e: type(e).__name__ == "Show")
     e = h.events[i]
-    assert_flags(with_event(h, i, replace(e, description="a pair of Kings", hi="a pair of Kings")),
-                 "wrong-hand-description", e.line)
+    assert_flags(
+        with_event(h, i, replace(e, description="a pair of Kings", hi="a pair of Kings")),
+        "wrong-hand-description",
+        e.line,
+    )
 
 
 def test_unmutated_hands_stay_valid(corpus_dir: Path) -> None:

@@ -43,7 +43,9 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, hand_id: str) -> list[dict[s
     return [dict(zip(rel.columns, r, strict=True)) for r in rel.fetchall()]
 
 
-def test_every_action_step_is_the_referees_pot_and_stack(con: duckdb.DuckDBPyConnection, docs: list[dict[str, Any]]) -> None:
+def test_every_action_step_is_the_referees_pot_and_stack(
+    con: duckdb.DuckDBPyConnection, docs: list[dict[str, Any]]
+) -> None:
     for doc in docs:
         hid = doc["hand"]["id"]
         acts = _rows(con, "SELECT * FROM actions WHERE hand_id = $h ORDER BY seq", hid)
@@ -119,10 +121,20 @@ def test_boards_grow_street_by_street(docs: list[dict[str, Any]]) -> None:
 def test_run_it_twice_shows_both_boards(con: duckdb.DuckDBPyConnection) -> None:
     doc = replay_document(con, "97007286518")
     labels = [s["label"] for s in doc["steps"] if s["kind"] == "street"]
-    assert labels == ["Flop [7h 5d 3s]", "First turn [7s]", "First river [Ts]", "Second turn [2s]",
-                      "Second river [4h]"]
+    assert labels == [
+        "Flop [7h 5d 3s]",
+        "First turn [7s]",
+        "First river [Ts]",
+        "Second turn [2s]",
+        "Second river [4h]",
+    ]
     assert doc["steps"][-1]["board"] == [5, 5]
-    assert {(r["run"], r["half"]) for r in doc["results"]} == {(1, "high"), (1, "low"), (2, "high"), (2, "low")}
+    assert {(r["run"], r["half"]) for r in doc["results"]} == {
+        (1, "high"),
+        (1, "low"),
+        (2, "high"),
+        (2, "low"),
+    }
 
 
 def test_three_way_all_in_side_pots_appear_when_bets_are_gathered(con: duckdb.DuckDBPyConnection) -> None:

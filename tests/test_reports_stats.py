@@ -329,9 +329,7 @@ def test_stats_layer_reads_hand_players_alone(con: duckdb.DuckDBPyConnection) ->
 
 
 @pytest.mark.parametrize("zone", ["UTC", "Pacific/Kiritimati", "Etc/GMT+12"])
-def test_date_filters_keep_every_hand_of_the_day_in_any_session_time_zone(
-    tmp_path: Path, zone: str
-) -> None:
+def test_date_filters_keep_every_hand_of_the_day_in_any_session_time_zone(tmp_path: Path, zone: str) -> None:
     """The filters also test the stored start_utc (so the Parquet scan can skip row groups): that
     test is a day wider than the date's, so no session time zone (UTC+14 to UTC-12 here) makes
     it drop a hand the date test keeps. Hands every 90 minutes over three days."""

@@ -90,8 +90,9 @@ def test_low_table_is_the_union_of_two_and_three_different_low_ranks() -> None:
 def test_hand_values_match_the_evaluator(deck: list[str], n_hole: int) -> None:
     rows = 8
     holes = np.stack([_ids(deck[i * 10 : i * 10 + n_hole]) for i in range(rows // 2)] * 2)
-    boards = np.stack([_ids(deck[i * 10 + 5 : i * 10 + 10]) for i in range(rows // 2)]
-                      + [_ids(deck[45:50])] * (rows // 2))
+    boards = np.stack(
+        [_ids(deck[i * 10 + 5 : i * 10 + 10]) for i in range(rows // 2)] + [_ids(deck[45:50])] * (rows // 2)
+    )
     hi, lo = E.hand_values(holes, boards, True)
     for i in range(rows):
         hole = tuple(FULL_DECK[c] for c in holes[i])
@@ -137,8 +138,15 @@ def test_halves_agree_with_pokerkit(deck: list[str], n_hole: int) -> None:
     pk_hi, pk_lo = pokerkit.OmahaHoldemHand, pokerkit.OmahaEightOrBetterLowHand
     ha, hb = pk_hi.from_game("".join(a), "".join(board)), pk_hi.from_game("".join(b), "".join(board))
     assert _sign(int(hi[0]) - int(hi[1])) == _sign((ha > hb) - (ha < hb)), (a, b, board)
-    la, lb = pk_lo.from_game_or_none("".join(a), "".join(board)), pk_lo.from_game_or_none("".join(b), "".join(board))
-    assert (int(lo[0]) == E.NO_LOW) == (la is None) and (int(lo[1]) == E.NO_LOW) == (lb is None), (a, b, board)
+    la, lb = (
+        pk_lo.from_game_or_none("".join(a), "".join(board)),
+        pk_lo.from_game_or_none("".join(b), "".join(board)),
+    )
+    assert (int(lo[0]) == E.NO_LOW) == (la is None) and (int(lo[1]) == E.NO_LOW) == (lb is None), (
+        a,
+        b,
+        board,
+    )
     if la is not None and lb is not None:  # ours: smaller wins; pokerkit: stronger compares greater
         assert _sign(int(lo[1]) - int(lo[0])) == _sign((la > lb) - (la < lb)), (a, b, board)
 
@@ -149,7 +157,9 @@ def test_halves_agree_with_pokerkit(deck: list[str], n_hole: int) -> None:
 
 
 @st.composite
-def spots(draw: st.DrawFn, b0s: tuple[int, ...] = (3, 4), dead_counts: tuple[int, ...] = (0, 0, 4)) -> EquitySpot:
+def spots(
+    draw: st.DrawFn, b0s: tuple[int, ...] = (3, 4), dead_counts: tuple[int, ...] = (0, 0, 4)
+) -> EquitySpot:
     deck = draw(st.permutations(FULL_DECK))
     n_players = draw(st.sampled_from((2, 2, 3, 4)))
     hole_size = draw(st.sampled_from((4, 5)))
@@ -187,8 +197,14 @@ def test_preflop_shapes_are_the_brute_force(spot: EquitySpot) -> None:
 
 
 def test_preflop_courchevel_heads_up_is_exact_over_every_board() -> None:
-    spot = EquitySpot(True, 5, (("As", "2s", "3d", "Kh", "Qc"), ("8c", "8d", "7h", "6h", "Tc")), ("4h",), (),
-                      (EquityPot(((0, 2001),), (0, 1)),))
+    spot = EquitySpot(
+        True,
+        5,
+        (("As", "2s", "3d", "Kh", "Qc"), ("8c", "8d", "7h", "6h", "Tc")),
+        ("4h",),
+        (),
+        (EquityPot(((0, 2001),), (0, 1)),),
+    )
     r = equity(spot)
     assert (r.method, r.boards) == ("exact", math.comb(41, 4))
     assert sum(r.totals) == 2001 * r.boards
@@ -224,8 +240,14 @@ def test_a_complete_board_gives_the_result(spot: EquitySpot) -> None:
 
 def test_a_locked_scoop_has_all_the_equity() -> None:
     """A royal flush made on the turn, and a board that can never make a low: certain scoop."""
-    spot = EquitySpot(True, 5, (("Th", "9h", "2c", "3c", "4d"), ("Ad", "As", "Kd", "Ks", "Qc")),
-                      ("Ah", "Kh", "Qh", "Jh"), (), (EquityPot(((0, 999),), (0, 1)),))
+    spot = EquitySpot(
+        True,
+        5,
+        (("Th", "9h", "2c", "3c", "4d"), ("Ad", "As", "Kd", "Ks", "Qc")),
+        ("Ah", "Kh", "Qh", "Jh"),
+        (),
+        (EquityPot(((0, 999),), (0, 1)),),
+    )
     r = equity(spot)
     assert r.ev == (999.0, 0.0) and r.std_err == (0.0, 0.0)
 
@@ -249,8 +271,14 @@ def _permute_suits(cards: tuple[str, ...], perm: tuple[int, ...]) -> tuple[str, 
 @given(spot=spots(b0s=(1, 3, 4)), perm=st.permutations(range(4)))
 def test_equity_is_blind_to_suit_names(spot: EquitySpot, perm: list[int]) -> None:
     p = tuple(perm)
-    other = EquitySpot(spot.hilo, spot.hole_size, tuple(_permute_suits(h, p) for h in spot.holes),
-                       _permute_suits(spot.board, p), _permute_suits(spot.dead, p), spot.pots)
+    other = EquitySpot(
+        spot.hilo,
+        spot.hole_size,
+        tuple(_permute_suits(h, p) for h in spot.holes),
+        _permute_suits(spot.board, p),
+        _permute_suits(spot.dead, p),
+        spot.pots,
+    )
     assert equity(other).totals == equity(spot).totals
 
 
@@ -281,11 +309,21 @@ def test_odd_chips_go_to_the_high_half_then_first_clockwise() -> None:
 
 
 def test_no_low_gives_the_whole_pot_to_high() -> None:
-    spot = EquitySpot(True, 5, (("As", "Ks", "2d", "3c", "Jh"), ("Qd", "Qc", "Td", "9c", "8s")),
-                      ("Kd", "Kh", "Qs", "Js", "9d"), (), (EquityPot(((0, 301),), (0, 1)),))
+    spot = EquitySpot(
+        True,
+        5,
+        (("As", "Ks", "2d", "3c", "Jh"), ("Qd", "Qc", "Td", "9c", "8s")),
+        ("Kd", "Kh", "Qs", "Js", "9d"),
+        (),
+        (EquityPot(((0, 301),), (0, 1)),),
+    )
     r = equity(spot)  # no low card on the board: kings full of jacks beats queens full, 301 to 0
     assert {(s.half, s.player): s.total for s in r.shares} == {
-        ("high", 0): 301, ("high", 1): 0, ("low", 0): 0, ("low", 1): 0}
+        ("high", 0): 301,
+        ("high", 1): 0,
+        ("low", 0): 0,
+        ("low", 1): 0,
+    }
 
 
 def test_run_it_twice_is_the_sum_of_each_runs_equity() -> None:
@@ -317,8 +355,14 @@ def test_monte_carlo_is_within_its_standard_error(spot: EquitySpot) -> None:
 
 
 def test_monte_carlo_is_reproducible_from_its_seed() -> None:
-    spot = EquitySpot(True, 5, (("Ah", "2h", "3c", "Kd", "Ks"), ("Qc", "Jc", "Tc", "9d", "8d")), (), (),
-                      (EquityPot(((0, 1000),), (0, 1)),))
+    spot = EquitySpot(
+        True,
+        5,
+        (("Ah", "2h", "3c", "Kd", "Ks"), ("Qc", "Jc", "Tc", "9d", "8d")),
+        (),
+        (),
+        (EquityPot(((0, 1000),), (0, 1)),),
+    )
     a, b = equity(spot, seed=11), equity(spot, seed=11)
     assert a.method == "mc" and a == b
     assert equity(spot, seed=12).totals != a.totals
@@ -355,8 +399,12 @@ def test_the_method_rule() -> None:
 def test_impossible_spots_are_refused() -> None:
     pot = (EquityPot(((0, 10),), (0, 1)),)
     with pytest.raises(ValueError, match="known twice"):
-        equity(EquitySpot(True, 5, (("As", "Ks", "Qs", "Js", "Ts"), ("As", "2c", "3c", "4c", "5c")), (), (), pot))
+        equity(
+            EquitySpot(True, 5, (("As", "Ks", "Qs", "Js", "Ts"), ("As", "2c", "3c", "4c", "5c")), (), (), pot)
+        )
     with pytest.raises(ValueError, match="not a card"):
-        equity(EquitySpot(True, 5, (("Xx", "Ks", "Qs", "Js", "Ts"), ("Ac", "2c", "3c", "4c", "5c")), (), (), pot))
+        equity(
+            EquitySpot(True, 5, (("Xx", "Ks", "Qs", "Js", "Ts"), ("Ac", "2c", "3c", "4c", "5c")), (), (), pot)
+        )
     with pytest.raises(ValueError, match="names no contender"):
         equity(EquitySpot(True, 5, (("As", "Ks", "Qs", "Js", "Ts"),), (), (), pot))

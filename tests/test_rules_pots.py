@@ -75,7 +75,9 @@ def test_side_pots_folded_chips_count_but_folded_players_are_not_eligible() -> N
 def test_side_pots_real_fixed_limit_hand() -> None:
     # O8-FL 109713978619: Crazy Elior all-in for $1282.50; SB folded $150. Main 5280 (before rake), side 4200.
     contrib = {"Crazy": 128250, "joiso": 188250, "Lewis": 308250, "Biatch": 15000, "Bluf": 308250}
-    pots = side_pots(contrib, live={"Crazy", "Lewis", "Bluf"}, order=["Crazy", "joiso", "Lewis", "Biatch", "Bluf"])
+    pots = side_pots(
+        contrib, live={"Crazy", "Lewis", "Bluf"}, order=["Crazy", "joiso", "Lewis", "Biatch", "Bluf"]
+    )
     assert [p.amount for p in pots] == [528000, 420000]
     assert pots[1].eligible == ("Lewis", "Bluf")
 
@@ -112,7 +114,11 @@ def test_clockwise_from_button_button_is_last() -> None:
 @given(st.integers(0, 10**9), st.integers(1, 10))
 def test_split_evenly_conserves_chips(amount: int, n: int) -> None:
     shares = split_evenly(amount, [str(i) for i in range(n)])
-    assert sum(shares) == amount and max(shares) - min(shares) <= 1 and list(shares) == sorted(shares, reverse=True)
+    assert (
+        sum(shares) == amount
+        and max(shares) - min(shares) <= 1
+        and list(shares) == sorted(shares, reverse=True)
+    )
 
 
 @given(st.integers(0, 10**9))
@@ -177,8 +183,9 @@ _pots = st.lists(st.integers(1, 10**6), min_size=1, max_size=6)
 
 
 @given(_pots, st.integers(1, 1000), st.data(), st.one_of(st.none(), st.integers(0, 10**4)))
-def test_every_cumulative_allocation_is_accepted(gross: list[int], den: int, data: st.DataObject,
-                                                 cap: int | None) -> None:
+def test_every_cumulative_allocation_is_accepted(
+    gross: list[int], den: int, data: st.DataObject, cap: int | None
+) -> None:
     num = data.draw(st.integers(0, den))  # any rate from 0 to 100 %, any cap or none
     shares = rake_cumulative(gross, num, den, cap)
     assert all(0 <= s <= g for s, g in zip(shares, gross, strict=True))

@@ -68,7 +68,10 @@ def test_crafted_histories_round_trip() -> None:
     for path in sorted(RULES.glob("*.txt")):
         for h in parse_file(path):
             if isinstance(h, Hand):
-                assert list(parse_text(render(h), source=h.source, first_line=h.line)) == [h], (path, h.hand_id)
+                assert list(parse_text(render(h), source=h.source, first_line=h.line)) == [h], (
+                    path,
+                    h.hand_id,
+                )
                 n += 1
     assert n >= 20
 
@@ -88,7 +91,10 @@ def test_rake_with_side_pots_is_allocated_by_pot(corpus_dir: Path) -> None:
     ($1.37 - $0.12 = $1.25) because the room did not take the rake off the main pot first: the
     levels are right (the $1.37 holds the folded players' $0.20 + $0.01), and the rake is shared
     cumulatively at 5 %: 6 + 3 + 3 cents."""
-    for hid, gross, rake in (("22865231671", [247, 93, 30], [12, 5, 1]), ("60920749213", [137, 45, 72], [6, 3, 3])):
+    for hid, gross, rake in (
+        ("22865231671", [247, 93, 30], [12, 5, 1]),
+        ("60920749213", [137, 45, 72], [6, 3, 3]),
+    ):
         r = valid(real(corpus_dir, SIDEPOTS, hid))
         assert r.facts is not None
         assert [(p.amount, p.rake) for p in r.facts.pots] == list(zip(gross, rake, strict=True))
@@ -110,10 +116,12 @@ def test_rake_with_side_pots_crafted() -> None:
 
 def _reprint(main: str, side1: str, side2: str) -> Callable[[str], str]:
     """The crafted rake hand with other printed pots, and the collect/summary lines to match."""
+
     def edit(text: str) -> str:
         for old, new in (("$1.91", main), ("$0.86", side1), ("$0.76", side2)):
             text = text.replace(old, new)
         return text
+
     return edit
 
 
@@ -136,7 +144,8 @@ def test_rake_with_side_pots_every_room_allocation_is_accepted() -> None:
     ],
 )
 def test_rake_with_side_pots_a_printed_pot_no_allocation_explains_is_rejected(
-        main: str, side1: str, side2: str, why: str) -> None:
+    main: str, side1: str, side2: str, why: str
+) -> None:
     (h,) = hands("rake-side-pots-cumulative.txt", _reprint(main, side1, side2))
     assert "wrong-side-pot" in codes(h), why
 
@@ -166,16 +175,29 @@ def test_run_it_twice_summary_lost_one_board_won_the_other_crafted() -> None:
     assert split.summary is not None
     assert [s.clauses for s in split.summary.seats] == [(False, True), (True, False)]
     # the clauses must say which board paid: swapping them is a summary error
-    (swapped,) = [h for h in hands(RIT_CRAFTED, lambda t: t.replace(
-        "and lost with a pair of Aces, and won ($59.50) with two pair, Aces and Kings",
-        "and won ($59.50) with two pair, Aces and Kings, and lost with a pair of Aces")) if h.hand_id == split.hand_id]
+    (swapped,) = [
+        h
+        for h in hands(
+            RIT_CRAFTED,
+            lambda t: t.replace(
+                "and lost with a pair of Aces, and won ($59.50) with two pair, Aces and Kings",
+                "and won ($59.50) with two pair, Aces and Kings, and lost with a pair of Aces",
+            ),
+        )
+        if h.hand_id == split.hand_id
+    ]
     assert codes(swapped) >= {"summary-mismatch"}
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("name", ["hhsmithy-cash-run-it-twice-124689908714.txt",
-                                  "hhsmithy-cash-run-it-twice-124680000000.txt",
-                                  "hhsmithy-cash-run-it-twice-1-124680000000.txt"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hhsmithy-cash-run-it-twice-124689908714.txt",
+        "hhsmithy-cash-run-it-twice-124680000000.txt",
+        "hhsmithy-cash-run-it-twice-1-124680000000.txt",
+    ],
+)
 def test_run_it_twice_every_pot_is_collected_once_per_run(corpus_dir: Path, name: str) -> None:
     r = valid(real(corpus_dir, f"omaha/{name}"))
     assert r.facts is not None
@@ -188,30 +210,49 @@ def test_run_it_twice_every_pot_is_collected_once_per_run_crafted() -> None:
     r = valid(side)
     assert r.facts is not None
     assert [(a.pot, a.run, a.amount, a.winners) for a in r.facts.awards if a.pot == 1] == [
-        (1, 1, 300, ("Vil",)), (1, 2, 300, ("Vil",))]
+        (1, 1, 300, ("Vil",)),
+        (1, 2, 300, ("Vil",)),
+    ]
     # the whole one-player side pot collected on the first board only: chips right, board wrong
-    one = [h for h in hands(RIT_CRAFTED, lambda t: t.replace(
-        "Vil collected $3 from side pot\nHero: shows [Kd Ks 7c 2h] (three", "Vil collected $6 from side pot\n"
-        "Hero: shows [Kd Ks 7c 2h] (three").replace(
-        "Vil collected $3 from side pot\nHero: shows [Kd Ks 7c 2h] (a pair", "Hero: shows [Kd Ks 7c 2h] (a pair"))
-        if h.hand_id == side.hand_id]
+    one = [
+        h
+        for h in hands(
+            RIT_CRAFTED,
+            lambda t: t.replace(
+                "Vil collected $3 from side pot\nHero: shows [Kd Ks 7c 2h] (three",
+                "Vil collected $6 from side pot\nHero: shows [Kd Ks 7c 2h] (three",
+            ).replace(
+                "Vil collected $3 from side pot\nHero: shows [Kd Ks 7c 2h] (a pair",
+                "Hero: shows [Kd Ks 7c 2h] (a pair",
+            ),
+        )
+        if h.hand_id == side.hand_id
+    ]
     assert "wrong-collected-amount" in codes(one[0])
 
 
 def _odd_cent(first: str, second: str) -> Callable[[str], str]:
     """The crafted split-boards hand with a $119.01 pot: which board gets the odd cent."""
+
     def edit(text: str) -> str:
-        return (text.replace("Total pot $120 | Rake $1", "Total pot $120 | Rake $0.99")
-                .replace("Vic collected $59.50", f"Vic collected {first}")
-                .replace("Uma collected $59.50", f"Uma collected {second}")
-                .replace("Vic (big blind) showed [9s 8s 7h 6h] and won ($59.50)",
-                         f"Vic (big blind) showed [9s 8s 7h 6h] and won ({first})")
-                .replace("with a pair of Aces, and won ($59.50)", f"with a pair of Aces, and won ({second})"))
+        return (
+            text.replace("Total pot $120 | Rake $1", "Total pot $120 | Rake $0.99")
+            .replace("Vic collected $59.50", f"Vic collected {first}")
+            .replace("Uma collected $59.50", f"Uma collected {second}")
+            .replace(
+                "Vic (big blind) showed [9s 8s 7h 6h] and won ($59.50)",
+                f"Vic (big blind) showed [9s 8s 7h 6h] and won ({first})",
+            )
+            .replace("with a pair of Aces, and won ($59.50)", f"with a pair of Aces, and won ({second})")
+        )
+
     return edit
 
 
-@pytest.mark.parametrize(("first", "second", "ok"), [("$59.51", "$59.50", True), ("$59.50", "$59.51", True),
-                                                     ("$59.52", "$59.49", False)])
+@pytest.mark.parametrize(
+    ("first", "second", "ok"),
+    [("$59.51", "$59.50", True), ("$59.50", "$59.51", True), ("$59.52", "$59.49", False)],
+)
 def test_run_it_twice_odd_unit_goes_to_either_board(first: str, second: str, ok: bool) -> None:
     """No real hand shows a pot run twice with an odd unit: either board may get it, no more."""
     (h,) = [h for h in hands(RIT_CRAFTED, _odd_cent(first, second)) if h.hand_id == "140000000002"]
@@ -230,17 +271,39 @@ def test_short_all_in_big_blind_sets_the_call_and_the_raise_base() -> None:
     call, raise_ = hands("short-all-in-big-blind.txt")
     valid(call)  # 30/60, "posts big blind 40 and is all-in", then the small blind "calls 10"
     valid(raise_)  # 20/40, "posts big blind 25 and is all-in", then "raises 100 to 125"
-    full_call = [h for h in hands("short-all-in-big-blind.txt", lambda t: t.replace(
-        "Brook: calls 10", "Brook: calls 30")) if h.hand_id == call.hand_id]
+    full_call = [
+        h
+        for h in hands(
+            "short-all-in-big-blind.txt", lambda t: t.replace("Brook: calls 10", "Brook: calls 30")
+        )
+        if h.hand_id == call.hand_id
+    ]
     assert "wrong-call-amount" in codes(full_call[0])  # owes what was posted, not the full blind
-    from_full_blind = [h for h in hands("short-all-in-big-blind.txt", lambda t: t.replace(
-        "Alba: raises 100 to 125", "Alba: raises 85 to 125")) if h.hand_id == raise_.hand_id]
+    from_full_blind = [
+        h
+        for h in hands(
+            "short-all-in-big-blind.txt",
+            lambda t: t.replace("Alba: raises 100 to 125", "Alba: raises 85 to 125"),
+        )
+        if h.hand_id == raise_.hand_id
+    ]
     assert "raise-increment-mismatch" in codes(from_full_blind[0])  # measured from 25, not 40
-    too_small = [h for h in hands("short-all-in-big-blind.txt", lambda t: t.replace(
-        "Alba: raises 100 to 125", "Alba: raises 25 to 50").replace("Brook: calls 105", "Brook: calls 30")
-        .replace("Total pot 275 Main pot 75. Side pot 200.", "Total pot 125 Main pot 75. Side pot 50.")
-        .replace("Alba collected 200", "Alba collected 50").replace("won (200)", "won (50)"))
-        if h.hand_id == raise_.hand_id]
+    too_small = [
+        h
+        for h in hands(
+            "short-all-in-big-blind.txt",
+            lambda t: (
+                t.replace("Alba: raises 100 to 125", "Alba: raises 25 to 50")
+                .replace("Brook: calls 105", "Brook: calls 30")
+                .replace(
+                    "Total pot 275 Main pot 75. Side pot 200.", "Total pot 125 Main pot 75. Side pot 50."
+                )
+                .replace("Alba collected 200", "Alba collected 50")
+                .replace("won (200)", "won (50)")
+            ),
+        )
+        if h.hand_id == raise_.hand_id
+    ]
     assert "raise-below-minimum" in codes(too_small[0])  # a full raise is still at least the big blind
 
 
@@ -257,11 +320,18 @@ def test_antes_are_not_bets_for_didnt_bet(corpus_dir: Path) -> None:
 def test_antes_are_not_bets_for_didnt_bet_crafted() -> None:
     (h,) = hands("cash-antes-didnt-bet.txt")
     valid(h)
-    (missing,) = hands("cash-antes-didnt-bet.txt", lambda t: t.replace(
-        "Seat 3: Cy folded before Flop (didn't bet)", "Seat 3: Cy folded before Flop"))
+    (missing,) = hands(
+        "cash-antes-didnt-bet.txt",
+        lambda t: t.replace("Seat 3: Cy folded before Flop (didn't bet)", "Seat 3: Cy folded before Flop"),
+    )
     assert "summary-mismatch" in codes(missing)
-    (blind,) = hands("cash-antes-didnt-bet.txt", lambda t: t.replace(
-        "Seat 1: Ari (small blind) folded before Flop", "Seat 1: Ari (small blind) folded before Flop (didn't bet)"))
+    (blind,) = hands(
+        "cash-antes-didnt-bet.txt",
+        lambda t: t.replace(
+            "Seat 1: Ari (small blind) folded before Flop",
+            "Seat 1: Ari (small blind) folded before Flop (didn't bet)",
+        ),
+    )
     assert "summary-mismatch" in codes(blind)  # a blind is a bet
 
 
@@ -279,7 +349,9 @@ def test_kicker_suffix_is_accepted_when_true(corpus_dir: Path) -> None:
 
 
 def test_kicker_suffix_is_accepted_when_true_crafted() -> None:
-    for h in hands("kicker-suffixes.txt"):  # "- Ace kicker", "- lower kicker", "- lower cards", "- Queen higher"
+    for h in hands(
+        "kicker-suffixes.txt"
+    ):  # "- Ace kicker", "- lower kicker", "- lower cards", "- Queen higher"
         valid(h)
 
 
@@ -288,10 +360,17 @@ def test_flush_higher_suffix_is_accepted_when_true() -> None:
     flush of that description (Queen against Ten)."""
     (h,) = [h for h in hands("kicker-suffixes.txt") if h.hand_id == "150000000004"]
     valid(h)
-    summary = [h for h in hands("kicker-suffixes.txt", lambda t: t.replace(
-        "won ($0.19) with a flush, Ace high\nSeat 2: Pb (big blind) showed [Th",
-        "won ($0.19) with a flush, Ace high - Queen higher\nSeat 2: Pb (big blind) showed [Th"))
-        if h.hand_id == "150000000004"]
+    summary = [
+        h
+        for h in hands(
+            "kicker-suffixes.txt",
+            lambda t: t.replace(
+                "won ($0.19) with a flush, Ace high\nSeat 2: Pb (big blind) showed [Th",
+                "won ($0.19) with a flush, Ace high - Queen higher\nSeat 2: Pb (big blind) showed [Th",
+            ),
+        )
+        if h.hand_id == "150000000004"
+    ]
     valid(summary[0])  # repeated in the summary: accepted when true
 
 
@@ -299,16 +378,36 @@ def test_flush_higher_suffix_is_accepted_when_true() -> None:
     ("old", "new", "why"),
     [
         ("Jacks - Ace kicker)", "Jacks - King kicker)", "names a kicker the hand does not have"),
-        ("Pb: shows [Jh Ah 3c 3d] (three of a kind, Jacks)", "Pb: shows [Jh Ah 3c 3d] (three of a kind, Jacks"
-         " - lower kicker)", "the better hand calls itself lower"),
-        ("(a flush, Ace high - lower cards)", "(a flush, Ace high - Ten kicker)", "a flush has no kicker to win with"),
-        ("Pb: shows [Qh Jh 8c 8d] (a flush, Ace high)", "Pb: shows [Qh Jh 8c 8d] (a flush, Ace high - lower cards)",
-         "the better flush calls itself lower"),
-        ("(a flush, Ace high - Queen higher)", "(a flush, Ace high - Jack higher)",
-         "the first card that differs is the Queen"),
-        ("Pb: shows [Th 7h 6c 6d] (a flush, Ace high)\nPa", "Pb: shows [Th 7h 6c 6d] (a flush, Ace high - Ten higher)\nPa",
-         "the worse flush is not higher"),
-        ("(three of a kind, Jacks - Ace kicker)", "(three of a kind, Jacks - Ace higher)", "only a flush is higher"),
+        (
+            "Pb: shows [Jh Ah 3c 3d] (three of a kind, Jacks)",
+            "Pb: shows [Jh Ah 3c 3d] (three of a kind, Jacks - lower kicker)",
+            "the better hand calls itself lower",
+        ),
+        (
+            "(a flush, Ace high - lower cards)",
+            "(a flush, Ace high - Ten kicker)",
+            "a flush has no kicker to win with",
+        ),
+        (
+            "Pb: shows [Qh Jh 8c 8d] (a flush, Ace high)",
+            "Pb: shows [Qh Jh 8c 8d] (a flush, Ace high - lower cards)",
+            "the better flush calls itself lower",
+        ),
+        (
+            "(a flush, Ace high - Queen higher)",
+            "(a flush, Ace high - Jack higher)",
+            "the first card that differs is the Queen",
+        ),
+        (
+            "Pb: shows [Th 7h 6c 6d] (a flush, Ace high)\nPa",
+            "Pb: shows [Th 7h 6c 6d] (a flush, Ace high - Ten higher)\nPa",
+            "the worse flush is not higher",
+        ),
+        (
+            "(three of a kind, Jacks - Ace kicker)",
+            "(three of a kind, Jacks - Ace higher)",
+            "only a flush is higher",
+        ),
     ],
 )
 def test_kicker_suffix_is_rejected_when_false(old: str, new: str, why: str) -> None:
@@ -325,7 +424,9 @@ def test_tournament_lines_home_game_club_finished_without_place_and_rebuy() -> N
     first, second = hands("tournament-lines.txt")
     r1, r2 = valid(first), valid(second)
     t = first.header.tournament
-    assert t is not None and t.home_game_club == "Club #4837790" and first.header.hand_kind == "Home Game Hand"
+    assert (
+        t is not None and t.home_game_club == "Club #4837790" and first.header.hand_kind == "Home Game Hand"
+    )
     (fin,) = [e for e in first.events if isinstance(e, Finished)]
     assert (fin.player, fin.place, fin.prize) == ("Cid", None, None)
     (rebuy,) = [e for e in first.events if isinstance(e, TableEvent) and e.kind is TableEventKind.REBUY]
@@ -339,9 +440,13 @@ def test_tournament_lines_home_game_club_finished_without_place_and_rebuy() -> N
 
 
 def test_tournament_lines_add_on_and_starscoin_rebuy() -> None:
-    (h, _) = hands("tournament-lines.txt", lambda t: t.replace(
-        "Dan re-buys and receives 1,500 chips for €0.10",
-        "Dan re-buys and receives 3000 chips for 250 StarsCoin\nBob takes the add-on and receives 10000 chips for $1.00"))
+    (h, _) = hands(
+        "tournament-lines.txt",
+        lambda t: t.replace(
+            "Dan re-buys and receives 1,500 chips for €0.10",
+            "Dan re-buys and receives 3000 chips for 250 StarsCoin\nBob takes the add-on and receives 10000 chips for $1.00",
+        ),
+    )
     valid(h)
     kinds = [(e.kind, e.amount, e.text) for e in h.events if isinstance(e, TableEvent)]
     assert (TableEventKind.REBUY, 3000, "250 StarsCoin") in kinds
@@ -374,7 +479,10 @@ def test_currencies_crafted() -> None:
     # thousands separators: "€1,234.56 in chips", "bets €1,204.56 and is all-in"
     assert {p.player: p.starting_stack for p in eur.players} == {"Ana": 250000, "Ben": 123456}
     play = got["113300000005"][1].facts
-    assert play is not None and {p.player: p.starting_stack for p in play.players} == {"Pip": 12500, "Kit": 3000}
+    assert play is not None and {p.player: p.starting_stack for p in play.players} == {
+        "Pip": 12500,
+        "Kit": 3000,
+    }
 
 
 # ------------------------------------------------------------------------------------------
@@ -411,7 +519,9 @@ def test_mucked_cards_in_the_summary_are_kept_and_checked_crafted() -> None:
     ],
 )
 def test_mucked_cards_in_the_summary_that_cannot_be_are_rejected(cards: str, code: str) -> None:
-    (h,) = hands("mucked-cards-in-summary.txt", lambda t: t.replace("mucked [Ks Kh Qc Jc]", f"mucked [{cards}]"))
+    (h,) = hands(
+        "mucked-cards-in-summary.txt", lambda t: t.replace("mucked [Ks Kh Qc Jc]", f"mucked [{cards}]")
+    )
     assert code in codes(h)
 
 
@@ -424,11 +534,17 @@ def test_courchevel_board_before_the_flop_is_the_exposed_card_or_absent() -> Non
     with_board, without = hands("courchevel-board-before-flop.txt")
     valid(with_board)  # "Board [7d]"
     valid(without)  # no Board line
-    wrong = [h for h in hands("courchevel-board-before-flop.txt", lambda t: t.replace("Board [7d]", "Board [8d]"))
-             if h.hand_id == with_board.hand_id]
+    wrong = [
+        h
+        for h in hands("courchevel-board-before-flop.txt", lambda t: t.replace("Board [7d]", "Board [8d]"))
+        if h.hand_id == with_board.hand_id
+    ]
     assert codes(wrong[0]) >= {"board-mismatch", "exposed-card-mismatch"}
-    two = [h for h in hands("courchevel-board-before-flop.txt", lambda t: t.replace("Board [7d]", "Board [7d 8d]"))
-           if h.hand_id == with_board.hand_id]
+    two = [
+        h
+        for h in hands("courchevel-board-before-flop.txt", lambda t: t.replace("Board [7d]", "Board [7d 8d]"))
+        if h.hand_id == with_board.hand_id
+    ]
     assert "board-mismatch" in codes(two[0])
 
 
@@ -441,11 +557,21 @@ def test_no_low_line_is_optional_for_a_one_player_pot_without_low() -> None:
 
 def test_no_low_line_is_still_required_for_a_contested_pot_without_low() -> None:
     # the main pot's low is taken away: now a contested pot has no low, and the line must be there
-    _, silent = hands("no-low-line-one-player-pot.txt", lambda t: t.replace("Ah 4s 9c 9d", "Ah Js 9c 9d").replace(
-        "A: shows [Ah Js 9c 9d] (HI: a pair of Nines; LO: 7,4,3,2,A)\nB collected 90 from main pot\nA collected 90",
-        "A: shows [Ah Js 9c 9d] (HI: a pair of Nines)\nB collected 180").replace(
-        "A (button) showed [Ah Js 9c 9d] and won (90) with HI: a pair of Nines; LO: 7,4,3,2,A",
-        "A (button) showed [Ah Js 9c 9d] and lost with HI: a pair of Nines").replace("won (290)", "won (380)"))
+    _, silent = hands(
+        "no-low-line-one-player-pot.txt",
+        lambda t: (
+            t.replace("Ah 4s 9c 9d", "Ah Js 9c 9d")
+            .replace(
+                "A: shows [Ah Js 9c 9d] (HI: a pair of Nines; LO: 7,4,3,2,A)\nB collected 90 from main pot\nA collected 90",
+                "A: shows [Ah Js 9c 9d] (HI: a pair of Nines)\nB collected 180",
+            )
+            .replace(
+                "A (button) showed [Ah Js 9c 9d] and won (90) with HI: a pair of Nines; LO: 7,4,3,2,A",
+                "A (button) showed [Ah Js 9c 9d] and lost with HI: a pair of Nines",
+            )
+            .replace("won (290)", "won (380)")
+        ),
+    )
     assert codes(silent) == {"no-low-line-mismatch"}
 
 
@@ -471,13 +597,21 @@ def test_zoom_header_with_a_game_prefix_crafted() -> None:
 @pytest.mark.parametrize(
     ("name", "truncated", "complete"),
     [
-        ("stars-cash-pl-2-4-2014-partial.txt", {"112824228684": 19, "112824184047": 40},
-         {"112825406535", "112825191734"}),
-        ("stars-cash-pl-200-400-2015-partial-observed.txt", {"142624277978": 12}, {"142579689317", "142624161503"}),
+        (
+            "stars-cash-pl-2-4-2014-partial.txt",
+            {"112824228684": 19, "112824184047": 40},
+            {"112825406535", "112825191734"},
+        ),
+        (
+            "stars-cash-pl-200-400-2015-partial-observed.txt",
+            {"142624277978": 12},
+            {"142579689317", "142624161503"},
+        ),
     ],
 )
 def test_truncated_hand_has_its_own_code_and_the_rest_of_the_file_is_valid(
-        corpus_dir: Path, name: str, truncated: dict[str, int], complete: set[str]) -> None:
+    corpus_dir: Path, name: str, truncated: dict[str, int], complete: set[str]
+) -> None:
     seen_cut: dict[str, int] = {}
     seen_ok: set[str] = set()
     for item in parse_file(corpus_dir / "omaha" / name):
@@ -493,7 +627,10 @@ def test_truncated_hand_has_its_own_code_and_the_rest_of_the_file_is_valid(
 def test_truncated_hand_has_its_own_code_crafted() -> None:
     items = crafted("truncated-hands.txt")
     assert [(i.code, i.line) if isinstance(i, ParseError) else "hand" for i in items] == [
-        ("truncated-hand", 12), "hand", ("truncated-hand", 42)]
+        ("truncated-hand", 12),
+        "hand",
+        ("truncated-hand", 42),
+    ]
     assert isinstance(items[1], Hand)
     valid(items[1])
 
@@ -529,10 +666,15 @@ def test_truncated_summary_real_hand_cut_in_its_summary(corpus_dir: Path) -> Non
     board = next(x for x in lines if x.startswith("Board ["))
     at = lines.index("*** SUMMARY ***") + 1  # file line of the summary marker
     n = len(lines)
-    for cut, line in ((_cut_after(text, "*** SUMMARY ***"), at), (_cut_after(text, total), at + 1),
-                      (_cut_after(text, board), at + 2), (_cut_after(text, lines[-2]), n - 1),
-                      (text[: text.rindex("(didn't bet)") - 8] + "\n", n), (text.replace(board + "\n", ""), n - 1),
-                      (_cut_after(text, total)[:-4] + "\n", at + 1)):
+    for cut, line in (
+        (_cut_after(text, "*** SUMMARY ***"), at),
+        (_cut_after(text, total), at + 1),
+        (_cut_after(text, board), at + 2),
+        (_cut_after(text, lines[-2]), n - 1),
+        (text[: text.rindex("(didn't bet)") - 8] + "\n", n),
+        (text.replace(board + "\n", ""), n - 1),
+        (_cut_after(text, total)[:-4] + "\n", at + 1),
+    ):
         assert _verdict(cut) == ("truncated-hand", line), cut.rstrip("\n").rsplit("\n", 1)[1]
 
 
@@ -542,8 +684,16 @@ def test_truncated_summary_crafted() -> None:
     (``Seat 4: Zed``); one moved in ``out of hand`` may have none."""
     items = crafted("truncated-summaries.txt")
     got = [(i.code, i.line) if isinstance(i, ParseError) else i.hand_id for i in items]
-    assert got == [("truncated-hand", 25), ("truncated-hand", 52), ("truncated-hand", 81), "150000000204",
-                   ("truncated-hand", 140), "150000000206", ("truncated-hand", 177), "230000000201"]
+    assert got == [
+        ("truncated-hand", 25),
+        ("truncated-hand", 52),
+        ("truncated-hand", 81),
+        "150000000204",
+        ("truncated-hand", 140),
+        "150000000206",
+        ("truncated-hand", 177),
+        "230000000201",
+    ]
     assert "(no Board line)" in items[1].message and "seat 2 (Pb)" in items[2].message  # type: ignore[union-attr]
     for item in items:
         if isinstance(item, Hand):
@@ -551,7 +701,9 @@ def test_truncated_summary_crafted() -> None:
 
 
 def test_truncated_summary_a_whole_last_line_naming_another_player_is_damage_not_a_cut() -> None:
-    (h,) = [h for h in crafted("truncated-summaries.txt") if isinstance(h, Hand) and h.hand_id == "150000000204"]
+    (h,) = [
+        h for h in crafted("truncated-summaries.txt") if isinstance(h, Hand) and h.hand_id == "150000000204"
+    ]
     text = render(h)
     lines = text.rstrip("\n").split("\n")
     damaged = "\n".join([*lines[:-1], "Seat 2: Pa (didn't bet)"]) + "\n"  # the O8-25 anonymiser's damage
@@ -597,7 +749,9 @@ def test_mucked_hand_description_in_the_summary_is_checked() -> None:
     r = valid(twice)
     assert r.facts is not None
     assert [(s.player, s.run, s.high, s.mucked) for s in r.facts.showdowns if s.player == "Vic"] == [
-        ("Vic", 1, "a pair of Sixes", True), ("Vic", 2, "two pair, Kings and Sixes", True)]
+        ("Vic", 1, "a pair of Sixes", True),
+        ("Vic", 2, "two pair, Kings and Sixes", True),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -606,13 +760,24 @@ def test_mucked_hand_description_in_the_summary_is_checked() -> None:
         ("- two pair, Kings and Nines", "- two pair, Kings and Queens", False),  # not the hand the cards make
         ("- two pair, Kings and Nines", "- a pair of Kings", False),
         ("- a pair of Sixes, two pair, Kings and Sixes", "- pair of Sixes, two pair, Kings and Sixes", True),
-        ("- a pair of Sixes, two pair, Kings and Sixes", "- a pair of Sixes", True),  # the first board's alone
-        ("- a pair of Sixes, two pair, Kings and Sixes", "- two pair, Kings and Sixes, a pair of Sixes", False),
+        (
+            "- a pair of Sixes, two pair, Kings and Sixes",
+            "- a pair of Sixes",
+            True,
+        ),  # the first board's alone
+        (
+            "- a pair of Sixes, two pair, Kings and Sixes",
+            "- two pair, Kings and Sixes, a pair of Sixes",
+            False,
+        ),
     ],
 )
 def test_mucked_hand_description_in_the_summary_forms(old: str, new: str, ok: bool) -> None:
-    (h,) = [h for h in hands("mucked-hand-description.txt", lambda t: t.replace(old, new))
-            if h.hand_id == ("184000000011" if "Nines" in old else "140000000012")]
+    (h,) = [
+        h
+        for h in hands("mucked-hand-description.txt", lambda t: t.replace(old, new))
+        if h.hand_id == ("184000000011" if "Nines" in old else "140000000012")
+    ]
     if ok:
         valid(h)
     else:
@@ -633,7 +798,9 @@ def test_tournament_rebuys_and_add_ons_before_the_seat_lines_are_already_in_the_
     results = [valid(h) for h in (first, second, third)]
     pre = [e for e in second.events if e.line < second.seats[0].line]
     assert [(e.kind, e.player, e.amount, e.text) for e in pre if isinstance(e, TableEvent)] == [
-        (TableEventKind.ADD_ON, "Cid", 3000, "$1"), (TableEventKind.ADD_ON, "Ann", 3000, "")]
+        (TableEventKind.ADD_ON, "Cid", 3000, "$1"),
+        (TableEventKind.ADD_ON, "Ann", 3000, ""),
+    ]
     for prev, res, nxt in ((first, results[0], second), (second, results[1], third)):
         assert res.facts is not None
         after = {p.player: p.starting_stack + p.net for p in res.facts.players}
@@ -651,8 +818,9 @@ def test_tournament_rebuys_and_add_ons_before_the_seat_lines_are_already_in_the_
 
 
 def test_tournament_lines_only_rebuys_and_add_ons_stand_before_the_seat_lines() -> None:
-    items = crafted(REBUYS, lambda t: t.replace("Ann takes the add-on and receives 3000 chips\n",
-                                                "Ann has timed out\n"))
+    items = crafted(
+        REBUYS, lambda t: t.replace("Ann takes the add-on and receives 3000 chips\n", "Ann has timed out\n")
+    )
     assert [i.code for i in items if isinstance(i, ParseError)] == ["syntax"]
 
 
@@ -661,21 +829,32 @@ def test_tournament_lines_only_rebuys_and_add_ons_stand_before_the_seat_lines() 
     [
         ("Ann wins the tournament - congratulations!", TournamentWon, None),
         ("Ann wins a 'Sunday Million' ticket", TableEventKind.WINS, "a 'Sunday Million' ticket"),
-        ("Ann wins an entry to tournament #3100000077", TableEventKind.WINS, "an entry to tournament #3100000077"),
+        (
+            "Ann wins an entry to tournament #3100000077",
+            TableEventKind.WINS,
+            "an entry to tournament #3100000077",
+        ),
         ("Ann, Bob split the €0.05 bounty for eliminating Cid", Bounty, ("Ann", "Bob")),
         ("Bob takes the add-on and receives 1500 chips", TableEventKind.ADD_ON, ""),
     ],
 )
 def test_tournament_finishing_lines(line: str, kind: object, text: object) -> None:
     """``wins the tournament`` without a prize, tickets, entries, a fixed knockout bounty split."""
-    (h, _) = hands("tournament-lines.txt", lambda t: t.replace("Cid finished the tournament\n",
-                                                               f"Cid finished the tournament\n{line}\n"))
+    (h, _) = hands(
+        "tournament-lines.txt",
+        lambda t: t.replace("Cid finished the tournament\n", f"Cid finished the tournament\n{line}\n"),
+    )
     valid(h)
     (e,) = [e for e in h.events if getattr(e, "line", 0) == 25]
     if kind is TournamentWon:
         assert isinstance(e, TournamentWon) and (e.player, e.prize, e.prize_text) == ("Ann", None, "")
     elif kind is Bounty:
-        assert isinstance(e, Bounty) and (e.winners, e.amount, e.eliminated, e.progressive) == (text, 5, "Cid", False)
+        assert isinstance(e, Bounty) and (e.winners, e.amount, e.eliminated, e.progressive) == (
+            text,
+            5,
+            "Cid",
+            False,
+        )
     else:
         assert isinstance(e, TableEvent) and (e.kind, e.text) == (kind, text)
 
@@ -689,7 +868,9 @@ def test_treated_as_all_in_puts_in_no_more_chips_and_acts_no_more() -> None:
     assert {p.player: p.net for p in r.facts.players} == {"Lea": -675, "Max": 325, "Ned": 325}
     (colon,) = hands("treated-as-all-in.txt", lambda t: t.replace("Max is being", "Max: is being"))
     valid(colon)
-    (acts,) = hands("treated-as-all-in.txt", lambda t: t.replace("Ned: bets $10\n", "Max: checks\nNed: bets $10\n"))
+    (acts,) = hands(
+        "treated-as-all-in.txt", lambda t: t.replace("Ned: bets $10\n", "Max: checks\nNed: bets $10\n")
+    )
     assert "acted-while-all-in" in codes(acts)
     (without,) = hands("treated-as-all-in.txt", lambda t: t.replace("Max is being treated as all-in\n", ""))
     assert "betting-not-closed" in codes(without)
@@ -697,8 +878,10 @@ def test_treated_as_all_in_puts_in_no_more_chips_and_acts_no_more() -> None:
 
 def test_starting_pot_is_refused_clearly() -> None:
     """A carry-over pot holds chips no player of the hand put in: refused, with that reason."""
-    items = crafted("treated-as-all-in.txt", lambda t: t.replace("*** HOLE CARDS ***\n",
-                                                                 "Starting Pot: 120 chips.\n*** HOLE CARDS ***\n"))
+    items = crafted(
+        "treated-as-all-in.txt",
+        lambda t: t.replace("*** HOLE CARDS ***\n", "Starting Pot: 120 chips.\n*** HOLE CARDS ***\n"),
+    )
     (err,) = items
     assert isinstance(err, ParseError) and err.code == "syntax" and "carry-over pot" in err.message
     assert err.text == "Starting Pot: 120 chips."
@@ -716,16 +899,35 @@ def test_mixed_game_headers_hold_the_stakes_inside_the_wrapper() -> None:
     for h in hands("mixed-and-regional-headers.txt"):
         valid(h)
     mix, cap, brand, aams, adm, horse, eight, hose, club = got.values()
-    assert (club.club, club.hand_kind, club.tournament, club.unit) == ("Club #4837790", "Home Game Hand", None, "USD")
+    assert (club.club, club.hand_kind, club.tournament, club.unit) == (
+        "Club #4837790",
+        "Home Game Hand",
+        None,
+        "USD",
+    )
     assert (mix.mixed, mix.game_label, mix.small_blind, mix.big_blind, mix.unit) == (
-        "Mixed NLH/PLO", "Omaha Pot Limit", 5, 10, "USD")
+        "Mixed NLH/PLO",
+        "Omaha Pot Limit",
+        5,
+        10,
+        "USD",
+    )
     assert (cap.mixed, cap.cap) == ("Mixed PLH/PLO", 1000)
     assert (brand.site, brand.stealth, brand.button_won_previous) == ("PokerStarsCollection", True, True)
-    assert (aams.regulator_id, aams.unit, adm.regulator_id) == ("AAMS ID: 2A3B4C5D6E7F8G9H", "EUR",
-                                                                 "ADM ID: 9Z8Y7X6W5V4U3T2S")
+    assert (aams.regulator_id, aams.unit, adm.regulator_id) == (
+        "AAMS ID: 2A3B4C5D6E7F8G9H",
+        "EUR",
+        "ADM ID: 9Z8Y7X6W5V4U3T2S",
+    )
     for h in (horse, eight, hose):
         assert (h.game_label, h.hilo, h.structure.value, h.small_blind, h.big_blind, h.unit) == (
-            "Omaha Hi/Lo Limit", True, "FL", 200, 400, "USD")
+            "Omaha Hi/Lo Limit",
+            True,
+            "FL",
+            200,
+            400,
+            "USD",
+        )
     assert (horse.mixed, eight.mixed, hose.mixed) == ("HORSE", "8-Game", "HOSE")
 
 
@@ -745,8 +947,14 @@ def test_lookalike_games_are_unsupported_never_omaha() -> None:
     items = crafted("unsupported-lookalike-games.txt")
     assert all(isinstance(i, ParseError) and i.code == "unsupported-game" for i in items)
     assert [i.game for i in items if isinstance(i, ParseError)] == [
-        "Split Omaha Pot Limit", "Showtime Omaha Pot Limit", "Deep Water Omaha Pot Limit",
-        "Omaha Pot Limit Pre-Flop, No Limit Post-Flop", "Hold'em No Limit", "Razz Limit", "Split Omaha Pot Limit"]
+        "Split Omaha Pot Limit",
+        "Showtime Omaha Pot Limit",
+        "Deep Water Omaha Pot Limit",
+        "Omaha Pot Limit Pre-Flop, No Limit Post-Flop",
+        "Hold'em No Limit",
+        "Razz Limit",
+        "Split Omaha Pot Limit",
+    ]
 
 
 def test_capped_table_reaching_the_cap_is_all_in() -> None:
@@ -756,17 +964,27 @@ def test_capped_table_reaching_the_cap_is_all_in() -> None:
     (h,) = hands("capped-table.txt")
     r = valid(h)
     assert h.header.cap == 1000 and r.facts is not None
-    assert [(p.amount, p.eligible) for p in r.facts.pots] == [(3200, ("Bea", "Cal", "Dot", "Abe")),
-                                                              (600, ("Bea", "Dot", "Abe"))]
-    assert {p.player: p.net for p in r.facts.players} == {"Abe": 2650, "Bea": -1000, "Cal": -800, "Dot": -1000}
+    assert [(p.amount, p.eligible) for p in r.facts.pots] == [
+        (3200, ("Bea", "Cal", "Dot", "Abe")),
+        (600, ("Bea", "Dot", "Abe")),
+    ]
+    assert {p.player: p.net for p in r.facts.players} == {
+        "Abe": 2650,
+        "Bea": -1000,
+        "Cal": -800,
+        "Dot": -1000,
+    }
 
 
 @pytest.mark.parametrize(
     ("old", "new", "code"),
     [
         ("Abe: calls $4.25 and has reached the $10 cap", "Abe: calls $4.25", "all-in-flag-mismatch"),
-        ("Bea: raises $4.25 to $10 and has reached the $10 cap", "Bea: raises $4.25 to $10 and has reached the $12 cap",
-         "all-in-flag-mismatch"),
+        (
+            "Bea: raises $4.25 to $10 and has reached the $10 cap",
+            "Bea: raises $4.25 to $10 and has reached the $12 cap",
+            "all-in-flag-mismatch",
+        ),
         ("*** FLOP *** [Kh 9d 4c]\n", "*** FLOP *** [Kh 9d 4c]\nDot: checks\n", "acted-while-all-in"),
         ("Bea: raises $4.25 to $10 and has reached the $10 cap", "Bea: raises $6.25 to $12", "bet-above-cap"),
         (" - $10 Cap - USD", " USD", "betting-not-closed"),
@@ -803,7 +1021,9 @@ def test_capped_table_rules_are_enforced(old: str, new: str, code: str) -> None:
     ],
 )
 def test_every_table_event_line_form_reads_and_moves_no_chip(line: str, kind: TableEventKind) -> None:
-    (h, *_) = hands("kicker-suffixes.txt", lambda t: t.replace("Pa: calls $0.05\n", f"Pa: calls $0.05\n{line}\n", 1))
+    (h, *_) = hands(
+        "kicker-suffixes.txt", lambda t: t.replace("Pa: calls $0.05\n", f"Pa: calls $0.05\n{line}\n", 1)
+    )
     valid(h)
     (e,) = [e for e in h.events if isinstance(e, TableEvent)]
     assert e.kind is kind and e.line == 9
@@ -844,28 +1064,46 @@ def test_all_in_cash_out_is_paid_by_the_room_which_keeps_what_the_hand_wins() ->
     ("old", "new", "code"),
     [
         # the winner who cashed out is paid at the table too
-        ("Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\n",
-         "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\nCal collected $52.75 from pot\n", "wrong-winner"),
+        (
+            "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\n",
+            "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\nCal collected $52.75 from pot\n",
+            "wrong-winner",
+        ),
         # the summary does not say the pot was not awarded, or says it of another player
-        (" (pot not awarded as player cashed out)\n\n\n\nPokerStars Hand #200000000102", "\n\n\n\nPokerStars Hand #200000000102",
-         "summary-mismatch"),
+        (
+            " (pot not awarded as player cashed out)\n\n\n\nPokerStars Hand #200000000102",
+            "\n\n\n\nPokerStars Hand #200000000102",
+            "summary-mismatch",
+        ),
         ("lost with a pair of Sevens\n", "lost with a pair of Sevens (cashed out)\n", "summary-mismatch"),
         ("lost with a pair of Aces (cashed out).", "lost with a pair of Aces", "summary-mismatch"),
         # a player who folded, twice, or for more than every pot the player can win
-        ("Cal cashed out the hand for $26.73", "Abe cashed out the hand for $1\nCal cashed out the hand for $26.73",
-         "wrong-cash-out"),
-        ("Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\n",
-         "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\nCal cashed out the hand for $1\n", "wrong-cash-out"),
+        (
+            "Cal cashed out the hand for $26.73",
+            "Abe cashed out the hand for $1\nCal cashed out the hand for $26.73",
+            "wrong-cash-out",
+        ),
+        (
+            "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\n",
+            "Cal cashed out the hand for $26.73 | Cash Out Fee $0.27\nCal cashed out the hand for $1\n",
+            "wrong-cash-out",
+        ),
         ("Cal cashed out the hand for $26.73", "Cal cashed out the hand for $52.73", "wrong-cash-out"),
         ("Bea cashed out the hand for $66.33", "Bea cashed out the hand for $130", "wrong-cash-out"),
         # betting went on to the river: nothing to cash out
-        ("*** TURN *** [Jd 7c 2h] [7h]\nBea: bets $18.50 and is all-in\nCal: calls $18.50\n*** RIVER *** [Jd 7c 2h 7h] [3d]\n",
-         "*** TURN *** [Jd 7c 2h] [7h]\nBea: checks\nCal: checks\n*** RIVER *** [Jd 7c 2h 7h] [3d]\n"
-         "Bea: bets $18.50 and is all-in\nCal: calls $18.50\n", "wrong-cash-out"),
+        (
+            "*** TURN *** [Jd 7c 2h] [7h]\nBea: bets $18.50 and is all-in\nCal: calls $18.50\n*** RIVER *** [Jd 7c 2h 7h] [3d]\n",
+            "*** TURN *** [Jd 7c 2h] [7h]\nBea: checks\nCal: checks\n*** RIVER *** [Jd 7c 2h 7h] [3d]\n"
+            "Bea: bets $18.50 and is all-in\nCal: calls $18.50\n",
+            "wrong-cash-out",
+        ),
         # the rake is what nobody was paid: collected or kept by the room (which the summary names)
         ("Total pot $55.50 | Rake $2.75", "Total pot $55.50 | Rake $2.70", "summary-mismatch"),
-        ("Total pot $130 Main pot $27. Side pot $100. | Rake $3", "Total pot $130 Main pot $27. Side pot $100. | Rake $4",
-         "wrong-rake"),
+        (
+            "Total pot $130 Main pot $27. Side pot $100. | Rake $3",
+            "Total pot $130 Main pot $27. Side pot $100. | Rake $4",
+            "wrong-rake",
+        ),
     ],
 )
 def test_all_in_cash_out_rules_are_enforced(old: str, new: str, code: str) -> None:
@@ -891,8 +1129,11 @@ def test_format_conventions_page_cites_real_files(corpus_dir: Path) -> None:
     import re
 
     page = CONVENTIONS.read_text(encoding="utf-8")
-    cited = set(re.findall(r"`((?:omaha|omaha-hilo|courchevel|courchevel-hilo|5-card-omaha|6-card-omaha|mixed)/[^`]+)`",
-                           page))
+    cited = set(
+        re.findall(
+            r"`((?:omaha|omaha-hilo|courchevel|courchevel-hilo|5-card-omaha|6-card-omaha|mixed)/[^`]+)`", page
+        )
+    )
     assert len(cited) >= 15
     for rel in cited:
         if "*" in rel:
@@ -937,15 +1178,16 @@ def test_export_separator_forms(separator: str) -> None:
 def test_export_separator_right_after_a_summary_and_before_stray_text() -> None:
     """Without blank lines before it the separator still ends the hand; a line that is not a header
     after it starts a reject of its own, and the hands on both sides stay valid."""
+
     def edit(text: str) -> str:
         return text.replace("\n\n\n*********** # 2", "\n*********** # 2").replace(
-            "*********** # 3 **************\n", "*********** # 3 **************\nnotes the client never wrote\n"
+            "*********** # 3 **************\n",
+            "*********** # 3 **************\nnotes the client never wrote\n",
         )
 
     got = crafted("export-separators.txt", edit)
     errors = [h for h in got if isinstance(h, ParseError)]
-    assert [e.code for e in errors] == ["no-header"], [
-        e.format() for e in errors]
+    assert [e.code for e in errors] == ["no-header"], [e.format() for e in errors]
     assert "notes the client never wrote" in errors[0].block
     for h in got:
         if isinstance(h, Hand):

@@ -62,12 +62,19 @@ def _code_literals(node: ast.expr, fn: ast.FunctionDef | None) -> set[str]:
     if isinstance(node, ast.IfExp):
         return _code_literals(node.body, fn) | _code_literals(node.orelse, fn)
     if isinstance(node, ast.Compare):  # ``w.code if w.code in ("a", "b") else ...``
-        return {c.value for t in node.comparators if isinstance(t, ast.Tuple) for c in t.elts
-                if isinstance(c, ast.Constant) and isinstance(c.value, str)}
+        return {
+            c.value
+            for t in node.comparators
+            if isinstance(t, ast.Tuple)
+            for c in t.elts
+            if isinstance(c, ast.Constant) and isinstance(c.value, str)
+        }
     if isinstance(node, ast.Name) and fn is not None:
         out: set[str] = set()
         for n in ast.walk(fn):
-            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets):
+            if isinstance(n, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == node.id for t in n.targets
+            ):
                 out |= _code_literals(n.value, None)
                 if isinstance(n.value, ast.IfExp):
                     out |= _code_literals(n.value.test, None)
@@ -117,133 +124,314 @@ def test_every_emitted_code_is_documented() -> None:
 
 def test_heads_up_button_posts_small_blind_and_acts_first_preflop() -> None:
     hdr = header(button=1)
-    ok = hand(hdr, [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Fold(7, "A"), UncalledBet(8, "B", 15), Collect(9, "B", 20)])
+    ok = hand(
+        hdr,
+        [("A", 1000), ("B", 1000)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Fold(7, "A"),
+            UncalledBet(8, "B", 15),
+            Collect(9, "B", 20),
+        ],
+    )
     assert codes(ok) == []
-    wrong_order = hand(hdr, [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Check(7, "B"), Fold(8, "A")])
+    wrong_order = hand(
+        hdr,
+        [("A", 1000), ("B", 1000)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Check(7, "B"),
+            Fold(8, "A"),
+        ],
+    )
     assert "action-out-of-turn" in codes(wrong_order)
 
 
 def test_small_blind_must_be_first_seat_after_button() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000), ("C", 1000)], [
-        PostBlind(3, "C", SB, 10), PostBlind(4, "A", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s")])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000), ("C", 1000)],
+        [PostBlind(3, "C", SB, 10), PostBlind(4, "A", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s")],
+    )
     assert "wrong-blind-seat" in codes(h)
 
 
 def test_big_blind_is_live_and_may_check_its_option() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000), ("C", 1000)], [
-        PostBlind(3, "B", SB, 10), PostBlind(4, "C", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Call(7, "A", 25), Call(8, "B", 15), Check(9, "C"),
-        DealBoard(10, Street.FLOP, ("2s", "3h", "4h")), Check(11, "B"), Check(12, "C"), Bet(13, "A", 75),
-        Fold(14, "B"), Fold(15, "C"), UncalledBet(16, "A", 75), Collect(17, "A", 75)])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000), ("C", 1000)],
+        [
+            PostBlind(3, "B", SB, 10),
+            PostBlind(4, "C", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Call(7, "A", 25),
+            Call(8, "B", 15),
+            Check(9, "C"),
+            DealBoard(10, Street.FLOP, ("2s", "3h", "4h")),
+            Check(11, "B"),
+            Check(12, "C"),
+            Bet(13, "A", 75),
+            Fold(14, "B"),
+            Fold(15, "C"),
+            UncalledBet(16, "A", 75),
+            Collect(17, "A", 75),
+        ],
+    )
     assert codes(h) == []
 
 
 def test_betting_round_cannot_end_while_a_player_has_to_act() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000), ("C", 1000)], [
-        PostBlind(3, "B", SB, 10), PostBlind(4, "C", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Call(7, "A", 25), Call(8, "B", 15), DealBoard(10, Street.FLOP, ("2s", "3h", "4h"))])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000), ("C", 1000)],
+        [
+            PostBlind(3, "B", SB, 10),
+            PostBlind(4, "C", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Call(7, "A", 25),
+            Call(8, "B", 15),
+            DealBoard(10, Street.FLOP, ("2s", "3h", "4h")),
+        ],
+    )
     assert "betting-not-closed" in codes(h)
 
 
 def test_new_player_may_post_a_big_blind_out_of_position() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000), ("C", 1000), ("D", 1000)], [
-        PostBlind(3, "B", SB, 10), PostBlind(4, "C", BB, 25), PostBlind(5, "D", BB, 25), HoleCardsMarker(6),
-        ExposeCard(7, "2s"), Check(8, "D"), Fold(9, "A"), Fold(10, "B"), Check(11, "C"),
-        DealBoard(12, Street.FLOP, ("2s", "3h", "4h")), Bet(13, "C", 60), Fold(14, "D"),
-        UncalledBet(15, "C", 60), Collect(16, "C", 60)])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000), ("C", 1000), ("D", 1000)],
+        [
+            PostBlind(3, "B", SB, 10),
+            PostBlind(4, "C", BB, 25),
+            PostBlind(5, "D", BB, 25),
+            HoleCardsMarker(6),
+            ExposeCard(7, "2s"),
+            Check(8, "D"),
+            Fold(9, "A"),
+            Fold(10, "B"),
+            Check(11, "C"),
+            DealBoard(12, Street.FLOP, ("2s", "3h", "4h")),
+            Bet(13, "C", 60),
+            Fold(14, "D"),
+            UncalledBet(15, "C", 60),
+            Collect(16, "C", 60),
+        ],
+    )
     assert codes(h) == []
 
 
 def test_courchevel_deals_the_first_flop_card_face_up_before_betting() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), Call(6, "A", 15), Check(7, "B"),
-        DealBoard(8, Street.FLOP, ("2s", "3h", "4h"))])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            Call(6, "A", 15),
+            Check(7, "B"),
+            DealBoard(8, Street.FLOP, ("2s", "3h", "4h")),
+        ],
+    )
     assert "missing-exposed-card" in codes(h)
 
 
 def test_omaha_has_no_exposed_card() -> None:
-    h = hand(header(button=1, game="omaha"), [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s")])
+    h = hand(
+        header(button=1, game="omaha"),
+        [("A", 1000), ("B", 1000)],
+        [PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s")],
+    )
     assert "unexpected-exposed-card" in codes(h)
 
 
 def test_courchevel_deals_five_hole_cards() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5),
-        DealHole(6, "A", ("As", "Ks", "Qs", "Js")), ExposeCard(7, "2s")])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            DealHole(6, "A", ("As", "Ks", "Qs", "Js")),
+            ExposeCard(7, "2s"),
+        ],
+    )
     assert "wrong-hole-card-count" in codes(h)
 
 
 def test_short_all_in_raise_does_not_reopen_betting() -> None:
     # A opens 100 (NL 10/25); B all-in to 150 (short: a full raise is to 175); A may only call.
-    h = hand(header(button=3, structure=Structure.NO_LIMIT), [("A", 1000), ("B", 150), ("C", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Raise(7, "C", 75, 100), Call(8, "A", 90), Raise(9, "B", 50, 150, all_in=True), Raise(10, "C", 200, 350)])
+    h = hand(
+        header(button=3, structure=Structure.NO_LIMIT),
+        [("A", 1000), ("B", 150), ("C", 1000)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Raise(7, "C", 75, 100),
+            Call(8, "A", 90),
+            Raise(9, "B", 50, 150, all_in=True),
+            Raise(10, "C", 200, 350),
+        ],
+    )
     assert "raise-not-reopened" in codes(h)
 
 
 def test_call_for_less_all_in_is_a_call() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 60)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Raise(7, "A", 50, 75), Call(8, "B", 35, all_in=True), UncalledBet(9, "A", 15)])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 60)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Raise(7, "A", 50, 75),
+            Call(8, "B", 35, all_in=True),
+            UncalledBet(9, "A", 15),
+        ],
+    )
     assert "wrong-call-amount" not in codes(h) and "wrong-uncalled-amount" not in codes(h)
-    bad = hand(header(button=1), [("A", 1000), ("B", 60)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Raise(7, "A", 50, 75), Call(8, "B", 35)])
+    bad = hand(
+        header(button=1),
+        [("A", 1000), ("B", 60)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Raise(7, "A", 50, 75),
+            Call(8, "B", 35),
+        ],
+    )
     assert "all-in-flag-mismatch" in codes(bad)
 
 
 def test_all_in_player_cannot_act_again() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 60)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Raise(7, "A", 50, 75), Call(8, "B", 35, all_in=True), UncalledBet(9, "A", 15),
-        DealBoard(10, Street.FLOP, ("2s", "3h", "4h")), Check(11, "B")])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 60)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Raise(7, "A", 50, 75),
+            Call(8, "B", 35, all_in=True),
+            UncalledBet(9, "A", 15),
+            DealBoard(10, Street.FLOP, ("2s", "3h", "4h")),
+            Check(11, "B"),
+        ],
+    )
     assert "acted-while-all-in" in codes(h)
 
 
 def test_fixed_limit_blinds_need_not_be_half() -> None:
     # $15/$30 FL posts $10/$15; $5/$10 posts $2/$5 (observed).
-    h = hand(header(button=1, structure=Structure.FIXED_LIMIT, sb=1500, bb=3000, game="omaha"),
-             [("A", 100000), ("B", 100000), ("C", 100000)], [
-        PostBlind(3, "B", SB, 1000), PostBlind(4, "C", BB, 1500), HoleCardsMarker(5), Raise(6, "A", 1500, 3000),
-        Fold(7, "B"), Fold(8, "C"), UncalledBet(9, "A", 1500), Collect(10, "A", 3500)])
+    h = hand(
+        header(button=1, structure=Structure.FIXED_LIMIT, sb=1500, bb=3000, game="omaha"),
+        [("A", 100000), ("B", 100000), ("C", 100000)],
+        [
+            PostBlind(3, "B", SB, 1000),
+            PostBlind(4, "C", BB, 1500),
+            HoleCardsMarker(5),
+            Raise(6, "A", 1500, 3000),
+            Fold(7, "B"),
+            Fold(8, "C"),
+            UncalledBet(9, "A", 1500),
+            Collect(10, "A", 3500),
+        ],
+    )
     assert codes(h) == []
 
 
 def test_cancelled_hand_is_valid_with_no_pot() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HandCancelled(5), Collect(6, "A", 0)])
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000)],
+        [PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HandCancelled(5), Collect(6, "A", 0)],
+    )
     r = referee(h)
     assert r.valid and r.facts is not None and r.facts.pots == ()
 
 
 def test_uncontested_winner_collects_everything_minus_rake() -> None:
-    base = [PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-            Raise(7, "A", 50, 75), Call(8, "B", 50), DealBoard(9, Street.FLOP, ("2s", "3h", "4h")),
-            Bet(10, "B", 150), Fold(11, "A"), UncalledBet(12, "B", 150)]
-    ok = hand(header(button=1), [("A", 1000), ("B", 1000)], [*base, Collect(13, "B", 145)],
-              Summary(20, total_pot=150, rake=5, boards=(("2s", "3h", "4h"),)))
+    base = [
+        PostBlind(3, "A", SB, 10),
+        PostBlind(4, "B", BB, 25),
+        HoleCardsMarker(5),
+        ExposeCard(6, "2s"),
+        Raise(7, "A", 50, 75),
+        Call(8, "B", 50),
+        DealBoard(9, Street.FLOP, ("2s", "3h", "4h")),
+        Bet(10, "B", 150),
+        Fold(11, "A"),
+        UncalledBet(12, "B", 150),
+    ]
+    ok = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000)],
+        [*base, Collect(13, "B", 145)],
+        Summary(20, total_pot=150, rake=5, boards=(("2s", "3h", "4h"),)),
+    )
     assert codes(ok) == []
-    short = hand(header(button=1), [("A", 1000), ("B", 1000)], [*base, Collect(13, "B", 140)],
-                 Summary(20, total_pot=150, rake=5, boards=(("2s", "3h", "4h"),)))
+    short = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000)],
+        [*base, Collect(13, "B", 140)],
+        Summary(20, total_pot=150, rake=5, boards=(("2s", "3h", "4h"),)),
+    )
     assert "wrong-collected-amount" in codes(short)
 
 
 def test_rake_is_never_negative() -> None:
-    h = hand(header(button=1), [("A", 1000), ("B", 1000)], [
-        PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), ExposeCard(6, "2s"),
-        Fold(7, "A"), UncalledBet(8, "B", 15), Collect(9, "B", 30)], Summary(20, total_pot=20, rake=-10))
+    h = hand(
+        header(button=1),
+        [("A", 1000), ("B", 1000)],
+        [
+            PostBlind(3, "A", SB, 10),
+            PostBlind(4, "B", BB, 25),
+            HoleCardsMarker(5),
+            ExposeCard(6, "2s"),
+            Fold(7, "A"),
+            UncalledBet(8, "B", 15),
+            Collect(9, "B", 30),
+        ],
+        Summary(20, total_pot=20, rake=-10),
+    )
     assert "negative-rake" in codes(h)
 
 
 def test_pre_2006_uncalled_bets_are_returned_silently() -> None:
-    ev = [PostBlind(3, "A", SB, 10), PostBlind(4, "B", BB, 25), HoleCardsMarker(5), Fold(6, "A"), Collect(7, "B", 20)]
-    old = hand(header(button=1, game="omaha", year=2005), [("A", 1000), ("B", 1000)], ev, Summary(9, total_pot=20, rake=0))
-    new = hand(header(button=1, game="omaha", year=2009), [("A", 1000), ("B", 1000)], ev, Summary(9, total_pot=20, rake=0))
+    ev = [
+        PostBlind(3, "A", SB, 10),
+        PostBlind(4, "B", BB, 25),
+        HoleCardsMarker(5),
+        Fold(6, "A"),
+        Collect(7, "B", 20),
+    ]
+    old = hand(
+        header(button=1, game="omaha", year=2005),
+        [("A", 1000), ("B", 1000)],
+        ev,
+        Summary(9, total_pot=20, rake=0),
+    )
+    new = hand(
+        header(button=1, game="omaha", year=2009),
+        [("A", 1000), ("B", 1000)],
+        ev,
+        Summary(9, total_pot=20, rake=0),
+    )
     assert codes(old) == []
     assert "missing-uncalled-bet" in codes(new)
 
@@ -263,16 +451,22 @@ def legal_hands(draw: st.DrawFn) -> Hand:
     spec = SPECS[f"{variant.label} {betting.label}"]
     fl = spec.fixed_limit
     small, big = (10, 20) if fl else (5, 10)  # FL: the small and big bets; blinds 5/10
-    hdr = header(button=1, structure=spec.structure, sb=small, bb=big, game=spec.game, hilo=spec.hilo,
-                 tournament=True)
+    hdr = header(
+        button=1, structure=spec.structure, sb=small, bb=big, game=spec.game, hilo=spec.hilo, tournament=True
+    )
     n = draw(st.integers(2, min(6, variant.max_players)))
     names = [f"P{i}" for i in range(1, n + 1)]
     stacks = draw(st.lists(st.one_of(st.integers(3, 60), st.integers(50, 2000)), min_size=n, max_size=n))
     deck = draw(st.permutations(FULL_DECK))
-    players = {name: Player(name, i + 1, stack) for i, (name, stack) in enumerate(zip(names, stacks, strict=True))}
+    players = {
+        name: Player(name, i + 1, stack) for i, (name, stack) in enumerate(zip(names, stacks, strict=True))
+    }
     table = Table(spec, list(players.values()), 1, small, big)
-    holes = {name: tuple(deck[k * variant.hole_cards:(k + 1) * variant.hole_cards]) for k, name in enumerate(names)}
-    board = deck[n * variant.hole_cards: n * variant.hole_cards + 5]
+    holes = {
+        name: tuple(deck[k * variant.hole_cards : (k + 1) * variant.hole_cards])
+        for k, name in enumerate(names)
+    }
+    board = deck[n * variant.hole_cards : n * variant.hole_cards + 5]
     ev: list[Any] = []
     line = [10]
 
@@ -304,11 +498,22 @@ def legal_hands(draw: st.DrawFn) -> Hand:
         while (p := table.next_to_act()) is not None:
             owed = table.owed(p)
             lo, hi = table.raise_bounds(p)
-            options = [a for a, ok in (("fold", owed > 0), ("check", table.can_check(p)),
-                                       ("call", owed > 0 and table.can_call(p)), ("raise", True)) if ok]
-            raises = [to for to in range(min(lo, hi), hi + 1)
-                      if to > table.current_bet and (table.can_raise_to(p, to) if table.current_bet
-                                                     else table.can_bet(p, to - p.street_bet))][:200]
+            options = [
+                a
+                for a, ok in (
+                    ("fold", owed > 0),
+                    ("check", table.can_check(p)),
+                    ("call", owed > 0 and table.can_call(p)),
+                    ("raise", True),
+                )
+                if ok
+            ]
+            raises = [
+                to
+                for to in range(min(lo, hi), hi + 1)
+                if to > table.current_bet
+                and (table.can_raise_to(p, to) if table.current_bet else table.can_bet(p, to - p.street_bet))
+            ][:200]
             if not raises:
                 options.remove("raise")
             action = draw(st.sampled_from(options))
@@ -361,9 +566,14 @@ def legal_hands(draw: st.DrawFn) -> Hand:
         for name in pot.eligible:
             hi, lo = evals[name]
             if not any(isinstance(e, Show) and e.player == name for e in ev):
-                desc = (f"HI: {hi.description}; LO: {lo.description}" if lo else f"HI: {hi.description}") \
-                    if spec.hilo else hi.description
-                ev.append(Show(next_line(), name, holes[name], desc, hi.description, lo.description if lo else None))
+                desc = (
+                    (f"HI: {hi.description}; LO: {lo.description}" if lo else f"HI: {hi.description}")
+                    if spec.hilo
+                    else hi.description
+                )
+                ev.append(
+                    Show(next_line(), name, holes[name], desc, hi.description, lo.description if lo else None)
+                )
         best = max(v[0].rank for v in evals.values())
         hw = [name for name in pot.eligible if evals[name][0].rank == best]
         lows = {name: v[1].rank for name, v in evals.items() if v[1] is not None}
@@ -379,9 +589,14 @@ def legal_hands(draw: st.DrawFn) -> Hand:
     if no_low:
         ev.append(NoLowHand(next_line()))
     total = sum(contrib.values())
-    summary = Summary(next_line(), total_pot=total, main_pot=pots[0].amount if len(pots) > 1 else None,
-                      side_pots=tuple(p.amount for p in pots[1:]) if len(pots) > 1 else (), rake=0,
-                      boards=(final,) if dealt else ())
+    summary = Summary(
+        next_line(),
+        total_pot=total,
+        main_pot=pots[0].amount if len(pots) > 1 else None,
+        side_pots=tuple(p.amount for p in pots[1:]) if len(pots) > 1 else (),
+        rake=0,
+        boards=(final,) if dealt else (),
+    )
     return hand(hdr, list(zip(names, stacks, strict=True)), ev, summary)
 
 

@@ -39,9 +39,15 @@ def test_variant_matches_its_printed_name(variant: Variant) -> None:
 
 def test_structures_are_printed_as_pokerstars_does() -> None:
     assert {b.structure: b.label for b in BETTINGS} == {
-        Structure.FIXED_LIMIT: "Limit", Structure.POT_LIMIT: "Pot Limit", Structure.NO_LIMIT: "No Limit"}
+        Structure.FIXED_LIMIT: "Limit",
+        Structure.POT_LIMIT: "Pot Limit",
+        Structure.NO_LIMIT: "No Limit",
+    }
     assert {b.structure: b.max_bets_per_round for b in BETTINGS} == {
-        Structure.FIXED_LIMIT: 4, Structure.POT_LIMIT: None, Structure.NO_LIMIT: None}
+        Structure.FIXED_LIMIT: 4,
+        Structure.POT_LIMIT: None,
+        Structure.NO_LIMIT: None,
+    }
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
@@ -51,7 +57,10 @@ def test_spec_is_found_by_label_and_by_header_fields(name: str) -> None:
     assert spec_for(s.game, s.hilo, s.structure) is s
     assert s.fixed_limit is (s.structure is Structure.FIXED_LIMIT)
     assert (s.hole_cards, s.exposed_card, s.board_sizes) == (
-        s.variant.hole_cards, s.variant.exposed_card, s.variant.board_sizes)
+        s.variant.hole_cards,
+        s.variant.exposed_card,
+        s.variant.board_sizes,
+    )
 
 
 def test_names_are_the_printed_header_labels() -> None:

@@ -85,7 +85,9 @@ def spec(data: bytes, source: str) -> list[Block]:
         if n == 0:
             raw = raw.removeprefix(b"\xef\xbb\xbf")
         if size > splitter._LINE_CAP:
-            lines.append(_spec_line(raw[: splitter._LINE_CAP - (size - len(raw))]) + f"\u2026 [{size:,} bytes]")
+            lines.append(
+                _spec_line(raw[: splitter._LINE_CAP - (size - len(raw))]) + f"\u2026 [{size:,} bytes]"
+            )
         else:
             lines.append(_spec_line(raw.rstrip(b"\r")))
     return list(split_lines(lines, source))
@@ -241,9 +243,15 @@ CRAFTED: dict[str, bytes] = {
     "unicode blanks in the preamble": b"\x0c\n\xe3\x80\x80\n\xc2\x85\nabc\n\x1c\n" + hand(H1),
     "long preamble": b"".join(b"line %d\n\n" % n for n in range(400)) + hand(H1),
     "preamble only": b"".join(b"note %d\r\n" % n for n in range(300)),
-    "export separators": b"*********** # 1 **************\r\n" + hand(H1, b"\r\n") + b"\r\n\r\n"
-    + b"*********** # 2 **************\r\n" + hand(H2, b"\r\n") + b"*** # 3 ***\n" + hand(H3)
-    + b"\n*********** # 4 **************\nstray\n" + hand(H4),
+    "export separators": b"*********** # 1 **************\r\n"
+    + hand(H1, b"\r\n")
+    + b"\r\n\r\n"
+    + b"*********** # 2 **************\r\n"
+    + hand(H2, b"\r\n")
+    + b"*** # 3 ***\n"
+    + hand(H3)
+    + b"\n*********** # 4 **************\nstray\n"
+    + hand(H4),
     "separator only": b"*********** # 1 **************\n\n",
     "summary": b"PokerStars Tournament #447493868, No Limit Omaha Hi/Lo\r\nBuy-In: $1.08\r\n\r\n",
     "chat quoting a header": hand(H1, extra=[b'Hero said, "PokerStars Hand #123: hi"', b"Hand #5: x"]),

@@ -15,8 +15,13 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _loaded(code: str) -> list[str]:
-    probe = code + f"\nimport sys, json\nprint(json.dumps([m for m in {(*HEAVY, 'lark', 'hhparse.engine')!r} if m in sys.modules]))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    probe = (
+        code
+        + f"\nimport sys, json\nprint(json.dumps([m for m in {(*HEAVY, 'lark', 'hhparse.engine')!r} if m in sys.modules]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
     return list(json.loads(out.stdout.strip().splitlines()[-1]))
 
 

@@ -39,8 +39,22 @@ def test_file_and_dir_and_stats(tmp_path: Path) -> None:
     d = tmp_path / "dir"
     r = runner.invoke(
         _app(),
-        ["synth", "-n", "700", "--kind", "mixed", "--structure", "mixed", "--game", "mixed", "--players", "2-9",
-         "--out", str(d), "--stats"],
+        [
+            "synth",
+            "-n",
+            "700",
+            "--kind",
+            "mixed",
+            "--structure",
+            "mixed",
+            "--game",
+            "mixed",
+            "--players",
+            "2-9",
+            "--out",
+            str(d),
+            "--stats",
+        ],
     )
     assert r.exit_code == 0, r.output
     assert len(list(d.iterdir())) >= 2
@@ -54,8 +68,9 @@ def test_bad_players_is_usage_error() -> None:
 
 def test_every_game_of_the_table_is_a_choice() -> None:
     """``--game`` offers the table of games (and ``mixed``): 6 Card Omaha included, dealt six-max."""
-    result = CliRunner().invoke(_app(), ["synth", "--hands", "40", "--seed", "2", "--game", "6-card-omaha",
-                                         "--players", "2-9"])
+    result = CliRunner().invoke(
+        _app(), ["synth", "--hands", "40", "--seed", "2", "--game", "6-card-omaha", "--players", "2-9"]
+    )
     assert result.exit_code == 0, result.output
     hands = list(parse_text(result.stdout))
     assert len(hands) == 40

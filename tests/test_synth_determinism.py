@@ -10,7 +10,10 @@ from hhparse.synth import GAMES, SynthConfig, write
 
 def _run(seed: int) -> str:
     buf = io.StringIO()
-    write(SynthConfig(hands=400, seed=seed, games=tuple(GAMES), kinds=("cash", "tournament"), players=(2, 9)), stream=buf)
+    write(
+        SynthConfig(hands=400, seed=seed, games=tuple(GAMES), kinds=("cash", "tournament"), players=(2, 9)),
+        stream=buf,
+    )
     return buf.getvalue()
 
 
@@ -40,5 +43,7 @@ def test_directory_output_is_byte_identical_and_client_shaped(tmp_path: Path) ->
         text = data.decode("utf-8-sig")
         assert text.replace("\r\n", "\n").endswith("\n\n\n\n")  # three blank lines after every hand
         assert ("\r\n" in text) == (text.count("\r\n") == text.count("\n"))  # one line-end style per file
-    assert any(" T" in n and " + " in n for n in files_a)  # a tournament file: HHdate Tid game $a + $b(+ $c).txt
+    assert any(
+        " T" in n and " + " in n for n in files_a
+    )  # a tournament file: HHdate Tid game $a + $b(+ $c).txt
     assert any(" - USD " in n for n in files_a)  # a cash file: HHdate Table - $sb-$bb - USD game.txt

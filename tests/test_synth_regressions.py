@@ -12,8 +12,11 @@ def test_hand_ids_are_unique_across_sessions_of_a_run() -> None:
     """Bug: every session drew a random starting id, and a 1,000,000-hand run had 6 duplicate ids."""
     buf = io.StringIO()
     write(SynthConfig(hands=3000, seed=4), stream=buf)
-    ids = [line.split("#", 1)[1].split(":", 1)[0] for line in buf.getvalue().splitlines()
-           if line.startswith("PokerStars") and " #" in line]
+    ids = [
+        line.split("#", 1)[1].split(":", 1)[0]
+        for line in buf.getvalue().splitlines()
+        if line.startswith("PokerStars") and " #" in line
+    ]
     assert len(ids) == 3000
     assert len(set(ids)) == len(ids)
 

@@ -27,7 +27,13 @@ def test_accepted_hand_rows_per_table() -> None:
     t = b.finish()
     counts = {k: v.num_rows for k, v in t.items()}
     assert counts == {
-        "hands": 1, "hand_players": 2, "actions": 3, "pots": 1, "awards": 1, "showdowns": 1, "ev_shares": 0,
+        "hands": 1,
+        "hand_players": 2,
+        "actions": 3,
+        "pots": 1,
+        "awards": 1,
+        "showdowns": 1,
+        "ev_shares": 0,
         "rejects": 0,
     }
     for name, table in t.items():
@@ -43,7 +49,9 @@ def test_accepted_hand_rows_per_table() -> None:
     assert players[1]["all_in_street"] == 0
     assert {p["hand_id"] for p in players} == {"96353118546"}
     assert [(p["allin_ev"], p["ev_street"], p["ev_method"], p["ev_std_err"]) for p in players] == [
-        (25, None, None, None), (-25, None, None, None)]  # no all-in EV: allin_ev is the net
+        (25, None, None, None),
+        (-25, None, None, None),
+    ]  # no all-in EV: allin_ev is the net
     award = t["awards"].to_pylist()[0]
     assert award["winners"] == ["Alice"] and award["amounts"] == [50]
     assert [a["action"] for a in t["actions"].to_pylist()] == ["small blind", "big blind", "call"]
@@ -56,14 +64,21 @@ def test_all_in_ev_goes_to_hand_players_and_ev_shares() -> None:
     b.add_result(fake_result("3"), HAND_TEXT)
     t = b.finish()
     players = t["hand_players"].to_pylist()
-    assert [(p["hand_id"], p["allin_ev"], p["ev_street"], p["ev_method"], p["ev_std_err"]) for p in players] == [
-        ("1", 25, None, None, None), ("1", -25, None, None, None),
-        ("2", 10, 0, "exact", 0), ("2", -10, 0, "exact", 0),
-        ("3", 25, None, None, None), ("3", -25, None, None, None),
+    assert [
+        (p["hand_id"], p["allin_ev"], p["ev_street"], p["ev_method"], p["ev_std_err"]) for p in players
+    ] == [
+        ("1", 25, None, None, None),
+        ("1", -25, None, None, None),
+        ("2", 10, 0, "exact", 0),
+        ("2", -10, 0, "exact", 0),
+        ("3", 25, None, None, None),
+        ("3", -25, None, None, None),
     ]
     shares = t["ev_shares"].to_pylist()
     assert [(s["hand_id"], s["player"], s["ev"], s["won"], s["unit"], s[HAND_IDX]) for s in shares] == [
-        ("2", "Alice", 35, 50, "USD", 1), ("2", "Bob", 15, 0, "USD", 1)]
+        ("2", "Alice", 35, 50, "USD", 1),
+        ("2", "Bob", 15, 0, "USD", 1),
+    ]
     assert t["ev_shares"].column_names == [*TABLES["ev_shares"].column_names, HAND_IDX]
 
 
@@ -76,7 +91,10 @@ def test_invalid_hand_becomes_a_reject_with_all_errors() -> None:
     assert t["hands"].num_rows == 0
     (row,) = t["rejects"].to_pylist()
     assert (row["status"], row["code"], row["message"], row["error_line"]) == (
-        "invalid", "raise-above-pot-limit", "too big", 14,
+        "invalid",
+        "raise-above-pot-limit",
+        "too big",
+        14,
     )
     assert [e["code"] for e in row["errors"]] == ["raise-above-pot-limit", "bad-collect"]
     assert row["raw_text"] == "raw text" and row["hand_id"] == "7"
@@ -116,4 +134,10 @@ def test_child_tables_copy_their_hands_columns() -> None:
         assert {"unit", "unit_scale"} <= set(copies), name
         for row in t[name].to_pylist():
             assert {c: row[c] for c in copies} == {c: hands[row["hand_id"]][c] for c in copies}, name
-    assert set(TABLES["hand_players"].hand_copies) >= {"start_utc", "game", "hilo", "big_blind", "exposed_card"}
+    assert set(TABLES["hand_players"].hand_copies) >= {
+        "start_utc",
+        "game",
+        "hilo",
+        "big_blind",
+        "exposed_card",
+    }

@@ -97,7 +97,12 @@ def test_warehouse_path_is_a_file(tmp_path: Path) -> None:
     target = tmp_path / "wh.txt"
     target.write_text("not a folder")
     write_hands(tmp_path / "in" / "a.txt", ["1"])
-    for command in (["import", str(tmp_path / "in")], ["compact"], ["sql", "SELECT 1"], ["report", "summary"]):
+    for command in (
+        ["import", str(tmp_path / "in")],
+        ["compact"],
+        ["sql", "SELECT 1"],
+        ["report", "summary"],
+    ):
         code, out = _cli(*command, "-w", str(target))
         assert code == 2, (command, out)
         assert "Traceback" not in out and str(target) in out
@@ -136,8 +141,11 @@ def _legacy_warehouse(tmp_path: Path) -> Path:
                 sliced[name] = t.slice(part * size, size)
             old.publish(sliced, files if part == 3 else {})
         old.compact()
-    (wh / "hands" / "b00000042-0badf00d.parquet").write_bytes((wh / "hands").joinpath(
-        json.loads((wh / "manifest.json").read_text())["tables"]["hands"][0].split("/")[1]).read_bytes())
+    (wh / "hands" / "b00000042-0badf00d.parquet").write_bytes(
+        (wh / "hands")
+        .joinpath(json.loads((wh / "manifest.json").read_text())["tables"]["hands"][0].split("/")[1])
+        .read_bytes()
+    )
     (wh / f".tmp-{'a' * 32}-manifest.json").write_text("{}")
     (wh / "hands" / "notes.txt").write_text("the user's own notes")
     assert not (wh / MARKER_NAME).exists()
@@ -238,8 +246,13 @@ def test_a_crash_before_the_commit_leaves_nothing_in_the_table_folders(
     assert manifest["pending"]  # the announced batch, for the next writer to clean
     assert import_paths([tmp_path / "in"], wh, jobs=1).exit_code == 0
     assert set(_glob_counts(wh).values()) == {20}
-    listed = {rel for rels in json.loads((wh / "manifest.json").read_text())["tables"].values() for rel in rels}
-    stored = {p.relative_to(wh / ".hhparse" / "files").as_posix() for p in (wh / ".hhparse" / "files").rglob("*.parquet")}
+    listed = {
+        rel for rels in json.loads((wh / "manifest.json").read_text())["tables"].values() for rel in rels
+    }
+    stored = {
+        p.relative_to(wh / ".hhparse" / "files").as_posix()
+        for p in (wh / ".hhparse" / "files").rglob("*.parquet")
+    }
     assert stored == listed and not list((wh / ".hhparse" / "staging").iterdir())
 
 
@@ -269,9 +282,20 @@ def _remove_a_file(wh: Path) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    [_damage_manifest("[]"), _damage_manifest("{not json"), _damage_manifest('{"tables": {"hands": ["../../etc/passwd"]}}'),
-     _truncate_a_file, _remove_a_file],
-    ids=["manifest-is-a-list", "manifest-not-json", "manifest-lists-outside", "truncated-parquet", "missing-parquet"],
+    [
+        _damage_manifest("[]"),
+        _damage_manifest("{not json"),
+        _damage_manifest('{"tables": {"hands": ["../../etc/passwd"]}}'),
+        _truncate_a_file,
+        _remove_a_file,
+    ],
+    ids=[
+        "manifest-is-a-list",
+        "manifest-not-json",
+        "manifest-lists-outside",
+        "truncated-parquet",
+        "missing-parquet",
+    ],
 )
 def test_damaged_warehouse_exits_3_with_a_sentence(tmp_path: Path, damage: object) -> None:
     write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
@@ -336,9 +360,12 @@ def test_a_table_folder_that_cannot_be_updated_is_a_note_not_a_failure(tmp_path:
 
 
 @pytest.mark.parametrize("fallback", ["symlink", "copy"])
-def test_file_systems_without_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fallback: str) -> None:
+def test_file_systems_without_hard_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fallback: str
+) -> None:
     """exFAT, some network shares: no hard links (symbolic links instead), or neither (copies).
     Outside readers still see each row once, before and after compact and the expiry."""
+
     def no_link(*args: object, **kwargs: object) -> None:
         raise OSError(1, "Operation not permitted")
 

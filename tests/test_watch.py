@@ -47,7 +47,11 @@ class Watch:
         env = {**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1"}
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLI, "import", str(src), "-w", str(wh), "--watch", *extra],
-            env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -174,12 +178,20 @@ def test_simulated_client_two_tables(tmp_path: Path, watches: list[Watch]) -> No
     # `hhparse sql` while the watch holds the warehouse: readers take no lock
     sql = subprocess.run(
         [sys.executable, "-c", CLI, "sql", "SELECT count(*) AS n FROM hands", "-w", str(wh), "-f", "csv"],
-        env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     # `hhparse report` too (its SQL over the same snapshot)
     report = subprocess.run(
         [sys.executable, "-c", CLI, "report", "summary", "-w", str(wh), "-f", "csv"],
-        env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     reader.halt.set()
     reader.join()
@@ -247,16 +259,29 @@ def test_a_second_writer_is_refused_while_watching(tmp_path: Path, watches: list
     watches.append(watch)
     watch.wait_for("Ctrl-C to stop")
     env = {**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1"}
-    for args in (["import", str(src), "-w", str(wh)], ["import", str(src), "-w", str(wh), "--watch"], ["compact", "-w", str(wh)]):
-        other = subprocess.run([sys.executable, "-c", CLI, *args], env=env, cwd=REPO, capture_output=True,
-                               text=True, timeout=60)
+    for args in (
+        ["import", str(src), "-w", str(wh)],
+        ["import", str(src), "-w", str(wh), "--watch"],
+        ["compact", "-w", str(wh)],
+    ):
+        other = subprocess.run(
+            [sys.executable, "-c", CLI, *args], env=env, cwd=REPO, capture_output=True, text=True, timeout=60
+        )
         assert other.returncode == 2, (args, other.stderr)
-        assert "hhparse import --watch" in other.stderr and f"pid {watch.proc.pid}" in other.stderr, other.stderr
+        assert "hhparse import --watch" in other.stderr and f"pid {watch.proc.pid}" in other.stderr, (
+            other.stderr
+        )
         assert "Traceback" not in other.stderr
     assert watch.stop(signal.SIGINT) == 0
     # once it is stopped, the warehouse is free
-    again = subprocess.run([sys.executable, "-c", CLI, "compact", "-w", str(wh)], env=env, cwd=REPO,
-                           capture_output=True, text=True, timeout=60)
+    again = subprocess.run(
+        [sys.executable, "-c", CLI, "compact", "-w", str(wh)],
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert again.returncode == 0, again.stderr
 
 
@@ -308,7 +333,12 @@ class PtyWatch:
         env.update(PYTHONPATH=str(REPO), TERM="xterm-256color")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", CLI, "import", str(src), "-w", str(wh), "--watch"],
-            env=env, cwd=REPO, stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+            env=env,
+            cwd=REPO,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
         )
         os.close(slave)
         self.master = master

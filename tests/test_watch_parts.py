@@ -77,7 +77,9 @@ def test_files_merged_by_the_tail_expire_after_their_own_grace(tmp_path: Path) -
     retired = dict(wh.manifest.retired)
     assert retired
     now = time.time()
-    assert all(at <= now - (RETIRED_GRACE_SECONDS - TAIL_RETIRED_GRACE_SECONDS) + 5 for at in retired.values())
+    assert all(
+        at <= now - (RETIRED_GRACE_SECONDS - TAIL_RETIRED_GRACE_SECONDS) + 5 for at in retired.values()
+    )
     assert wh.clean_orphans(now=now + TAIL_RETIRED_GRACE_SECONDS - 60) == []  # still within it
     removed = wh.clean_orphans(now=now + TAIL_RETIRED_GRACE_SECONDS + 60)
     assert len(removed) == len(retired) and not wh.manifest.retired
@@ -110,8 +112,12 @@ def _state(**kw: object) -> WatchState:
 @pytest.mark.parametrize("width", [80, 60, 40, 24])
 def test_the_status_line_fits_the_terminal(width: int) -> None:
     now = time.time()
-    last = HandSeen("251234567890", "Pollux IV, a very long table name \x1b[31m indeed " * 3, datetime.now(UTC), "f")
-    state = _state(files=12_345, hands_today=1_234, rejected=17, pending={"a": 1.0}, last=last, last_at=now - 75)
+    last = HandSeen(
+        "251234567890", "Pollux IV, a very long table name \x1b[31m indeed " * 3, datetime.now(UTC), "f"
+    )
+    state = _state(
+        files=12_345, hands_today=1_234, rejected=17, pending={"a": 1.0}, last=last, last_at=now - 75
+    )
     line = status_text(state, width, now).plain
     assert len(line) <= width
     assert "\x1b" not in line
@@ -147,7 +153,9 @@ def test_polling_is_chosen_for_network_and_shared_file_systems(monkeypatch: pyte
     import hhparse.watch as watch
 
     monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
-    monkeypatch.setattr(watch, "mount_type", lambda path, mountinfo=None: "9p" if "/mnt/c" in str(path) else "ext4")
+    monkeypatch.setattr(
+        watch, "mount_type", lambda path, mountinfo=None: "9p" if "/mnt/c" in str(path) else "ext4"
+    )
     assert choose_polling([Path("/home/me/hh")]) == (False, "native events")
     poll, why = choose_polling([Path("/home/me/hh"), Path("/mnt/c/hh")])
     assert poll and "9p" in why
@@ -172,7 +180,9 @@ def test_a_plain_import_names_pending_hands_and_exits_0(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert f"pending: {f}: its last hand is still being written" in res.stderr
     assert "once the file has not changed for 10 s" in res.stderr
-    res = runner.invoke(app, ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1", "--settle-seconds", "0"])
+    res = runner.invoke(
+        app, ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1", "--settle-seconds", "0"]
+    )
     assert res.exit_code == 1, res.output  # settled: the half hand is taken as it stands, a reject
     assert "pending" not in res.stderr
     res = runner.invoke(app, ["import", str(tmp_path / "in"), "-w", str(wh), "--poll"])
@@ -180,12 +190,16 @@ def test_a_plain_import_names_pending_hands_and_exits_0(tmp_path: Path) -> None:
 
 
 def test_settle_seconds_must_be_a_number_of_seconds(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["import", str(tmp_path), "-w", str(tmp_path / "wh"), "--settle-seconds", "-1"])
+    res = CliRunner().invoke(
+        app, ["import", str(tmp_path), "-w", str(tmp_path / "wh"), "--settle-seconds", "-1"]
+    )
     assert res.exit_code == 2
     assert not (tmp_path / "wh").exists()
 
 
-def test_a_failed_import_in_a_session_resumes_from_what_is_on_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_import_in_a_session_resumes_from_what_is_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A full disk in the middle of one import of a watch: the next import starts from the
     warehouse's last commit (manifest and index read again), nothing lost or doubled."""
     f = write_hands(tmp_path / "in" / "t.txt", ["1", "2"])
@@ -208,7 +222,9 @@ def test_a_failed_import_in_a_session_resumes_from_what_is_on_disk(tmp_path: Pat
     session.close()
 
 
-def test_watch_expands_a_tilde_in_its_paths_like_a_plain_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_watch_expands_a_tilde_in_its_paths_like_a_plain_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A path given as ``~/…`` (quoted, or from a service file) is the home folder's, as for
     ``import`` without ``--watch``."""
     import hhparse.cli.watch_view as watch_view

@@ -41,7 +41,11 @@ def test_a_process_ends_after_stopping_a_pool_whose_worker_was_writing_a_result(
     script = tmp_path / "stop_mid_result.py"
     script.write_text(SCRIPT)
     proc = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
     )
     assert proc.returncode == 0, proc.stderr

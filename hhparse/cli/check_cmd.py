@@ -60,7 +60,9 @@ def check(
     ],
     output_format: Annotated[
         OutputFormat,
-        typer.Option("--format", help="text: counts and problems; jsonl: one object per hand (or summary file)."),
+        typer.Option(
+            "--format", help="text: counts and problems; jsonl: one object per hand (or summary file)."
+        ),
     ] = OutputFormat.text,
     no_referee: Annotated[
         bool, typer.Option("--parse-only", help="Only parse; do not replay the hands through the referee.")
@@ -71,13 +73,16 @@ def check(
     allow_unsupported: Annotated[
         bool,
         typer.Option(
-            "--allow-unsupported", help="Do not fail on hands of other games (Hold'em, Stud, ... in mixed files)."
+            "--allow-unsupported",
+            help="Do not fail on hands of other games (Hold'em, Stud, ... in mixed files).",
         ),
     ] = False,
     verbose: Annotated[
         bool,
         typer.Option(
-            "--verbose", "-v", help="List each hand of another game on a line of its own (default: a count per game)."
+            "--verbose",
+            "-v",
+            help="List each hand of another game on a line of its own (default: a count per game).",
         ),
     ] = False,
 ) -> None:
@@ -133,7 +138,10 @@ def check(
             if verbose:
                 pe = verdict.parse_error
                 hand = f" hand #{pe.hand_id}:" if pe.hand_id else ""
-                out.write(visible(f"{pe.source}:{pe.line}:{hand} {game}: not a game hhparse reads [{pe.code}]") + "\n")
+                out.write(
+                    visible(f"{pe.source}:{pe.line}:{hand} {game}: not a game hhparse reads [{pe.code}]")
+                    + "\n"
+                )
             continue
         for problem in _problems(verdict, show_warnings):
             out.write(visible(problem, keep_newlines=True) + "\n")

@@ -234,7 +234,11 @@ def help_text(doc: str | None) -> str:
         lines = [ln for ln in para.split("\n") if ln.strip()]
         if not lines:
             continue
-        if all(ln.startswith("  ") for ln in lines[1:]) and len(lines) > 1 and lines[0].rstrip().endswith(":"):
+        if (
+            all(ln.startswith("  ") for ln in lines[1:])
+            and len(lines) > 1
+            and lines[0].rstrip().endswith(":")
+        ):
             text = "\n".join(ln.rstrip() for ln in lines)
         else:
             text = " ".join(ln.strip() for ln in lines)
@@ -258,4 +262,3 @@ def add_command(
     """Register ``func`` as ``hhparse NAME`` inside the error boundary; its ``--help`` is the
     docstring (:func:`help_text`), the ``examples`` and the exit codes."""
     app.command(name, cls=Command, help=help_text(func.__doc__), epilog=epilog(examples))(guarded(name, func))
-

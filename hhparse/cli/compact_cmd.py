@@ -45,5 +45,8 @@ def register(app: typer.Typer) -> None:
         app,
         "compact",
         compact_command,
-        examples=("hhparse compact --warehouse ~/hh-warehouse", "HHPARSE_WAREHOUSE=~/hh-warehouse hhparse compact"),
+        examples=(
+            "hhparse compact --warehouse ~/hh-warehouse",
+            "HHPARSE_WAREHOUSE=~/hh-warehouse hhparse compact",
+        ),
     )

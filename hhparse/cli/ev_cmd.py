@@ -24,7 +24,8 @@ def ev_command(
         bool, typer.Option("--recompute", help="Recompute every hand's all-in EV from its history file.")
     ] = False,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores).")
+        int | None,
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores)."),
     ] = None,
 ) -> None:
     """Show, or recompute, the all-in EV of the warehouse's hands.

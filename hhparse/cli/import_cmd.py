@@ -122,7 +122,9 @@ class LogReporter:
     def file_done(self, run: FileRun) -> None:
         """Log files that could not be read."""
         if run.error:
-            print(visible(f"hhparse import: {run.path}: {run.status}: {run.error}"), file=sys.stderr, flush=True)
+            print(
+                visible(f"hhparse import: {run.path}: {run.status}: {run.error}"), file=sys.stderr, flush=True
+            )
 
     def stop(self) -> None:
         """Nothing to tear down."""
@@ -175,7 +177,11 @@ def summary_lines(result: ImportResult, *, verbose: bool = False) -> tuple[list[
         f"import {result.import_id} → {result.warehouse}",
         f"{s.files_total:,} files: {read:,} read, {s.files_skipped:,} unchanged"
         + (f", {len(result.failed_files):,} not read" if result.failed_files else "")
-        + (f"; {s.summaries:,} tournament summar{'y' if s.summaries == 1 else 'ies'} stored" if s.summaries else ""),
+        + (
+            f"; {s.summaries:,} tournament summar{'y' if s.summaries == 1 else 'ies'} stored"
+            if s.summaries
+            else ""
+        ),
         f"{s.read - s.summaries:,} hands read: {s.new:,} new, {s.duplicate:,} already stored, "
         f"{s.conflicting:,} conflicting, {s.rejected:,} rejected",
         f"{s.elapsed:.1f} s, {s.hands_per_second:,.0f} hands/s, {s.batches} batch(es) published",
@@ -193,7 +199,9 @@ def summary_lines(result: ImportResult, *, verbose: bool = False) -> tuple[list[
     return lines, listed
 
 
-def summary_table(result: ImportResult, width: int, *, verbose: bool = False) -> tuple[list[str], Table | None]:
+def summary_table(
+    result: ImportResult, width: int, *, verbose: bool = False
+) -> tuple[list[str], Table | None]:
     """The final summary: totals, then a table of the files that need a look (all with
     ``verbose``), its file column cut to fit ``width``."""
     from rich.table import Table
@@ -208,7 +216,10 @@ def summary_table(result: ImportResult, width: int, *, verbose: bool = False) ->
     shown = [os.path.relpath(f.path, folder) if folder else f.path for f in listed]
     notes = [visible(_note(f)) for f in listed]
     numbers = [(f.read, f.new, f.rejected, f.conflicting) for f in listed]
-    widths = [max(len(h), *(len(f"{n[i]:,}") for n in numbers)) for i, h in enumerate(("read", "new", "rej", "conf"))]
+    widths = [
+        max(len(h), *(len(f"{n[i]:,}") for n in numbers))
+        for i, h in enumerate(("read", "new", "rej", "conf"))
+    ]
     note_width = min(max((len(n) for n in notes), default=0), 24)
     columns = 5 + (1 if note_width else 0)
     # no box, no edge padding: one space each side of a column, two between columns
@@ -247,12 +258,17 @@ def import_command(
     warehouse: WarehouseOption = None,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores; 1 = in-process)."),
+        typer.Option(
+            "--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores; 1 = in-process)."
+        ),
     ] = None,
     batch_hands: Annotated[
         int,
         typer.Option(
-            "--batch-hands", min=1, metavar="N", help="Hands per published batch (memory and crash granularity)."
+            "--batch-hands",
+            min=1,
+            metavar="N",
+            help="Hands per published batch (memory and crash granularity).",
         ),
     ] = 50_000,
     task_hands: Annotated[
@@ -271,7 +287,9 @@ def import_command(
     ] = None,
     verbose: Annotated[
         bool,
-        typer.Option("--verbose", "-v", help="List every file read in the summary, not only those with problems."),
+        typer.Option(
+            "--verbose", "-v", help="List every file read in the summary, not only those with problems."
+        ),
     ] = False,
     # -- issue #19: live files and --watch (hhparse/watch.py, hhparse/cli/watch_view.py) --------
     settle_seconds: Annotated[
@@ -338,7 +356,9 @@ def import_command(
     tty = console.is_terminal and not os.environ.get("HHPARSE_NO_PROGRESS")
     reporter: RichReporter | LogReporter = RichReporter(console) if tty else LogReporter()
     if cluster is not None and jobs is not None:
-        raise UsageError("--jobs sets local worker processes and --cluster a Dask cluster's: give one of them")
+        raise UsageError(
+            "--jobs sets local worker processes and --cluster a Dask cluster's: give one of them"
+        )
     if cluster is None and jobs is None:
         from hhparse.cluster import ENV_SCHEDULER
 
@@ -428,7 +448,11 @@ def pending_lines(result: ImportResult, width: int, limit: int = 50) -> None:
             err=True,
         )
     if len(pending) > limit:
-        _say(f"hhparse import: ... and {len(pending) - limit} more files with a pending last hand", width, err=True)
+        _say(
+            f"hhparse import: ... and {len(pending) - limit} more files with a pending last hand",
+            width,
+            err=True,
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -79,16 +79,38 @@ def html_report(
         ids = [str(h) for h in df["hand_id"]]
         if is_folder(out):
             assert out is not None
-            write_hands_folder(out, df, replay_documents(con, ids), title=title, filters=shown, deck=deck,
-                               all_cards=all_cards)
+            write_hands_folder(
+                out,
+                df,
+                replay_documents(con, ids),
+                title=title,
+                filters=shown,
+                deck=deck,
+                all_cards=all_cards,
+            )
             return None
         docs = replay_documents(con, ids[:MAX_EMBEDDED])
-        return hands_page(df, docs, title=title, filters=shown, deck=deck, all_cards=all_cards,
-                          max_rows=min(MAX_EMBEDDED, MAX_ROWS))
+        return hands_page(
+            df,
+            docs,
+            title=title,
+            filters=shown,
+            deck=deck,
+            all_cards=all_cards,
+            max_rows=min(MAX_EMBEDDED, MAX_ROWS),
+        )
     common = {k: filters.get(k) for k in ("player", "since", "until", "game", "stakes")}
     lines = graph_lines(con, **common) if REPORTS[name].graph else None
-    return report_page(df, name=name, title=title, filters=shown, lines=lines, x_axis=x_axis, y_axis=y_axis,
-                       doc=REPORTS[name].doc)
+    return report_page(
+        df,
+        name=name,
+        title=title,
+        filters=shown,
+        lines=lines,
+        x_axis=x_axis,
+        y_axis=y_axis,
+        doc=REPORTS[name].doc,
+    )
 
 
 def replay_command(

@@ -81,7 +81,9 @@ def list_reports(width: int) -> str:
     import textwrap
 
     def wrap(text: str, indent: str) -> list[str]:
-        return textwrap.wrap(text, width=max(width, 40), initial_indent=indent, subsequent_indent=indent + "  ")
+        return textwrap.wrap(
+            text, width=max(width, 40), initial_indent=indent, subsequent_indent=indent + "  "
+        )
 
     out: list[str] = []
     for spec in REPORTS.values():
@@ -95,7 +97,9 @@ def list_reports(width: int) -> str:
                 text += f" [{c.num} ÷ {c.den}]"
             out.extend(wrap(f"{head}: {text}", "    "))
         out.append("")
-    out.extend(wrap("Every column is also in docs/stats.md; HTML pages show it on the header, CSV names it.", ""))
+    out.extend(
+        wrap("Every column is also in docs/stats.md; HTML pages show it on the header, CSV names it.", "")
+    )
     return "\n".join(out) + "\n"
 
 
@@ -103,7 +107,9 @@ def _notes(name: str, df: pd.DataFrame, filters: dict[str, Any]) -> list[str]:
     """What a reader of the table should know: blanks that are deliberate, an empty result."""
     notes: list[str] = []
     if df.empty and name not in ("hand", "rejects"):
-        given = ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in filters.items() if v not in (None, [], ()))
+        given = ", ".join(
+            f"--{k.replace('_', '-')} {v}" for k, v in filters.items() if v not in (None, [], ())
+        )
         if given:
             notes.append(f"no rows: each filter matches hands, but not all of them together ({given})")
         else:
@@ -138,7 +144,8 @@ def report_command(
         ),
     ] = None,
     hand_id: Annotated[
-        str | None, typer.Argument(metavar="HAND_ID", help="Hand number, for the hand report.", show_default=False)
+        str | None,
+        typer.Argument(metavar="HAND_ID", help="Hand number, for the hand report.", show_default=False),
     ] = None,
     list_all: Annotated[
         bool, typer.Option("--list", help="List every report and what each of its columns means, then exit.")
@@ -147,22 +154,30 @@ def report_command(
     player: Annotated[
         str | None,
         typer.Option(
-            "--player", "-p", metavar="NAME",
+            "--player",
+            "-p",
+            metavar="NAME",
             help="Only this player (exact; a name matching without regard to case is taken with a note).",
         ),
     ] = None,
     since: Annotated[
         str | None,
-        typer.Option("--since", metavar="DATE", help="First day, UTC, inclusive: 2024-01-31, 2024-01 or 2024."),
+        typer.Option(
+            "--since", metavar="DATE", help="First day, UTC, inclusive: 2024-01-31, 2024-01 or 2024."
+        ),
     ] = None,
     until: Annotated[
         str | None,
-        typer.Option("--until", metavar="DATE", help="Last day, UTC, inclusive: 2024-01-31, 2024-01 or 2024."),
+        typer.Option(
+            "--until", metavar="DATE", help="Last day, UTC, inclusive: 2024-01-31, 2024-01 or 2024."
+        ),
     ] = None,
     game: Annotated[
         str | None,
         typer.Option(
-            "--game", "-g", metavar="GAME",
+            "--game",
+            "-g",
+            metavar="GAME",
             help="courchevel-hilo, courchevel, 5-card-omaha-hilo, 5-card-omaha, omaha-hilo, omaha (or o8, plo8, "
             "the header's words).",
         ),
@@ -170,7 +185,9 @@ def report_command(
     stakes: Annotated[
         str | None,
         typer.Option(
-            "--stakes", "-s", metavar="STAKES",
+            "--stakes",
+            "-s",
+            metavar="STAKES",
             help="0.10/0.25, $0.10-$0.25, 0.10/0.25 USD, 10/25 (cents), the big blind alone (0.25), or a "
             "tournament buy-in.",
         ),
@@ -178,14 +195,18 @@ def report_command(
     by: Annotated[
         list[str] | None,
         typer.Option(
-            "--by", "-b", metavar="SPLIT",
+            "--by",
+            "-b",
+            metavar="SPLIT",
             help=f"summary: split rows by {', '.join(BY)} (repeat, or comma-separated).",
         ),
     ] = None,
     fmt: Annotated[
         str | None,
         typer.Option(
-            "--format", "-f", metavar="FORMAT",
+            "--format",
+            "-f",
+            metavar="FORMAT",
             help="table, csv, json, html or parquet; png or svg for graph (default: from --out, else table).",
         ),
     ] = None,
@@ -193,18 +214,25 @@ def report_command(
     columns: Annotated[
         str | None,
         typer.Option(
-            "--columns", "-c", metavar="COL,...",
+            "--columns",
+            "-c",
+            metavar="COL,...",
             help="Only these columns, in this order (names as in --list), in every format.",
         ),
     ] = None,
     csv_names: Annotated[
         bool,
-        typer.Option("--csv-names", help="CSV: the header row has the column names (vpip) instead of their labels (VPIP %)."),
+        typer.Option(
+            "--csv-names",
+            help="CSV: the header row has the column names (vpip) instead of their labels (VPIP %).",
+        ),
     ] = False,
     min_pot: Annotated[
         str | None,
         typer.Option(
-            "--min-pot", metavar="AMOUNT", help="Total pot at least this (hand's unit), or '40bb'.",
+            "--min-pot",
+            metavar="AMOUNT",
+            help="Total pot at least this (hand's unit), or '40bb'.",
             rich_help_panel=_HANDS,
         ),
     ] = None,
@@ -215,19 +243,27 @@ def report_command(
     door_card: Annotated[
         str | None,
         typer.Option(
-            "--door-card", metavar="CARD", help=f"Courchevel door card: {_DOOR_CARD_HELP}.", rich_help_panel=_HANDS
+            "--door-card",
+            metavar="CARD",
+            help=f"Courchevel door card: {_DOOR_CARD_HELP}.",
+            rich_help_panel=_HANDS,
         ),
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", metavar="N", help="Only the last N hands.", rich_help_panel=_HANDS)
+        int | None,
+        typer.Option("--limit", metavar="N", help="Only the last N hands.", rich_help_panel=_HANDS),
     ] = None,
     four_colour: DeckOption = False,
     all_cards: AllCardsOption = False,
     x_axis: Annotated[
-        str, typer.Option("--x-axis", metavar="AXIS", help="Graph's x axis: hands or date.", rich_help_panel=_PAGE)
+        str,
+        typer.Option(
+            "--x-axis", metavar="AXIS", help="Graph's x axis: hands or date.", rich_help_panel=_PAGE
+        ),
     ] = "hands",
     y_axis: Annotated[
-        str, typer.Option("--y-axis", metavar="AXIS", help="Graph's y axis: money or bb.", rich_help_panel=_PAGE)
+        str,
+        typer.Option("--y-axis", metavar="AXIS", help="Graph's y axis: money or bb.", rich_help_panel=_PAGE),
     ] = "money",
     csv_raw: CsvRawOption = False,
 ) -> None:
@@ -246,7 +282,10 @@ def report_command(
         emit(list_reports(shutil.get_terminal_size((100, 24)).columns), out)
         return
     if name is None:
-        fail("report", f"which report? one of: {', '.join(REPORTS)} (hhparse report --list says what each shows)")
+        fail(
+            "report",
+            f"which report? one of: {', '.join(REPORTS)} (hhparse report --list says what each shows)",
+        )
     if name not in REPORTS:
         fail("report", f"unknown report {name!r}; choose from: {', '.join(REPORTS)}")
     fmt = "html" if name == "hands" and fmt is None and is_folder(out) else _format(fmt, out)
@@ -269,10 +308,22 @@ def report_command(
     from hhparse.reports import report, warehouse
     from hhparse.reports.query import FilterNote
 
-    filters: dict[str, Any] = {"player": player, "since": since, "until": until, "game": game, "stakes": stakes}
-    hand_filters: dict[str, Any] = {"min_pot": min_pot, "showdown": showdown, "all_in": all_in,
-                                    "scooped": scooped, "quartered": quartered, "door_card": door_card,
-                                    "limit": limit}
+    filters: dict[str, Any] = {
+        "player": player,
+        "since": since,
+        "until": until,
+        "game": game,
+        "stakes": stakes,
+    }
+    hand_filters: dict[str, Any] = {
+        "min_pot": min_pot,
+        "showdown": showdown,
+        "all_in": all_in,
+        "scooped": scooped,
+        "quartered": quartered,
+        "door_card": door_card,
+        "limit": limit,
+    }
     root = warehouse_dir(warehouse_opt)
     con = warehouse(root)
     try:
@@ -290,7 +341,10 @@ def report_command(
         wanted = [c.strip() for c in columns.split(",") if c.strip()]
         unknown = [c for c in wanted if c not in df.columns]
         if unknown:
-            fail("report", f"--columns: {', '.join(unknown)} not in the {name} report; it has: {', '.join(map(str, df.columns))}")
+            fail(
+                "report",
+                f"--columns: {', '.join(unknown)} not in the {name} report; it has: {', '.join(map(str, df.columns))}",
+            )
         df = df[wanted]
     title = f"hhparse {name}" + (f" #{hand_id}" if name == "hand" and hand_id else "")
     if player:
@@ -312,8 +366,19 @@ def report_command(
         from hhparse.reports.replay import HandNotFoundError
 
         try:
-            page = html_report(con, name, df, title=title, filters={**filters, **hand_filters}, hand_id=hand_id,
-                               out=out, four_colour=four_colour, all_cards=all_cards, x_axis=x_axis, y_axis=y_axis)
+            page = html_report(
+                con,
+                name,
+                df,
+                title=title,
+                filters={**filters, **hand_filters},
+                hand_id=hand_id,
+                out=out,
+                four_colour=four_colour,
+                all_cards=all_cards,
+                x_axis=x_axis,
+                y_axis=y_axis,
+            )
         except (HandNotFoundError, FileExistsError, ValueError) as exc:
             fail("report", str(exc))
         if page is None:  # a folder of pages
@@ -343,7 +408,9 @@ def _help() -> str:
 
 def register(app: typer.Typer) -> None:
     """Add ``report`` to the root app."""
-    report_command.__doc__ = _help() if "Reports:" not in (report_command.__doc__ or "") else report_command.__doc__
+    report_command.__doc__ = (
+        _help() if "Reports:" not in (report_command.__doc__ or "") else report_command.__doc__
+    )
     add_command(
         app,
         "report",

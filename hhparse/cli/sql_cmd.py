@@ -37,7 +37,10 @@ def sql_command(
     fmt: Annotated[
         str,
         typer.Option(
-            "--format", "-f", metavar="FORMAT", help="Output format: table, csv, json or parquet (parquet needs --out)."
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="Output format: table, csv, json or parquet (parquet needs --out).",
         ),
     ] = "table",
     out: OutOption = None,
@@ -71,7 +74,10 @@ def sql_command(
     except duckdb.Error as exc:
         raise query_failure(exc, root, "the query") from None
     if df is None:
-        fail("sql", "the query returns no result (only a SELECT, or a statement that returns rows, can be shown)")
+        fail(
+            "sql",
+            "the query returns no result (only a SELECT, or a statement that returns rows, can be shown)",
+        )
     if fmt == "parquet":
         assert out is not None
         out.write_bytes(to_parquet(df))
@@ -93,8 +99,8 @@ def register(app: typer.Typer) -> None:
         "sql",
         sql_command,
         examples=(
-            "hhparse sql \"SELECT position, count(*) FROM hand_players GROUP BY 1\"",
+            'hhparse sql "SELECT position, count(*) FROM hand_players GROUP BY 1"',
             "hhparse sql 'SELECT * FROM stg_hands' -f parquet -o hands.parquet",
-            "hhparse sql \"SELECT player, sum(net) FROM player_hands GROUP BY 1\" -f csv",
+            'hhparse sql "SELECT player, sum(net) FROM player_hands GROUP BY 1" -f csv',
         ),
     )

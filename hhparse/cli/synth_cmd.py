@@ -52,16 +52,22 @@ def synth(
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to generate.")] = 100,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives byte-identical output.")] = 0,
     game: Annotated[GameChoice, typer.Option(help="Game, or 'mixed' for all of them.")] = "courchevel-hilo",
-    structure: Annotated[StructureChoice, typer.Option(help="Betting structure, or 'mixed'.")] = StructureChoice.PL,
+    structure: Annotated[
+        StructureChoice, typer.Option(help="Betting structure, or 'mixed'.")
+    ] = StructureChoice.PL,
     kind: Annotated[KindChoice, typer.Option(help="Cash tables, tournaments, or 'mixed'.")] = KindChoice.cash,
     players: Annotated[str, typer.Option(help="Players per table: N or N-M, within 2-9.")] = "2-6",
     hero: Annotated[str, typer.Option(help="The screen name whose hole cards are dealt.")] = "Hero",
     out: Annotated[
         Path | None,
-        typer.Option(help="A directory (one file per table and day, client names) or a .txt file; default stdout."),
+        typer.Option(
+            help="A directory (one file per table and day, client names) or a .txt file; default stdout."
+        ),
     ] = None,
     crlf: Annotated[bool, typer.Option(help="With a single --out FILE / stdout: CRLF line ends.")] = False,
-    stats: Annotated[bool, typer.Option("--stats", help="Print coverage counts and speed to stderr.")] = False,
+    stats: Annotated[
+        bool, typer.Option("--stats", help="Print coverage counts and speed to stderr.")
+    ] = False,
 ) -> None:
     """Generate synthetic hand histories that parse and referee as valid."""
     from hhparse.synth import GAMES, SynthConfig, write  # the engine: not for --help

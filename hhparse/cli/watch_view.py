@@ -219,7 +219,9 @@ class StatusView:
 
     def problem(self, state: WatchState, message: str) -> None:
         """A failure the watch retries."""
-        self.console.print(Text(visible(f"{_stamp()} problem: {message}; trying again in a few seconds"), style="red"))
+        self.console.print(
+            Text(visible(f"{_stamp()} problem: {message}; trying again in a few seconds"), style="red")
+        )
 
     def close(self) -> None:
         """Remove the line (and a progress bar still showing)."""

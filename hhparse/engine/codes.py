@@ -57,12 +57,12 @@ ERRORS: dict[str, str] = {
     # pots
     "wrong-total-pot": "the summary's total pot is not the sum of all contributions",
     "wrong-side-pot": "the summary's main/side pots are not the pots the contributions make, or no rake "
-                      "allocation a room uses explains them (each pot net of its share of the rake)",
+    "allocation a room uses explains them (each pot net of its share of the rake)",
     "negative-rake": "the collected amounts exceed the total pot",
     "wrong-rake": "the printed rake is not total pot minus everything collected (and kept by the room for a "
-                  "player who cashed out)",
+    "player who cashed out)",
     "wrong-cash-out": "an all-in cash out by a player who folded, twice, for nothing, when the betting did not end "
-                      "before the river with a player all-in, or worth more than the pots the player can win",
+    "before the river with a player all-in, or worth more than the pots the player can win",
     "rake-in-tournament": "a tournament or play-money hand takes rake",
     # settlement
     "wrong-collected-amount": "a player collects a different amount than the pot/half they won",
@@ -108,12 +108,18 @@ def render_docs() -> str:
     lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(ERRORS.items())]
     lines += ["", "## Warnings", "", "| code | meaning |", "|---|---|"]
     lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(WARNINGS.items())]
-    lines += ["", "## Parse errors", "",
-              "A hand the parser could not read never reaches the referee: it goes to the `rejects` table",
-              "with one of these codes, its file, line and whole text (`unparsed`, or `unsupported` for",
-              "another game or a summary file). The format conventions the parser and the referee accept",
-              "are listed, with the real hand that settled each, in `docs/format-conventions.md`.", "",
-              "| code | meaning |", "|---|---|"]
+    lines += [
+        "",
+        "## Parse errors",
+        "",
+        "A hand the parser could not read never reaches the referee: it goes to the `rejects` table",
+        "with one of these codes, its file, line and whole text (`unparsed`, or `unsupported` for",
+        "another game or a summary file). The format conventions the parser and the referee accept",
+        "are listed, with the real hand that settled each, in `docs/format-conventions.md`.",
+        "",
+        "| code | meaning |",
+        "|---|---|",
+    ]
     lines += [f"| `{code}` | {meaning} |" for code, meaning in sorted(PARSE_CODES.items())]
     return "\n".join(lines) + "\n"
 

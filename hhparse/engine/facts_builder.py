@@ -54,8 +54,12 @@ _MIDDLE = {
 _STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
 _KIND_NAME = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD ... K_RAISE)
 _COUNT_SLOT = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
-_POST_ACTION = {PostKind.SMALL_BLIND: "small blind", PostKind.BIG_BLIND: "big blind",
-                PostKind.SMALL_AND_BIG: "big blind", PostKind.ANTE: "ante"}
+_POST_ACTION = {
+    PostKind.SMALL_BLIND: "small blind",
+    PostKind.BIG_BLIND: "big blind",
+    PostKind.SMALL_AND_BIG: "big blind",
+    PostKind.ANTE: "ante",
+}
 
 
 def _known_cards(hole: Cards, shown: Cards, mucked: Cards) -> Cards:
@@ -98,15 +102,32 @@ def positions(view: ReplayView) -> dict[str, str]:
         middle.append(q)
         q = view.next_after(q)
     names = _MIDDLE.get(len(middle)) or (
-        *(f"UTG+{i}" if i else "UTG" for i in range(len(middle) - 2)), "HJ", "CO")
+        *(f"UTG+{i}" if i else "UTG" for i in range(len(middle) - 2)),
+        "HJ",
+        "CO",
+    )
     for p, name in zip(middle, names, strict=False):
         out[p.name] = name
     return out
 
 
 # Per-player stat flags: indexes into a list of bools (all False until proved), one list per player.
-(_VPIP, _PFR, _3B_OPP, _3B, _F3B_OPP, _F3B, _STEAL_OPP, _STEAL, _FSTEAL_OPP, _FSTEAL, _CBET_OPP, _CBET,
- _FCBET_OPP, _FCBET) = range(14)
+(
+    _VPIP,
+    _PFR,
+    _3B_OPP,
+    _3B,
+    _F3B_OPP,
+    _F3B,
+    _STEAL_OPP,
+    _STEAL,
+    _FSTEAL_OPP,
+    _FSTEAL,
+    _CBET_OPP,
+    _CBET,
+    _FCBET_OPP,
+    _FCBET,
+) = range(14)
 _NO_FLAGS = (False,) * 14
 _NO_COUNTS = (0, 0, 0, 0, 0)
 
@@ -142,8 +163,22 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
         if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
             post = entry.post
             action = _POST_ACTION[post] if post is not None else "uncalled"
-            append(ActionFact(seq, int(street), name, entry.seat, action, entry.amount, entry.to, entry.all_in,
-                              entry.pot_before, entry.stack_before, faced, entry.line))
+            append(
+                ActionFact(
+                    seq,
+                    int(street),
+                    name,
+                    entry.seat,
+                    action,
+                    entry.amount,
+                    entry.to,
+                    entry.all_in,
+                    entry.pot_before,
+                    entry.stack_before,
+                    faced,
+                    entry.line,
+                )
+            )
             seq += 1
             continue
         is_raise = kind == K_RAISE
@@ -172,7 +207,13 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
                     f[_STEAL_OPP] = True
                     if is_raise:
                         f[_STEAL] = True
-                if steal_attempt and raises == 1 and callers == 0 and position in ("SB", "BB") and opener != name:
+                if (
+                    steal_attempt
+                    and raises == 1
+                    and callers == 0
+                    and position in ("SB", "BB")
+                    and opener != name
+                ):
                     f[_FSTEAL_OPP] = True
                     f[_FSTEAL] = is_fold
             if is_raise or is_bet:
@@ -199,8 +240,22 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
                     flop_bet = True
                 elif is_raise and cbet_made:
                     cbet_raised = True
-        append(ActionFact(seq, int(street), name, entry.seat, _KIND_NAME[kind], entry.amount, entry.to,
-                          entry.all_in, entry.pot_before, entry.stack_before, faced, entry.line))
+        append(
+            ActionFact(
+                seq,
+                int(street),
+                name,
+                entry.seat,
+                _KIND_NAME[kind],
+                entry.amount,
+                entry.to,
+                entry.all_in,
+                entry.pot_before,
+                entry.stack_before,
+                faced,
+                entry.line,
+            )
+        )
         seq += 1
 
     contested = st.contested_eligible
@@ -239,24 +294,69 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
         hw = high_won.get(name, 0)
         lw = low_won.get(name, 0)
         ais = p.all_in_street
-        players.append(PlayerFacts(
-            p.seat, name, name == hero, pos.get(name, ""), p.start_stack,
-            _known_cards(p.hole, p.shown, mucked_cards.get(name, ())), dealt_in, contributed, returned, p.collected,
-            p.collected + returned + p.cash_out - (c0 + c1 + c2 + c3),
-            fl[_VPIP], fl[_PFR], fl[_3B_OPP], fl[_3B], fl[_F3B_OPP], fl[_F3B], fl[_STEAL_OPP], fl[_STEAL],
-            fl[_FSTEAL_OPP], fl[_FSTEAL], fl[_CBET_OPP], fl[_CBET], fl[_FCBET_OPP], fl[_FCBET],
-            cn[0], cn[1], cn[2], cn[3], cn[4],
-            dealt_in and flop_seen and not (folded and p.fold_street is Street.PREFLOP),
-            went, won_sd, hw > 0, lw > 0, scooped, name in low_shared,
-            int(ais) if ais is not None else None,
-            showdown_won, p.collected - showdown_won, hw, lw, p.cash_out, p.cash_out_fee,
-        ))
+        players.append(
+            PlayerFacts(
+                p.seat,
+                name,
+                name == hero,
+                pos.get(name, ""),
+                p.start_stack,
+                _known_cards(p.hole, p.shown, mucked_cards.get(name, ())),
+                dealt_in,
+                contributed,
+                returned,
+                p.collected,
+                p.collected + returned + p.cash_out - (c0 + c1 + c2 + c3),
+                fl[_VPIP],
+                fl[_PFR],
+                fl[_3B_OPP],
+                fl[_3B],
+                fl[_F3B_OPP],
+                fl[_F3B],
+                fl[_STEAL_OPP],
+                fl[_STEAL],
+                fl[_FSTEAL_OPP],
+                fl[_FSTEAL],
+                fl[_CBET_OPP],
+                fl[_CBET],
+                fl[_FCBET_OPP],
+                fl[_FCBET],
+                cn[0],
+                cn[1],
+                cn[2],
+                cn[3],
+                cn[4],
+                dealt_in and flop_seen and not (folded and p.fold_street is Street.PREFLOP),
+                went,
+                won_sd,
+                hw > 0,
+                lw > 0,
+                scooped,
+                name in low_shared,
+                int(ais) if ais is not None else None,
+                showdown_won,
+                p.collected - showdown_won,
+                hw,
+                lw,
+                p.cash_out,
+                p.cash_out_fee,
+            )
+        )
     boards: tuple[tuple[str, ...], ...]
     if view.run_boards:
         boards = tuple(tuple(view.run_boards[r]) for r in sorted(view.run_boards))
     else:
         boards = (tuple(view.board),) if view.board else ()
     return HandFacts(
-        view.hand, tuple(players), tuple(actions), tuple(st.pots), tuple(st.awards), tuple(st.showdowns),
-        st.total_pot, st.rake, st.runs, boards, view.exposed,
+        view.hand,
+        tuple(players),
+        tuple(actions),
+        tuple(st.pots),
+        tuple(st.awards),
+        tuple(st.showdowns),
+        st.total_pot,
+        st.rake,
+        st.runs,
+        boards,
+        view.exposed,
     )

@@ -100,12 +100,26 @@ class Referee:
 
     # ------------------------------------------------------------------ helpers
 
-    def err(self, code: str, line: int, message: str, expected: object = None, found: object = None,
-            player: str | None = None) -> None:
+    def err(
+        self,
+        code: str,
+        line: int,
+        message: str,
+        expected: object = None,
+        found: object = None,
+        player: str | None = None,
+    ) -> None:
         """Record an error (never raise: a bad hand is normal input)."""
-        self.errors.append(Violation(code, line, message,
-                                     None if expected is None else str(expected),
-                                     None if found is None else str(found), player))
+        self.errors.append(
+            Violation(
+                code,
+                line,
+                message,
+                None if expected is None else str(expected),
+                None if found is None else str(found),
+                player,
+            )
+        )
 
     def warn(self, code: str, line: int, message: str, player: str | None = None) -> None:
         """Record a warning: reported, but the hand stays valid."""
@@ -119,13 +133,21 @@ class Referee:
         players = self.players
         for s in hand.seats:
             if s.seat in seen_seats or s.player in players:
-                self.err("duplicate-seat", s.line, f"seat {s.seat} / player {s.player} appears twice",
-                         player=s.player)
+                self.err(
+                    "duplicate-seat",
+                    s.line,
+                    f"seat {s.seat} / player {s.player} appears twice",
+                    player=s.player,
+                )
                 continue
             seen_seats.add(s.seat)
             if s.stack <= 0:
-                self.err("non-positive-stack", s.line, f"{s.player} starts with {self.fmt(s.stack)}",
-                         player=s.player)
+                self.err(
+                    "non-positive-stack",
+                    s.line,
+                    f"{s.player} starts with {self.fmt(s.stack)}",
+                    player=s.player,
+                )
             players[s.player] = Player(s.player, s.seat, s.stack, s.sitting_out or s.out_of_hand is not None)
             self.notes[s.player] = Notes()
         # Dealt in: not sitting out, or sitting out but acting anyway (tournaments deal sitting-out
@@ -137,7 +159,9 @@ class Referee:
                     acting.add(e.player)
             for p in players.values():
                 p.dealt_in = (not p.sitting_out) or p.name in acting
-        return Table(self.spec, list(players.values()), h.button_seat, h.small_blind, h.big_blind, h.cap, self.fmt)
+        return Table(
+            self.spec, list(players.values()), h.button_seat, h.small_blind, h.big_blind, h.cap, self.fmt
+        )
 
     def _claim(self, card: str, owner: str, line: int, player: str | None = None) -> None:
         """Every physical card has one owner (a player or a board run); a second owner is a duplicate."""
@@ -146,8 +170,13 @@ class Referee:
             self.owners[card] = owner
         elif prev != owner:
             where = "the board" if prev.startswith("\x00") else prev
-            self.err("duplicate-card", line, f"{card} appears twice (already held by {where})",
-                     found=card, player=player)
+            self.err(
+                "duplicate-card",
+                line,
+                f"{card} appears twice (already held by {where})",
+                found=card,
+                player=player,
+            )
 
     def _player(self, name: str, line: int) -> Player | None:
         p = self.players.get(name)
@@ -206,9 +235,14 @@ class Referee:
             return
         spec = self.spec
         if len(e.cards) != spec.hole_cards:
-            self.err("wrong-hole-card-count", e.line,
-                     f"{p.name} is dealt {len(e.cards)} cards; {spec.name} deals {spec.hole_cards}",
-                     expected=spec.hole_cards, found=len(e.cards), player=p.name)
+            self.err(
+                "wrong-hole-card-count",
+                e.line,
+                f"{p.name} is dealt {len(e.cards)} cards; {spec.name} deals {spec.hole_cards}",
+                expected=spec.hole_cards,
+                found=len(e.cards),
+                player=p.name,
+            )
         if len(set(e.cards)) != len(e.cards):
             self.err("duplicate-card", e.line, f"{p.name} is dealt the same card twice", player=p.name)
         owners = self.owners
@@ -221,12 +255,21 @@ class Referee:
 
     def _expose(self, e: ExposeCard) -> None:
         if not self.spec.exposed_card:
-            self.err("unexpected-exposed-card", e.line, f"{self.spec.name} has no exposed pre-flop card",
-                     found=e.card)
+            self.err(
+                "unexpected-exposed-card",
+                e.line,
+                f"{self.spec.name} has no exposed pre-flop card",
+                found=e.card,
+            )
         if self.exposed is not None:
             if e.card != self.exposed:
-                self.err("exposed-card-mismatch", e.line, f"exposed card {e.card} after {self.exposed}",
-                         expected=self.exposed, found=e.card)
+                self.err(
+                    "exposed-card-mismatch",
+                    e.line,
+                    f"exposed card {e.card} after {self.exposed}",
+                    expected=self.exposed,
+                    found=e.card,
+                )
             return
         self.exposed = e.card
         self._claim(e.card, "\x00board", e.line)
@@ -241,19 +284,32 @@ class Referee:
                 self.err("missing-exposed-card", e.line, "no exposed card was dealt before the flop")
                 self.exposed = cards[0] if cards else None
             elif cards and cards[0] != self.exposed:
-                self.err("exposed-card-mismatch", e.line,
-                         f"the board starts with {cards[0]} but the exposed card was {self.exposed}",
-                         expected=self.exposed, found=cards[0])
+                self.err(
+                    "exposed-card-mismatch",
+                    e.line,
+                    f"the board starts with {cards[0]} but the exposed card was {self.exposed}",
+                    expected=self.exposed,
+                    found=cards[0],
+                )
         size = self.spec.board_sizes[e.street - 1] if e.street > Street.PREFLOP else None
         if len(cards) != size:
-            self.err("wrong-board-size", e.line, f"{e.street.name} board has {len(cards)} cards",
-                     expected=size, found=len(cards))
+            self.err(
+                "wrong-board-size",
+                e.line,
+                f"{e.street.name} board has {len(cards)} cards",
+                expected=size,
+                found=len(cards),
+            )
         if len(set(cards)) != len(cards):
             self.err("duplicate-card", e.line, f"a card appears twice on the board {' '.join(cards)}")
         if e.run == 0:
             if table.phase is not Phase.BETTING or e.street <= table.street:
-                self.err("street-out-of-order", e.line, f"{e.street.name} dealt after {table.street.name}",
-                         found=e.street.name)
+                self.err(
+                    "street-out-of-order",
+                    e.line,
+                    f"{e.street.name} dealt after {table.street.name}",
+                    found=e.street.name,
+                )
             prev = self.board
             owner = "\x00board"
         else:
@@ -261,15 +317,24 @@ class Referee:
             prev = self.run_boards.get(e.run, self.board)
             last = self.run_street.get(e.run, table.street)
             if e.street <= last:
-                self.err("street-out-of-order", e.line, f"{e.street.name} dealt twice on run {e.run}",
-                         found=e.street.name)
+                self.err(
+                    "street-out-of-order",
+                    e.line,
+                    f"{e.street.name} dealt twice on run {e.run}",
+                    found=e.street.name,
+                )
             self.run_street[e.run] = e.street
             owner = f"\x00board{e.run}"
         if list(cards[: len(prev)]) != prev:
-            self.err("board-mismatch", e.line, f"board {' '.join(cards)} does not extend {' '.join(prev)}",
-                     expected=" ".join(prev), found=" ".join(cards[: len(prev)]))
+            self.err(
+                "board-mismatch",
+                e.line,
+                f"board {' '.join(cards)} does not extend {' '.join(prev)}",
+                expected=" ".join(prev),
+                found=" ".join(cards[: len(prev)]),
+            )
         owners = self.owners
-        for c in cards[len(prev):]:
+        for c in cards[len(prev) :]:
             if (c != self.exposed or e.street is not Street.FLOP) and owners.setdefault(c, owner) != owner:
                 self._claim(c, owner, e.line)  # reports the duplicate
         if e.run == 0:
@@ -379,12 +444,23 @@ class Referee:
         n = self.spec.hole_cards
         full = len(e.cards) == n
         if (e.description is not None and not full) or len(e.cards) > n:
-            self.err("wrong-hole-card-count", e.line, f"{p.name} shows {len(e.cards)} cards; the game deals {n}",
-                     expected=n, found=len(e.cards), player=p.name)
+            self.err(
+                "wrong-hole-card-count",
+                e.line,
+                f"{p.name} shows {len(e.cards)} cards; the game deals {n}",
+                expected=n,
+                found=len(e.cards),
+                player=p.name,
+            )
         if notes.hole and not set(e.cards) <= set(notes.hole):
-            self.err("shown-cards-mismatch", e.line,
-                     f"{p.name} shows {' '.join(e.cards)} but was dealt {' '.join(notes.hole)}",
-                     expected=" ".join(notes.hole), found=" ".join(e.cards), player=p.name)
+            self.err(
+                "shown-cards-mismatch",
+                e.line,
+                f"{p.name} shows {' '.join(e.cards)} but was dealt {' '.join(notes.hole)}",
+                expected=" ".join(notes.hole),
+                found=" ".join(e.cards),
+                player=p.name,
+            )
         if len(set(e.cards)) != len(e.cards):
             self.err("duplicate-card", e.line, f"{p.name} shows the same card twice", player=p.name)
         owners = self.owners
@@ -433,7 +509,9 @@ class Referee:
         if p is None:
             return
         if p.folded:
-            self.err("acted-after-fold", e.line, f"{p.name} is treated as all-in after folding", player=p.name)
+            self.err(
+                "acted-after-fold", e.line, f"{p.name} is treated as all-in after folding", player=p.name
+            )
         else:
             self.table.treat_as_all_in(p)
 
@@ -450,8 +528,14 @@ class Referee:
         elif notes.cash_out_line:
             self.err("wrong-cash-out", e.line, f"{p.name} cashes out twice", player=p.name)
         elif amount <= 0:
-            self.err("wrong-cash-out", e.line, f"{p.name} cashes out for {fmt(amount)}",
-                     expected="a positive amount", found=fmt(amount), player=p.name)
+            self.err(
+                "wrong-cash-out",
+                e.line,
+                f"{p.name} cashes out for {fmt(amount)}",
+                expected="a positive amount",
+                found=fmt(amount),
+                player=p.name,
+            )
         else:
             notes.cash_out = amount
             notes.cash_out_fee = e.fee or 0
@@ -467,10 +551,28 @@ class Referee:
         top, excess = table.expected_uncalled()
         sb, bb = table.sb_player, table.bb_player
         return ReplayView(
-            self.hand, self.spec, self.fmt, seats, [seats[p.name] for p in table.ring], self.board, self.run_boards,
-            self.exposed, self.owners, self.shows, self.collects, self.no_low_lines, self.ledger, self.cancelled,
-            self.uncalled_seen, self.showdown_marker, self.flop_seen, sb.name if sb is not None else None,
-            bb.name if bb is not None else None, self.hero, top.name if top is not None else None, excess,
+            self.hand,
+            self.spec,
+            self.fmt,
+            seats,
+            [seats[p.name] for p in table.ring],
+            self.board,
+            self.run_boards,
+            self.exposed,
+            self.owners,
+            self.shows,
+            self.collects,
+            self.no_low_lines,
+            self.ledger,
+            self.cancelled,
+            self.uncalled_seen,
+            self.showdown_marker,
+            self.flop_seen,
+            sb.name if sb is not None else None,
+            bb.name if bb is not None else None,
+            self.hero,
+            top.name if top is not None else None,
+            excess,
         )
 
 

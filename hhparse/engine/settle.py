@@ -18,8 +18,12 @@ from hhparse.model import Cards, Collect, SeatOutcome, Street
 from hhparse.rules import pots as R
 from hhparse.rules.evaluate import evaluate
 
-_STREET_NAME = {Street.PREFLOP: "before Flop", Street.FLOP: "on the Flop", Street.TURN: "on the Turn",
-                Street.RIVER: "on the River"}
+_STREET_NAME = {
+    Street.PREFLOP: "before Flop",
+    Street.FLOP: "on the Flop",
+    Street.TURN: "on the Turn",
+    Street.RIVER: "on the River",
+}
 
 
 SILENT_UNCALLED_BEFORE = 2006
@@ -34,9 +38,25 @@ class Settlement:
     A plain slotted class (not a dataclass with eight ``default_factory`` fields): one per hand.
     """
 
-    __slots__ = ("awards", "contested_eligible", "errors", "high_won", "low_shared", "low_won", "mucked_cards",
-                 "per_run", "pots", "rake", "refunds", "runs", "showdown", "showdowns", "total_pot", "unpaid",
-                 "warnings")
+    __slots__ = (
+        "awards",
+        "contested_eligible",
+        "errors",
+        "high_won",
+        "low_shared",
+        "low_won",
+        "mucked_cards",
+        "per_run",
+        "pots",
+        "rake",
+        "refunds",
+        "runs",
+        "showdown",
+        "showdowns",
+        "total_pot",
+        "unpaid",
+        "warnings",
+    )
 
     def __init__(self) -> None:
         self.total_pot = 0
@@ -107,7 +127,21 @@ def _hand_desc(high: str, low: str | None, hilo: bool) -> str:
     return f"HI: {high}; LO: {low}" if low else f"HI: {high}"
 
 
-_NAMES = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace")
+_NAMES = (
+    "Deuce",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+)
 _PRIMARY = {0: 1, 1: 1, 2: 2, 3: 1, 7: 1}  # category -> tie-break ranks that are not kickers
 
 
@@ -152,11 +186,26 @@ class Settler:
         self.cashed = {p.name for p in view.ring if p.cash_out_line}  # players who cashed out
         self.owners: dict[str, str] | None = None  # the replay's card owners, once the summary adds some
 
-    def err(self, code: str, line: int, message: str, expected: object = None, found: object = None,
-            player: str | None = None) -> None:
+    def err(
+        self,
+        code: str,
+        line: int,
+        message: str,
+        expected: object = None,
+        found: object = None,
+        player: str | None = None,
+    ) -> None:
         """Record an error (never raise: a bad hand is normal input)."""
-        self.out.errors.append(Violation(code, line, message, None if expected is None else str(expected),
-                                         None if found is None else str(found), player))
+        self.out.errors.append(
+            Violation(
+                code,
+                line,
+                message,
+                None if expected is None else str(expected),
+                None if found is None else str(found),
+                player,
+            )
+        )
 
     def warn(self, code: str, line: int, message: str, player: str | None = None) -> None:
         self.out.warnings.append(Violation(code, line, message, None, None, player))
@@ -175,8 +224,13 @@ class Settler:
             owners[card] = owner
         elif prev != owner:
             where = "the board" if prev.startswith("\x00") else prev
-            self.err("duplicate-card", line, f"{card} appears twice (already held by {where})", found=card,
-                     player=owner)
+            self.err(
+                "duplicate-card",
+                line,
+                f"{card} appears twice (already held by {where})",
+                found=card,
+                player=owner,
+            )
 
     # ------------------------------------------------------------------ all-in cash out
 
@@ -205,17 +259,25 @@ class Settler:
             if not p.cash_out_line:
                 continue
             if not allin or last >= Street.RIVER:
-                self.err("wrong-cash-out", p.cash_out_line,
-                        f"{p.name} cashes out although the betting did not end before the river with a player all-in",
-                        player=p.name)
+                self.err(
+                    "wrong-cash-out",
+                    p.cash_out_line,
+                    f"{p.name} cashes out although the betting did not end before the river with a player all-in",
+                    player=p.name,
+                )
                 continue
             value = p.cash_out + p.cash_out_fee
             claim = sum(pot.amount for pot in pots if p.name in pot.eligible)
             if value > claim:
-                self.err("wrong-cash-out", p.cash_out_line,
-                        f"{p.name} cashes out {fmt(p.cash_out)} + {fmt(p.cash_out_fee)} fee, more than the "
-                        f"{fmt(claim)} of the pots they can win", expected=f"at most {fmt(claim)}",
-                        found=fmt(value), player=p.name)
+                self.err(
+                    "wrong-cash-out",
+                    p.cash_out_line,
+                    f"{p.name} cashes out {fmt(p.cash_out)} + {fmt(p.cash_out_fee)} fee, more than the "
+                    f"{fmt(claim)} of the pots they can win",
+                    expected=f"at most {fmt(claim)}",
+                    found=fmt(value),
+                    player=p.name,
+                )
 
     # ------------------------------------------------------------------ evaluation
 
@@ -269,7 +331,9 @@ class Settler:
             got = sum(c.amount for c in v.collects)
             if got:
                 c0 = v.collects[0]
-                self.err("cancelled-hand-with-pot", c0.line, f"a cancelled hand awards {fmt(got)}", found=fmt(got))
+                self.err(
+                    "cancelled-hand-with-pot", c0.line, f"a cancelled hand awards {fmt(got)}", found=fmt(got)
+                )
             # A cancelled hand never happened for the players' balances: the room hands every posted
             # chip back (no Total pot, no rake, "collected ($0)"), so nobody wins or loses by it.
             for p in v.seats.values():
@@ -285,8 +349,13 @@ class Settler:
             out.refunds[top] = excess  # returned without a line, and not in the total pot (*observed*, 2005)
         else:
             line = v.collects[0].line if v.collects else (summary.line if summary else v.hand.line)
-            self.err("missing-uncalled-bet", line, f"{fmt(excess)} of {top}'s bet was not called and not returned",
-                     expected=f"Uncalled bet ({fmt(excess)}) returned to {top}", player=top)
+            self.err(
+                "missing-uncalled-bet",
+                line,
+                f"{fmt(excess)} of {top}'s bet was not called and not returned",
+                expected=f"Uncalled bet ({fmt(excess)}) returned to {top}",
+                player=top,
+            )
 
         contributions: dict[str, int] = {}
         live: set[str] = set()
@@ -309,15 +378,27 @@ class Settler:
         pots = R.side_pots(contributions, live, order)
         rake = summary.rake if summary is not None and summary.rake is not None else total - collected
         out.rake = rake
-        tline = summary.total_line if summary is not None and summary.total_line else (
-            summary.line if summary is not None else v.hand.line)
+        tline = (
+            summary.total_line
+            if summary is not None and summary.total_line
+            else (summary.line if summary is not None else v.hand.line)
+        )
         if summary is not None and summary.total_pot is not None and summary.total_pot != total:
-            self.err("wrong-total-pot", tline,
-                    f"total pot {fmt(summary.total_pot)} but the players put in {fmt(total)}",
-                    expected=fmt(total), found=fmt(summary.total_pot))
+            self.err(
+                "wrong-total-pot",
+                tline,
+                f"total pot {fmt(summary.total_pot)} but the players put in {fmt(total)}",
+                expected=fmt(total),
+                found=fmt(summary.total_pot),
+            )
         if rake and (v.hand.header.tournament is not None or v.hand.header.play_money):
-            self.err("rake-in-tournament", tline, f"rake {fmt(rake)} in a hand without rake", expected="0",
-                    found=fmt(rake))
+            self.err(
+                "rake-in-tournament",
+                tline,
+                f"rake {fmt(rake)} in a hand without rake",
+                expected="0",
+                found=fmt(rake),
+            )
         raked = self._net_pots(pots, rake, total, tline)
 
         # Showdown awards, pot by pot, run by run, half by half.
@@ -326,8 +407,13 @@ class Settler:
             by_pot.setdefault(c.pot, []).append(c)
         for c in v.collects:
             if c.pot >= len(raked):
-                self.err("unknown-pot", c.line, f"{c.player} collects from {c.pot_label}, which does not exist",
-                        found=c.pot_label, player=c.player)
+                self.err(
+                    "unknown-pot",
+                    c.line,
+                    f"{c.player} collects from {c.pot_label}, which does not exist",
+                    found=c.pot_label,
+                    player=c.player,
+                )
         any_low = False
         no_low_pot = False
         optional_no_low = False  # a one-player pot shown at showdown without a low
@@ -344,8 +430,12 @@ class Settler:
                 evals = [e for e in (self.shown(n, run) for n in contenders) if e is not None]
                 if not evals:
                     line = actual[0].line if actual else tline
-                    self.err("wrong-winner", line, f"pot {k} is contested but no eligible player showed a hand",
-                            expected="a shown hand")
+                    self.err(
+                        "wrong-winner",
+                        line,
+                        f"pot {k} is contested but no eligible player showed a hand",
+                        expected="a shown hand",
+                    )
                     continue
                 best_h = max(e.high_rank for e in evals)
                 hi_w = [e.player for e in evals if e.high_rank == best_h]
@@ -365,18 +455,46 @@ class Settler:
                 exp_lo = list(zip(lo_w, lo_split, strict=True))
                 run_actual = [c for c in actual if (c.run == run or not rit)]
                 if self.cashed:  # a player who cashed out is not paid: no collect line for their share
-                    self._compare(k, run, self._paid(exp_hi), self._paid(exp_lo),
-                                  [n for n in hi_w if n not in self.cashed], run_actual, amount, hi_amt,
-                                  [n for n in lo_w if n not in self.cashed])
+                    self._compare(
+                        k,
+                        run,
+                        self._paid(exp_hi),
+                        self._paid(exp_lo),
+                        [n for n in hi_w if n not in self.cashed],
+                        run_actual,
+                        amount,
+                        hi_amt,
+                        [n for n in lo_w if n not in self.cashed],
+                    )
                 else:
                     self._compare(k, run, exp_hi, exp_lo, hi_w, run_actual, amount, hi_amt, lo_w)
                 ev_by = {e.player: e for e in evals}
                 half = "high" if lo_w else "whole"
-                out.awards.append(AwardFact(k, run, half, hi_amt, pot.eligible, tuple(hi_w), hi_split,
-                                            tuple(_hand_desc(ev_by[n].high_desc, None, False) for n in hi_w)))
+                out.awards.append(
+                    AwardFact(
+                        k,
+                        run,
+                        half,
+                        hi_amt,
+                        pot.eligible,
+                        tuple(hi_w),
+                        hi_split,
+                        tuple(_hand_desc(ev_by[n].high_desc, None, False) for n in hi_w),
+                    )
+                )
                 if lo_w:
-                    out.awards.append(AwardFact(k, run, "low", lo_amt, pot.eligible, tuple(lo_w), lo_split,
-                                                tuple(ev_by[n].low_desc or "" for n in lo_w)))
+                    out.awards.append(
+                        AwardFact(
+                            k,
+                            run,
+                            "low",
+                            lo_amt,
+                            pot.eligible,
+                            tuple(lo_w),
+                            lo_split,
+                            tuple(ev_by[n].low_desc or "" for n in lo_w),
+                        )
+                    )
                 for n, a in exp_hi:
                     out.high_won[n] = out.high_won.get(n, 0) + a
                     out.per_run.setdefault(n, {})[run] = out.per_run.get(n, {}).get(run, 0) + a
@@ -393,12 +511,24 @@ class Settler:
         # player who cashed out.
         kept = out.unpaid
         if collected + kept > total:
-            self.err("negative-rake", tline, f"{fmt(collected)} collected from a pot of {fmt(total)}",
-                    expected=f"at most {fmt(total)}", found=fmt(collected))
+            self.err(
+                "negative-rake",
+                tline,
+                f"{fmt(collected)} collected from a pot of {fmt(total)}",
+                expected=f"at most {fmt(total)}",
+                found=fmt(collected),
+            )
         elif rake != total - collected - kept:
-            paid = f"{fmt(collected)} collected" + (f" - {fmt(kept)} not awarded (cashed out)" if kept else "")
-            self.err("wrong-rake", tline, f"rake {fmt(rake)} but {fmt(total)} - {paid} = {fmt(total - collected - kept)}",
-                    expected=fmt(total - collected - kept), found=fmt(rake))
+            paid = f"{fmt(collected)} collected" + (
+                f" - {fmt(kept)} not awarded (cashed out)" if kept else ""
+            )
+            self.err(
+                "wrong-rake",
+                tline,
+                f"rake {fmt(rake)} but {fmt(total)} - {paid} = {fmt(total - collected - kept)}",
+                expected=fmt(total - collected - kept),
+                found=fmt(rake),
+            )
         self._check_cash_outs(raked)
 
         # "No low hand qualified": printed iff a hi/lo showdown pot had no qualifying low (*observed*).
@@ -406,23 +536,44 @@ class Settler:
         # line may be printed or not (docs/format-conventions.md).
         if v.spec.hilo and (out.showdown or optional_no_low):
             if no_low_pot and not v.no_low_lines:
-                self.err("no-low-line-mismatch", tline, "no low qualified but 'No low hand qualified' is missing",
-                        expected="No low hand qualified", found="(missing)")
+                self.err(
+                    "no-low-line-mismatch",
+                    tline,
+                    "no low qualified but 'No low hand qualified' is missing",
+                    expected="No low hand qualified",
+                    found="(missing)",
+                )
             if v.no_low_lines and not no_low_pot and not optional_no_low and any_low:
-                self.err("no-low-line-mismatch", v.no_low_lines[0].line,
-                        "'No low hand qualified' printed although a low qualified",
-                        expected="(no line)", found="No low hand qualified")
+                self.err(
+                    "no-low-line-mismatch",
+                    v.no_low_lines[0].line,
+                    "'No low hand qualified' printed although a low qualified",
+                    expected="(no line)",
+                    found="No low hand qualified",
+                )
         elif v.no_low_lines:
-            self.err("no-low-line-mismatch", v.no_low_lines[0].line,
-                    "'No low hand qualified' printed without a hi/lo showdown", expected="(no line)",
-                    found="No low hand qualified")
+            self.err(
+                "no-low-line-mismatch",
+                v.no_low_lines[0].line,
+                "'No low hand qualified' printed without a hi/lo showdown",
+                expected="(no line)",
+                found="No low hand qualified",
+            )
 
         if summary is not None:
             self._summary_mucks()
         if out.showdown:
             for p in v.ring:
-                if not p.folded and p.mucked and not p.shown and not p.hole and p.name not in out.mucked_cards:
-                    self.warn("mucked-unknown-cards", tline, f"{p.name} mucked at showdown; cards unknown", p.name)
+                if (
+                    not p.folded
+                    and p.mucked
+                    and not p.shown
+                    and not p.hole
+                    and p.name not in out.mucked_cards
+                ):
+                    self.warn(
+                        "mucked-unknown-cards", tline, f"{p.name} mucked at showdown; cards unknown", p.name
+                    )
         self._check_descriptions()
         self._showdown_facts(runs)
         if summary is not None:
@@ -464,24 +615,39 @@ class Settler:
                     over = [k for k in range(len(gross)) if printed[k] > gross[k]]
                     if over:
                         k = over[0]
-                        problem = (f"{_pot_name(k)} {fmt(printed[k])} is more than the {fmt(gross[k])} "
-                                   "put in it")
+                        problem = (
+                            f"{_pot_name(k)} {fmt(printed[k])} is more than the {fmt(gross[k])} put in it"
+                        )
                     elif sum(printed) != total - rake:
-                        problem = (f"the pots add up to {fmt(sum(printed))} but total pot - rake is "
-                                   f"{fmt(total - rake)}")
+                        problem = (
+                            f"the pots add up to {fmt(sum(printed))} but total pot - rake is "
+                            f"{fmt(total - rake)}"
+                        )
                     else:
-                        problem = ("no rake allocation explains the shares "
-                                   + " + ".join(fmt(r) for r in read) + f" of the {fmt(rake)} rake")
+                        problem = (
+                            "no rake allocation explains the shares "
+                            + " + ".join(fmt(r) for r in read)
+                            + f" of the {fmt(rake)} rake"
+                        )
             if problem:
                 computed = [g - r for g, r in zip(gross, shares, strict=True)]
-                self.err("wrong-side-pot", tline, "main/side pots " + " ".join(fmt(a) for a in printed) + ": "
-                        + problem, expected=" ".join(fmt(a) for a in computed),
-                        found=" ".join(fmt(a) for a in printed))
+                self.err(
+                    "wrong-side-pot",
+                    tline,
+                    "main/side pots " + " ".join(fmt(a) for a in printed) + ": " + problem,
+                    expected=" ".join(fmt(a) for a in computed),
+                    found=" ".join(fmt(a) for a in printed),
+                )
         elif len(gross) > 1 and summary is not None and summary.total_pot is not None:
             computed = [g - r for g, r in zip(gross, shares, strict=True)]
-            self.err("wrong-side-pot", tline,
-                    "main/side pots (none printed) but the contributions make " + " ".join(fmt(a) for a in computed),
-                    expected=" ".join(fmt(a) for a in computed), found="")
+            self.err(
+                "wrong-side-pot",
+                tline,
+                "main/side pots (none printed) but the contributions make "
+                + " ".join(fmt(a) for a in computed),
+                expected=" ".join(fmt(a) for a in computed),
+                found="",
+            )
         out = self.out
         net: list[R.Pot] = []
         for k, pot in enumerate(pots):
@@ -492,7 +658,9 @@ class Settler:
 
     # ------------------------------------------------------------------ awards
 
-    def _uncontested(self, k: int, pot: R.Pot, actual: list[Collect], rit: bool, runs: tuple[int, ...]) -> bool:
+    def _uncontested(
+        self, k: int, pot: R.Pot, actual: list[Collect], rit: bool, runs: tuple[int, ...]
+    ) -> bool:
         """Award a pot with at most one eligible player; True if it was shown down without a low.
 
         Run it twice, such a pot is still run twice and collected once per run (*observed*,
@@ -519,18 +687,30 @@ class Settler:
             run_actual = [c for c in actual if c.run == run] if rit else actual
             if winner is not None and winner in self.cashed:
                 exp, exp_lo = self._paid(exp), self._paid(exp_lo)
-            self._compare(k, run, exp, exp_lo, [winner] if winner is not None else [], run_actual, amount, None,
-                          None)
+            self._compare(
+                k, run, exp, exp_lo, [winner] if winner is not None else [], run_actual, amount, None, None
+            )
             if winner is not None:
                 won = out.per_run.setdefault(winner, {})
                 won[run] = won.get(run, 0) + amount
                 out.high_won[winner] = out.high_won.get(winner, 0) + amount
-                out.awards.append(AwardFact(k, run, "whole", amount, pot.eligible, (winner,), (amount,), ("",)))
+                out.awards.append(
+                    AwardFact(k, run, "whole", amount, pot.eligible, (winner,), (amount,), ("",))
+                )
         return no_low
 
-    def _compare(self, k: int, run: int, exp_hi: list[tuple[str, int]], exp_lo: list[tuple[str, int]],
-                 hi_w: list[str], actual: list[Collect], amount: int, hi_amt: int | None,
-                 lo_w: list[str] | None) -> None:
+    def _compare(
+        self,
+        k: int,
+        run: int,
+        exp_hi: list[tuple[str, int]],
+        exp_lo: list[tuple[str, int]],
+        hi_w: list[str],
+        actual: list[Collect],
+        amount: int,
+        hi_amt: int | None,
+        lo_w: list[str] | None,
+    ) -> None:
         """Compare one pot/run's collect lines with the expected awards; name the first difference."""
         v = self.v
         fmt = v.fmt
@@ -546,12 +726,18 @@ class Settler:
         exp = exp_hi + exp_lo
         if got == exp or sorted(got) == sorted(exp):
             # Halves are told apart by order: high collect lines first, then low (*observed*, 29/29).
-            if exp_lo and {n for n, _ in exp_hi} != {n for n, _ in exp_lo} and \
-                    Counter(got[: len(exp_hi)]) != Counter(exp_hi):
-                self.err("halves-swapped", actual[0].line,
-                        f"{_where(k, run)}: the low half's collect lines come before the high half's",
-                        expected=", ".join(n for n, _ in exp_hi) + " (high) first",
-                        found=", ".join(n for n, _ in got[: len(exp_hi)]))
+            if (
+                exp_lo
+                and {n for n, _ in exp_hi} != {n for n, _ in exp_lo}
+                and Counter(got[: len(exp_hi)]) != Counter(exp_hi)
+            ):
+                self.err(
+                    "halves-swapped",
+                    actual[0].line,
+                    f"{_where(k, run)}: the low half's collect lines come before the high half's",
+                    expected=", ".join(n for n, _ in exp_hi) + " (high) first",
+                    found=", ".join(n for n, _ in got[: len(exp_hi)]),
+                )
             return
         where = _where(k, run)
         line = actual[0].line if actual else (v.hand.summary.line if v.hand.summary else v.hand.line)
@@ -559,32 +745,60 @@ class Settler:
         got_txt = ", ".join(f"{n} {fmt(a)}" for n, a in got) or "nothing"
         if exp_lo and hi_amt is not None and lo_w is not None:
             lo_amt = amount - hi_amt
-            swapped = list(zip(lo_w, R.split_evenly(hi_amt, lo_w), strict=True)) + \
-                list(zip(hi_w, R.split_evenly(lo_amt, hi_w), strict=True))
+            swapped = list(zip(lo_w, R.split_evenly(hi_amt, lo_w), strict=True)) + list(
+                zip(hi_w, R.split_evenly(lo_amt, hi_w), strict=True)
+            )
             if Counter(got) == Counter(swapped):
-                self.err("halves-swapped", line, f"{where}: high half given to the low winner(s) and vice versa",
-                        expected=exp_txt, found=got_txt)
+                self.err(
+                    "halves-swapped",
+                    line,
+                    f"{where}: high half given to the low winner(s) and vice versa",
+                    expected=exp_txt,
+                    found=got_txt,
+                )
                 return
-        if v.spec.hilo and not exp_lo and hi_w and sum(a for _, a in got) == amount and len(got) > len(exp_hi):
+        if (
+            v.spec.hilo
+            and not exp_lo
+            and hi_w
+            and sum(a for _, a in got) == amount
+            and len(got) > len(exp_hi)
+        ):
             h_amt, _ = R.hilo_halves(amount)
             if not Counter(zip(hi_w, R.split_evenly(h_amt, hi_w), strict=True)) - Counter(got):
-                self.err("low-awarded-without-qualifier", line,
-                        f"{where}: a low half is awarded but no shown hand has an 8-or-better low",
-                        expected=exp_txt, found=got_txt)
+                self.err(
+                    "low-awarded-without-qualifier",
+                    line,
+                    f"{where}: a low half is awarded but no shown hand has an 8-or-better low",
+                    expected=exp_txt,
+                    found=got_txt,
+                )
                 return
         exp_names = {n for n, _ in exp}
         bad = [c for c in actual if c.player not in exp_names]
         if bad:
             c = bad[0]
-            self.err("wrong-winner", c.line, f"{where}: {c.player} collects but does not win it",
-                    expected=exp_txt, found=got_txt, player=c.player)
+            self.err(
+                "wrong-winner",
+                c.line,
+                f"{where}: {c.player} collects but does not win it",
+                expected=exp_txt,
+                found=got_txt,
+                player=c.player,
+            )
             return
         got_names = {c.player for c in actual}
         # In the expected (clockwise) order, not set order: the message must not depend on hashing.
         missing = list(dict.fromkeys(n for n, _ in exp if n not in got_names))
         if missing:
-            self.err("wrong-winner", line, f"{where}: {', '.join(missing)} won but collects nothing",
-                    expected=exp_txt, found=got_txt, player=missing[0])
+            self.err(
+                "wrong-winner",
+                line,
+                f"{where}: {', '.join(missing)} won but collects nothing",
+                expected=exp_txt,
+                found=got_txt,
+                player=missing[0],
+            )
             return
         # Same players, different amounts: point at the first line that differs.
         remaining = Counter(exp)
@@ -592,10 +806,18 @@ class Settler:
             if remaining[(c.player, c.amount)] > 0:
                 remaining[(c.player, c.amount)] -= 1
                 continue
-            self.err("wrong-collected-amount", c.line, f"{where}: {c.player} collects {fmt(c.amount)}",
-                    expected=exp_txt, found=got_txt, player=c.player)
+            self.err(
+                "wrong-collected-amount",
+                c.line,
+                f"{where}: {c.player} collects {fmt(c.amount)}",
+                expected=exp_txt,
+                found=got_txt,
+                player=c.player,
+            )
             return
-        self.err("wrong-collected-amount", line, f"{where}: collect lines missing", expected=exp_txt, found=got_txt)
+        self.err(
+            "wrong-collected-amount", line, f"{where}: collect lines missing", expected=exp_txt, found=got_txt
+        )
 
     # ------------------------------------------------------------------ descriptions
 
@@ -612,7 +834,7 @@ class Settler:
         base = sh.high_desc
         if not text.startswith(base + " - "):
             return False
-        tail = text[len(base) + 3:]
+        tail = text[len(base) + 3 :]
         higher = ""  # a flush beating a flush of the same description: "- King higher"
         if tail in ("lower kicker", "lower cards"):
             want_better = True
@@ -654,17 +876,25 @@ class Settler:
             sh = self.shown(e.player, run)
             if sh is None:
                 if len(e.cards) == v.spec.hole_cards:
-                    self.warn("unevaluated-show", e.line, f"{e.player}'s hand cannot be evaluated on this board",
-                             e.player)
+                    self.warn(
+                        "unevaluated-show",
+                        e.line,
+                        f"{e.player}'s hand cannot be evaluated on this board",
+                        e.player,
+                    )
                 continue
             hi = e.hi if e.hi is not None else e.description
             if hi != sh.high_desc and self._suffix_ok(hi, sh, run):
                 hi = sh.high_desc
             if hi != sh.high_desc or (hilo and e.lo != sh.low_desc):
-                self.err("wrong-hand-description", e.line,
-                        f"{e.player} shows ({e.description})",
-                        expected=_hand_desc(sh.high_desc, sh.low_desc, hilo),
-                        found=e.description, player=e.player)
+                self.err(
+                    "wrong-hand-description",
+                    e.line,
+                    f"{e.player} shows ({e.description})",
+                    expected=_hand_desc(sh.high_desc, sh.low_desc, hilo),
+                    found=e.description,
+                    player=e.player,
+                )
 
     def _summary_mucks(self) -> None:
         """Cards of a mucked hand revealed by the summary (``Seat 2: X mucked [3s Ac 5h Jc Jh]``):
@@ -684,16 +914,26 @@ class Settler:
                 continue  # reported by the summary checks
             cards = s.cards
             if len(set(cards)) != len(cards):
-                self.err("duplicate-card", s.line, f"{p.name} mucks the same card twice", found=" ".join(cards),
-                        player=p.name)
+                self.err(
+                    "duplicate-card",
+                    s.line,
+                    f"{p.name} mucks the same card twice",
+                    found=" ".join(cards),
+                    player=p.name,
+                )
             elif len(cards) == n:
                 self.out.mucked_cards[p.name] = cards
                 if s.descriptions:
                     self._check_muck_description(p.name, cards, s.descriptions[0], s.line)
             elif len(cards) > n or set(cards) != set(p.shown):
-                self.err("wrong-hole-card-count", s.line,
-                        f"{p.name} mucks {len(cards)} cards; {v.spec.name} deals {n}", expected=n,
-                        found=len(cards), player=p.name)
+                self.err(
+                    "wrong-hole-card-count",
+                    s.line,
+                    f"{p.name} mucks {len(cards)} cards; {v.spec.name} deals {n}",
+                    expected=n,
+                    found=len(cards),
+                    player=p.name,
+                )
 
     def _check_muck_description(self, player: str, cards: tuple[str, ...], desc: str, line: int) -> None:
         """``Seat 9: X mucked [As Qd Kc 2h] - a pair of Kings``: the hand the mucked cards make, as the
@@ -713,14 +953,20 @@ class Settler:
             head, body = ("HI: ", exp[4:]) if exp.startswith("HI: ") else ("", exp)
             for article in ("a ", "an "):
                 if body.startswith(article):
-                    forms.add(head + body[len(article):])
+                    forms.add(head + body[len(article) :])
             words.append(forms)
-        ok = desc in words[0] or (len(words) == 2 and any(
-            desc == f"{a}, {b}" for a in words[0] for b in words[1]))
+        ok = desc in words[0] or (
+            len(words) == 2 and any(desc == f"{a}, {b}" for a in words[0] for b in words[1])
+        )
         if not ok:
-            self.err("wrong-hand-description", line, f"summary: {player} mucked with {desc}",
-                    expected=", ".join(sorted(words[0])[:1] + (sorted(words[1])[:1] if len(words) == 2 else [])),
-                    found=desc, player=player)
+            self.err(
+                "wrong-hand-description",
+                line,
+                f"summary: {player} mucked with {desc}",
+                expected=", ".join(sorted(words[0])[:1] + (sorted(words[1])[:1] if len(words) == 2 else [])),
+                found=desc,
+                player=player,
+            )
 
     def _showdown_facts(self, runs: tuple[int, ...]) -> None:
         v = self.v
@@ -732,8 +978,18 @@ class Settler:
             for run in runs:
                 sh = self.shown(p.name, run) if not mucked else self._evaluated(p.name, mucked_cards, run)
                 if sh is not None:
-                    self.out.showdowns.append(ShowdownFact(p.name, run, sh.cards, sh.high_desc, sh.high_rank,
-                                                           sh.low_desc, sh.low_rank, mucked))
+                    self.out.showdowns.append(
+                        ShowdownFact(
+                            p.name,
+                            run,
+                            sh.cards,
+                            sh.high_desc,
+                            sh.high_rank,
+                            sh.low_desc,
+                            sh.low_rank,
+                            mucked,
+                        )
+                    )
 
     # ------------------------------------------------------------------ summary
 
@@ -748,25 +1004,42 @@ class Settler:
             self.err("summary-mismatch", line, msg, expected=expected, found=found, player=player)
 
         # Boards.
-        exp_boards = [tuple(v.run_boards[r]) for r in (1, 2) if r in v.run_boards] if rit else (
-            [tuple(v.board)] if v.board else [])
-        if not exp_boards and v.spec.exposed_card and v.exposed is not None and \
-                list(summary.boards) == [(v.exposed,)]:
+        exp_boards = (
+            [tuple(v.run_boards[r]) for r in (1, 2) if r in v.run_boards]
+            if rit
+            else ([tuple(v.board)] if v.board else [])
+        )
+        if (
+            not exp_boards
+            and v.spec.exposed_card
+            and v.exposed is not None
+            and list(summary.boards) == [(v.exposed,)]
+        ):
             # A Courchevel hand that ends before the flop: no real hand settles whether the summary
             # prints "Board [7d]" (the exposed card alone) or no Board line; both are accepted, the
             # card must be the exposed one (docs/format-conventions.md).
             exp_boards = [(v.exposed,)]
         if list(summary.boards) != exp_boards:
             line = summary.board_lines[0] if summary.board_lines else summary.line
-            self.err("board-mismatch", line, "summary board differs from the dealt board",
-                    expected=" / ".join(" ".join(b) for b in exp_boards) or "(none)",
-                    found=" / ".join(" ".join(b) for b in summary.boards) or "(none)")
+            self.err(
+                "board-mismatch",
+                line,
+                "summary board differs from the dealt board",
+                expected=" / ".join(" ".join(b) for b in exp_boards) or "(none)",
+                found=" / ".join(" ".join(b) for b in summary.boards) or "(none)",
+            )
         if v.spec.exposed_card and v.exposed is not None:
-            for b, line in zip(summary.boards, summary.board_lines or (summary.line,) * len(summary.boards),
-                               strict=False):
+            for b, line in zip(
+                summary.boards, summary.board_lines or (summary.line,) * len(summary.boards), strict=False
+            ):
                 if b and b[0] != v.exposed:
-                    self.err("exposed-card-mismatch", line, f"summary board starts with {b[0]}",
-                            expected=v.exposed, found=b[0])
+                    self.err(
+                        "exposed-card-mismatch",
+                        line,
+                        f"summary board starts with {b[0]}",
+                        expected=v.exposed,
+                        found=b[0],
+                    )
         if summary.run_twice != rit:
             bad(summary.line, "'Hand was run twice' disagrees with the boards dealt", rit, summary.run_twice)
 
@@ -792,8 +1065,13 @@ class Settler:
                         self._claim(c, name, s.line)  # a card of its own, or a duplicate
                 known = set(p.hole) | set(p.shown)
                 if known and not set(s.cards) <= known and not set(known) <= set(s.cards):
-                    bad(s.line, f"{p.name}'s summary cards differ from the body", " ".join(sorted(known)),
-                        " ".join(s.cards), p.name)
+                    bad(
+                        s.line,
+                        f"{p.name}'s summary cards differ from the body",
+                        " ".join(sorted(known)),
+                        " ".join(s.cards),
+                        p.name,
+                    )
             # A player who cashed out: "(pot not awarded as player cashed out)" after what their hand
             # won, "(cashed out)" when it won nothing (*observed*, 6 Card Omaha 2020-2022).
             sold = self.out.per_run.get(p.name, {}) if p.cash_out_line else {}
@@ -801,18 +1079,34 @@ class Settler:
                 won_any = any(sold.values())
                 if s.pot_not_awarded != won_any or s.cashed_out == won_any:
                     exp_mark = "(pot not awarded as player cashed out)" if won_any else "(cashed out)"
-                    bad(s.line, f"{p.name} cashed out but the summary line does not say {exp_mark}", exp_mark,
-                        "(pot not awarded ...)" if s.pot_not_awarded else "(cashed out)" if s.cashed_out else "nothing",
-                        p.name)
+                    bad(
+                        s.line,
+                        f"{p.name} cashed out but the summary line does not say {exp_mark}",
+                        exp_mark,
+                        "(pot not awarded ...)"
+                        if s.pot_not_awarded
+                        else "(cashed out)"
+                        if s.cashed_out
+                        else "nothing",
+                        p.name,
+                    )
             elif s.cashed_out or s.pot_not_awarded:
-                bad(s.line, f"{p.name} did not cash out but the summary line says so", "nothing",
-                    "(cashed out)" if s.cashed_out else "(pot not awarded as player cashed out)", p.name)
+                bad(
+                    s.line,
+                    f"{p.name} did not cash out but the summary line says so",
+                    "nothing",
+                    "(cashed out)" if s.cashed_out else "(pot not awarded as player cashed out)",
+                    p.name,
+                )
             # Won amounts: one clause per run the player won something on.
             if s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.COLLECTED) or s.won:
                 exp_won: tuple[int, ...]
                 if sold:  # what their hand won, not paid at the table
-                    exp_won = tuple(sold[r] for r in sorted(sold) if sold[r]) if rit else (
-                        (sold[0],) if sold.get(0) else ())
+                    exp_won = (
+                        tuple(sold[r] for r in sorted(sold) if sold[r])
+                        if rit
+                        else ((sold[0],) if sold.get(0) else ())
+                    )
                 elif not rit:
                     exp_won = (p.collected,) if p.collected else ()
                 else:  # run twice: per run, as collected (the settlement's split is checked in _compare)
@@ -823,53 +1117,104 @@ class Settler:
                     if len(s.clauses) == len(runs):
                         # one clause per board, in board order: "won (X)" exactly on a board that
                         # paid the player, "lost" on the other (*observed* 2015, 134782498345)
-                        exp_won = tuple(actual_runs.get(r, 0) for r, w in zip(runs, s.clauses, strict=True) if w)
+                        exp_won = tuple(
+                            actual_runs.get(r, 0) for r, w in zip(runs, s.clauses, strict=True) if w
+                        )
                         for r, w in zip(runs, s.clauses, strict=True):
                             if w != bool(actual_runs.get(r, 0)):
-                                bad(s.line, f"{p.name}'s summary says {'won' if w else 'lost'} on board {r}",
-                                    "won" if actual_runs.get(r, 0) else "lost", "won" if w else "lost", p.name)
+                                bad(
+                                    s.line,
+                                    f"{p.name}'s summary says {'won' if w else 'lost'} on board {r}",
+                                    "won" if actual_runs.get(r, 0) else "lost",
+                                    "won" if w else "lost",
+                                    p.name,
+                                )
                     else:
                         exp_won = tuple(actual_runs[r] for r in sorted(actual_runs) if actual_runs[r])
                 if s.won != exp_won:
-                    bad(s.line, f"{p.name}'s summary says won {', '.join(fmt(a) for a in s.won)}",
-                        ", ".join(fmt(a) for a in exp_won) or "nothing", ", ".join(fmt(a) for a in s.won), p.name)
+                    bad(
+                        s.line,
+                        f"{p.name}'s summary says won {', '.join(fmt(a) for a in s.won)}",
+                        ", ".join(fmt(a) for a in exp_won) or "nothing",
+                        ", ".join(fmt(a) for a in s.won),
+                        p.name,
+                    )
             elif p.collected or any(sold.values()):
                 won_total = p.collected + sum(sold.values())
-                bad(s.line, f"{p.name} collected {fmt(won_total)} but the summary line shows no win",
-                    fmt(won_total), s.outcome.value, p.name)
+                bad(
+                    s.line,
+                    f"{p.name} collected {fmt(won_total)} but the summary line shows no win",
+                    fmt(won_total),
+                    s.outcome.value,
+                    p.name,
+                )
             # Outcome words.
             if s.outcome is SeatOutcome.FOLDED:
                 if not p.folded or p.fold_street != s.folded_street:
-                    exp = f"folded {_STREET_NAME[p.fold_street]}" if p.folded and p.fold_street is not None else (
-                        "not folded")
-                    found = f"folded {_STREET_NAME[s.folded_street]}" if s.folded_street is not None else "folded"
+                    exp = (
+                        f"folded {_STREET_NAME[p.fold_street]}"
+                        if p.folded and p.fold_street is not None
+                        else ("not folded")
+                    )
+                    found = (
+                        f"folded {_STREET_NAME[s.folded_street]}" if s.folded_street is not None else "folded"
+                    )
                     bad(s.line, f"{p.name}: summary fold disagrees with the body", exp, found, p.name)
                 elif s.didnt_bet != (self.contributed(p) - p.antes == 0 and p.fold_street is Street.PREFLOP):
                     # Antes are not bets: a player who posted only an ante and folded "didn't bet"
                     # (*observed*, cash 78784137150 "posts the ante $20"); blinds are bets.
-                    bad(s.line, f"{p.name}: '(didn't bet)' disagrees with the body", self.contributed(p) - p.antes == 0,
-                        s.didnt_bet, p.name)
+                    bad(
+                        s.line,
+                        f"{p.name}: '(didn't bet)' disagrees with the body",
+                        self.contributed(p) - p.antes == 0,
+                        s.didnt_bet,
+                        p.name,
+                    )
             elif p.folded and s.outcome is not SeatOutcome.NOTHING:
-                bad(s.line, f"{p.name} folded {_STREET_NAME[p.fold_street or Street.PREFLOP]} but the summary says "
-                    f"{s.outcome.value}", "folded", s.outcome.value, p.name)
+                bad(
+                    s.line,
+                    f"{p.name} folded {_STREET_NAME[p.fold_street or Street.PREFLOP]} but the summary says "
+                    f"{s.outcome.value}",
+                    "folded",
+                    s.outcome.value,
+                    p.name,
+                )
             elif s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST) and not p.shown:
-                bad(s.line, f"{p.name} did not show but the summary says {s.outcome.value}", "no show",
-                    s.outcome.value, p.name)
+                bad(
+                    s.line,
+                    f"{p.name} did not show but the summary says {s.outcome.value}",
+                    "no show",
+                    s.outcome.value,
+                    p.name,
+                )
             elif s.outcome is SeatOutcome.SHOWED_LOST and p.collected:
                 bad(s.line, f"{p.name} collected but the summary says showed and lost", "won", "lost", p.name)
             elif s.outcome is SeatOutcome.NOTHING and p.dealt_in and not p.folded and not p.sitting_out:
-                bad(s.line, f"{p.name} was in the hand but the summary line says nothing about it",
-                    "an outcome", "none", p.name)
+                bad(
+                    s.line,
+                    f"{p.name} was in the hand but the summary line says nothing about it",
+                    "an outcome",
+                    "none",
+                    p.name,
+                )
             elif s.outcome is SeatOutcome.NOTHING and p.folded and p.fold_street is not None:
-                bad(s.line, f"{p.name} folded {_STREET_NAME[p.fold_street]} but the summary does not say so",
-                    f"folded {_STREET_NAME[p.fold_street]}", "nothing", p.name)
+                bad(
+                    s.line,
+                    f"{p.name} folded {_STREET_NAME[p.fold_street]} but the summary does not say so",
+                    f"folded {_STREET_NAME[p.fold_street]}",
+                    "nothing",
+                    p.name,
+                )
             # Descriptions (the summary repeats the evaluator's words).
             if s.descriptions and p.showed and s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST):
                 if rit and len(s.clauses) == len(runs):
                     pairs = list(zip(runs, s.descriptions, strict=False))
                 elif rit and s.outcome is SeatOutcome.SHOWED_WON:
-                    won_runs = [r for r in runs if any(c.player == p.name and c.run == r and c.amount
-                                                       for c in v.collects)]
+                    won_runs = [
+                        r
+                        for r in runs
+                        if any(c.player == p.name and c.run == r and c.amount for c in v.collects)
+                    ]
                     pairs = list(zip(won_runs, s.descriptions, strict=False))
                 elif rit:
                     pairs = []
@@ -881,5 +1226,11 @@ class Settler:
                         continue
                     exp_d = _hand_desc(sh.high_desc, sh.low_desc, hilo)
                     if desc != exp_d and not self._summary_suffix_ok(desc, sh, run, hilo):
-                        self.err("wrong-hand-description", s.line, f"summary: {p.name} with {desc}",
-                                expected=exp_d, found=desc, player=p.name)
+                        self.err(
+                            "wrong-hand-description",
+                            s.line,
+                            f"summary: {p.name} with {desc}",
+                            expected=exp_d,
+                            found=desc,
+                            player=p.name,
+                        )

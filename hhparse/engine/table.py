@@ -46,7 +46,12 @@ __all__ = [
 K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_POST, K_UNCALLED = range(7)
 """Ledger entry kinds (:attr:`LedgerEntry.kind`); voluntary actions are below ``K_POST``."""
 
-STREET_WORD: Final = {Street.PREFLOP: "pre-flop", Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
+STREET_WORD: Final = {
+    Street.PREFLOP: "pre-flop",
+    Street.FLOP: "flop",
+    Street.TURN: "turn",
+    Street.RIVER: "river",
+}
 
 
 class Phase(IntEnum):
@@ -84,7 +89,9 @@ class Player:
         "street_bet",
     )
 
-    def __init__(self, name: str, seat: int, stack: int, sitting_out: bool = False, dealt_in: bool = True) -> None:
+    def __init__(
+        self, name: str, seat: int, stack: int, sitting_out: bool = False, dealt_in: bool = True
+    ) -> None:
         self.name = name
         self.seat = seat
         self.idx = -1  # index in the clockwise ring of dealt-in players
@@ -340,8 +347,16 @@ class Table:
         else:
             anchor = self.bb_player
             if exp_bb is not None and sb is not None:
-                out.append(Violation("wrong-blind-seat", line, f"{exp_bb.name} is in the big blind but did not post it",
-                                     exp_bb.name, ", ".join(p.name for p in bb_posters), exp_bb.name))
+                out.append(
+                    Violation(
+                        "wrong-blind-seat",
+                        line,
+                        f"{exp_bb.name} is in the big blind but did not post it",
+                        exp_bb.name,
+                        ", ".join(p.name for p in bb_posters),
+                        exp_bb.name,
+                    )
+                )
         self.bb_player = anchor if (anchor is not None and anchor.posted_bb) else self.bb_player
         # The bet to call is what the blinds really put in: a big blind posted all-in for less than
         # its size sets the amount to call and the base of the next raise (*observed*, 2021:
@@ -380,9 +395,16 @@ class Table:
         nxt = self.next_to_act()
         if nxt is None:
             return []
-        return [Violation("betting-not-closed", line,
-                          f"the {STREET_WORD[self.street]} betting ends while {nxt.name} still has to act",
-                          f"an action by {nxt.name}", None, nxt.name)]
+        return [
+            Violation(
+                "betting-not-closed",
+                line,
+                f"the {STREET_WORD[self.street]} betting ends while {nxt.name} still has to act",
+                f"an action by {nxt.name}",
+                None,
+                nxt.name,
+            )
+        ]
 
     def start_runout(self) -> None:
         """Boards are run twice: no more betting."""
@@ -421,19 +443,38 @@ class Table:
     def _turn(self, p: Player, line: int, out: list[Violation]) -> None:
         """What every betting action checks first: a player able to act, in turn, in an open round."""
         if p.folded:
-            out.append(Violation("acted-after-fold", line, f"{p.name} acts after folding", None, None, p.name))
+            out.append(
+                Violation("acted-after-fold", line, f"{p.name} acts after folding", None, None, p.name)
+            )
             return
         if p.all_in:
-            out.append(Violation("acted-while-all-in", line, f"{p.name} acts after going all-in", None, None, p.name))
+            out.append(
+                Violation("acted-while-all-in", line, f"{p.name} acts after going all-in", None, None, p.name)
+            )
             return
         closed, nxt = self.scan() if self.phase is Phase.BETTING else (True, None)
         if closed:
-            out.append(Violation("action-after-betting-closed", line,
-                                 f"{p.name} acts after the {STREET_WORD[self.street]} betting is over", None, None,
-                                 p.name))
+            out.append(
+                Violation(
+                    "action-after-betting-closed",
+                    line,
+                    f"{p.name} acts after the {STREET_WORD[self.street]} betting is over",
+                    None,
+                    None,
+                    p.name,
+                )
+            )
         elif nxt is not None and nxt is not p:
-            out.append(Violation("action-out-of-turn", line, f"{p.name} acts but {nxt.name} is due to act", nxt.name,
-                                 p.name, p.name))
+            out.append(
+                Violation(
+                    "action-out-of-turn",
+                    line,
+                    f"{p.name} acts but {nxt.name} is due to act",
+                    nxt.name,
+                    p.name,
+                    p.name,
+                )
+            )
 
     def _all_in_flag(self, p: Player, flag: bool, amount: int, line: int, out: list[Violation]) -> None:
         empties = amount >= p.stack
@@ -443,8 +484,16 @@ class Table:
                 msg = f"{p.name} is marked all-in but keeps {fmt(p.stack - amount)}"
             else:
                 msg = f"{p.name} puts in the whole stack ({fmt(p.stack)}) without 'and is all-in'"
-            out.append(Violation("all-in-flag-mismatch", line, msg, "all-in" if empties else "not all-in",
-                                 "all-in" if flag else "not all-in", p.name))
+            out.append(
+                Violation(
+                    "all-in-flag-mismatch",
+                    line,
+                    msg,
+                    "all-in" if empties else "not all-in",
+                    "all-in" if flag else "not all-in",
+                    p.name,
+                )
+            )
 
     def _capped(self, p: Player, moved: int, flagged: int | None, line: int, out: list[Violation]) -> None:
         """After a call, bet or raise of ``moved`` at a capped table: the cap is never passed, and a
@@ -455,15 +504,29 @@ class Table:
         cap = self.cap
         if cap is None:
             if flagged is not None:
-                out.append(Violation("all-in-flag-mismatch", line,
-                                     f"{p.name} 'has reached the {fmt(flagged)} cap' at a table without a cap",
-                                     "no cap", f"cap {fmt(flagged)}", p.name))
+                out.append(
+                    Violation(
+                        "all-in-flag-mismatch",
+                        line,
+                        f"{p.name} 'has reached the {fmt(flagged)} cap' at a table without a cap",
+                        "no cap",
+                        f"cap {fmt(flagged)}",
+                        p.name,
+                    )
+                )
             return
         total = p.total_contrib + moved
         if total > cap:
-            out.append(Violation("bet-above-cap", line,
-                                 f"{p.name} has {fmt(total)} in the pot, above the table's {fmt(cap)} cap",
-                                 f"at most {fmt(cap)} in the hand", fmt(total), p.name))
+            out.append(
+                Violation(
+                    "bet-above-cap",
+                    line,
+                    f"{p.name} has {fmt(total)} in the pot, above the table's {fmt(cap)} cap",
+                    f"at most {fmt(cap)} in the hand",
+                    fmt(total),
+                    p.name,
+                )
+            )
         reached = total >= cap and p.stack - moved > 0
         if flagged is not None and (flagged != cap or not reached):
             found = f"'has reached the {fmt(flagged)} cap'"
@@ -473,9 +536,16 @@ class Table:
                 msg = f"{p.name} {found} with {fmt(total)} in the pot"
             out.append(Violation("all-in-flag-mismatch", line, msg, f"{fmt(cap)} in the pot", found, p.name))
         elif flagged is None and reached:
-            out.append(Violation("all-in-flag-mismatch", line,
-                                 f"{p.name} reaches the {fmt(cap)} cap without 'and has reached the {fmt(cap)} cap'",
-                                 f"and has reached the {fmt(cap)} cap", "(nothing)", p.name))
+            out.append(
+                Violation(
+                    "all-in-flag-mismatch",
+                    line,
+                    f"{p.name} reaches the {fmt(cap)} cap without 'and has reached the {fmt(cap)} cap'",
+                    f"and has reached the {fmt(cap)} cap",
+                    "(nothing)",
+                    p.name,
+                )
+            )
 
     def _reach_cap(self, p: Player) -> None:
         """A player whose chips in the hand reach the table's cap is all-in for the rest of it."""
@@ -499,31 +569,69 @@ class Table:
         out: list[Violation] = []
         fmt = self.fmt
         if self.phase is not Phase.SETUP:
-            out.append(Violation("post-after-deal", line, f"{p.name} posts after the hole cards were dealt", None,
-                                 None, p.name))
+            out.append(
+                Violation(
+                    "post-after-deal",
+                    line,
+                    f"{p.name} posts after the hole cards were dealt",
+                    None,
+                    None,
+                    p.name,
+                )
+            )
         if amount > p.stack:
-            out.append(Violation("bet-exceeds-stack", line,
-                                 f"{p.name} posts {fmt(amount)} with only {fmt(p.stack)} behind",
-                                 f"at most {fmt(p.stack)}", fmt(amount), p.name))
+            out.append(
+                Violation(
+                    "bet-exceeds-stack",
+                    line,
+                    f"{p.name} posts {fmt(amount)} with only {fmt(p.stack)} behind",
+                    f"at most {fmt(p.stack)}",
+                    fmt(amount),
+                    p.name,
+                )
+            )
         if all_in != (amount >= p.stack):
             self._all_in_flag(p, all_in, amount, line, out)
         short_all_in = all_in and amount >= p.stack
         if kind is PostKind.SMALL_BLIND:
             exp = self.positional_sb()
             if exp is not None and exp is not p:
-                out.append(Violation("wrong-blind-seat", line,
-                                     f"{p.name} posts the small blind; {exp.name} is in that position", exp.name,
-                                     p.name, p.name))
+                out.append(
+                    Violation(
+                        "wrong-blind-seat",
+                        line,
+                        f"{p.name} posts the small blind; {exp.name} is in that position",
+                        exp.name,
+                        p.name,
+                        p.name,
+                    )
+                )
             # FL: usually half the small bet, but $5/$10 posts $2 and $15/$30 posts $10 (*observed*).
             ok = 0 < amount < self.bb if self.fl else amount == self.sb
             if not ok and not (short_all_in and amount < self.sb):
-                out.append(Violation("wrong-blind-amount", line, f"small blind of {fmt(amount)}", fmt(self.sb),
-                                     fmt(amount), p.name))
+                out.append(
+                    Violation(
+                        "wrong-blind-amount",
+                        line,
+                        f"small blind of {fmt(amount)}",
+                        fmt(self.sb),
+                        fmt(amount),
+                        p.name,
+                    )
+                )
         elif kind is PostKind.BIG_BLIND or kind is PostKind.SMALL_AND_BIG:
             live_part = amount if kind is PostKind.BIG_BLIND else amount - self.sb
             if live_part != self.bb and not (short_all_in and live_part < self.bb):
-                out.append(Violation("wrong-blind-amount", line, f"big blind of {fmt(live_part)}", fmt(self.bb),
-                                     fmt(live_part), p.name))
+                out.append(
+                    Violation(
+                        "wrong-blind-amount",
+                        line,
+                        f"big blind of {fmt(live_part)}",
+                        fmt(self.bb),
+                        fmt(live_part),
+                        p.name,
+                    )
+                )
         return out  # an ante is dead money of any amount (the header does not print it)
 
     def can_post(self, p: Player, kind: PostKind, amount: int) -> bool:
@@ -547,8 +655,20 @@ class Table:
         else:
             self._move(p, amount, live=False)
             p.antes += amount
-        return LedgerEntry(K_POST, Street.PREFLOP, p.name, p.seat, amount, p.street_bet, pot_before, stack_before, 0,
-                           all_in, line, kind)
+        return LedgerEntry(
+            K_POST,
+            Street.PREFLOP,
+            p.name,
+            p.seat,
+            amount,
+            p.street_bet,
+            pot_before,
+            stack_before,
+            0,
+            all_in,
+            line,
+            kind,
+        )
 
     # ------------------------------------------------------------------ fold, check
 
@@ -565,8 +685,19 @@ class Table:
         p.folded = True
         p.fold_street = street = self.street
         self._acted(p)
-        return LedgerEntry(K_FOLD, street, p.name, p.seat, 0, p.street_bet, self.pot_total, p.stack,
-                           owed if owed > 0 else 0, False, line)
+        return LedgerEntry(
+            K_FOLD,
+            street,
+            p.name,
+            p.seat,
+            0,
+            p.street_bet,
+            self.pot_total,
+            p.stack,
+            owed if owed > 0 else 0,
+            False,
+            line,
+        )
 
     def verify_check(self, p: Player, line: int) -> list[Violation]:
         out: list[Violation] = []
@@ -574,8 +705,16 @@ class Table:
         owed = self.current_bet - p.street_bet
         if owed > 0 and self.can_act(p):
             fmt = self.fmt
-            out.append(Violation("check-facing-bet", line, f"{p.name} checks facing {fmt(owed)}",
-                                 f"call {fmt(min(owed, p.stack))} or fold", "check", p.name))
+            out.append(
+                Violation(
+                    "check-facing-bet",
+                    line,
+                    f"{p.name} checks facing {fmt(owed)}",
+                    f"call {fmt(min(owed, p.stack))} or fold",
+                    "check",
+                    p.name,
+                )
+            )
         return out
 
     def can_check(self, p: Player) -> bool:
@@ -584,12 +723,25 @@ class Table:
     def apply_check(self, p: Player, line: int) -> LedgerEntry:
         owed = self.current_bet - p.street_bet
         self._acted(p)
-        return LedgerEntry(K_CHECK, self.street, p.name, p.seat, 0, p.street_bet, self.pot_total, p.stack,
-                           owed if owed > 0 else 0, False, line)
+        return LedgerEntry(
+            K_CHECK,
+            self.street,
+            p.name,
+            p.seat,
+            0,
+            p.street_bet,
+            self.pot_total,
+            p.stack,
+            owed if owed > 0 else 0,
+            False,
+            line,
+        )
 
     # ------------------------------------------------------------------ call
 
-    def verify_call(self, p: Player, amount: int, all_in: bool, cap_reached: int | None, line: int) -> list[Violation]:
+    def verify_call(
+        self, p: Player, amount: int, all_in: bool, cap_reached: int | None, line: int
+    ) -> list[Violation]:
         """A call: exactly what is owed, or all the player can put in (stack or cap) when less."""
         out: list[Violation] = []
         self._turn(p, line, out)
@@ -599,12 +751,28 @@ class Table:
         limit = self.limit(p)
         fmt = self.fmt
         if amount > p.stack:
-            out.append(Violation("bet-exceeds-stack", line, f"{p.name} calls {fmt(amount)} with {fmt(p.stack)} behind",
-                                 f"at most {fmt(p.stack)}", fmt(amount), p.name))
+            out.append(
+                Violation(
+                    "bet-exceeds-stack",
+                    line,
+                    f"{p.name} calls {fmt(amount)} with {fmt(p.stack)} behind",
+                    f"at most {fmt(p.stack)}",
+                    fmt(amount),
+                    p.name,
+                )
+            )
         elif owed <= 0 or amount != (owed if owed < limit else limit):
             exp = min(owed, limit)
-            out.append(Violation("wrong-call-amount", line, f"{p.name} calls {fmt(amount)} but owes {fmt(max(owed, 0))}",
-                                 f"call {fmt(exp)}" if owed > 0 else "check", f"call {fmt(amount)}", p.name))
+            out.append(
+                Violation(
+                    "wrong-call-amount",
+                    line,
+                    f"{p.name} calls {fmt(amount)} but owes {fmt(max(owed, 0))}",
+                    f"call {fmt(exp)}" if owed > 0 else "check",
+                    f"call {fmt(amount)}",
+                    p.name,
+                )
+            )
         if all_in != (amount >= p.stack):
             self._all_in_flag(p, all_in, amount, line, out)
         if self.cap is not None or cap_reached is not None:
@@ -630,28 +798,51 @@ class Table:
         if self.cap is not None:
             self._reach_cap(p)
         self._acted(p)
-        return LedgerEntry(K_CALL, street, p.name, p.seat, amount, p.street_bet, pot_before, stack_before,
-                           owed if owed > 0 else 0, all_in, line)
+        return LedgerEntry(
+            K_CALL,
+            street,
+            p.name,
+            p.seat,
+            amount,
+            p.street_bet,
+            pot_before,
+            stack_before,
+            owed if owed > 0 else 0,
+            all_in,
+            line,
+        )
 
     # ------------------------------------------------------------------ bet, raise
 
-    def _verify_size(self, p: Player, is_bet: bool, to: int, moved: int, all_in: bool, line: int,
-                     out: list[Violation]) -> None:
+    def _verify_size(
+        self, p: Player, is_bet: bool, to: int, moved: int, all_in: bool, line: int, out: list[Violation]
+    ) -> None:
         """Size checks shared by bets and raises. ``to`` is the player's new street total."""
         fmt = self.fmt
         cur = self.current_bet
         word = "bet" if is_bet else "raise to"
         shown = moved if is_bet else to
         if is_bet and cur > 0:
-            out.append(Violation("bet-facing-bet", line, f"{p.name} bets facing {fmt(cur)}", "raise", "bet", p.name))
+            out.append(
+                Violation("bet-facing-bet", line, f"{p.name} bets facing {fmt(cur)}", "raise", "bet", p.name)
+            )
         if not is_bet and cur == 0:
-            out.append(Violation("raise-without-bet", line, f"{p.name} raises but no bet is open", "bet", "raise",
-                                 p.name))
+            out.append(
+                Violation(
+                    "raise-without-bet", line, f"{p.name} raises but no bet is open", "bet", "raise", p.name
+                )
+            )
         if moved > p.stack:
-            out.append(Violation("bet-exceeds-stack", line,
-                                 f"{p.name} puts in {fmt(moved)} with only {fmt(p.stack)} behind",
-                                 f"at most {word} {fmt(p.street_bet + p.stack if not is_bet else p.stack)}",
-                                 f"{word} {fmt(shown)}", p.name))
+            out.append(
+                Violation(
+                    "bet-exceeds-stack",
+                    line,
+                    f"{p.name} puts in {fmt(moved)} with only {fmt(p.stack)} behind",
+                    f"at most {word} {fmt(p.street_bet + p.stack if not is_bet else p.stack)}",
+                    f"{word} {fmt(shown)}",
+                    p.name,
+                )
+            )
         short_ok = moved >= p.stack
         if all_in != short_ok:
             self._all_in_flag(p, all_in, moved, line, out)
@@ -662,40 +853,84 @@ class Table:
             size = R.fixed_limit_size(self.street, self.small_bet, self.big_bet)
             cap = self.max_bets
             if cap is not None and self.bets >= cap:
-                out.append(Violation("betting-capped", line,
-                                     f"{p.name} raises after the {STREET_WORD[self.street]} betting was capped at "
-                                     f"{cap} bets", "call or fold", f"{word} {fmt(shown)}", p.name))
+                out.append(
+                    Violation(
+                        "betting-capped",
+                        line,
+                        f"{p.name} raises after the {STREET_WORD[self.street]} betting was capped at "
+                        f"{cap} bets",
+                        "call or fold",
+                        f"{word} {fmt(shown)}",
+                        p.name,
+                    )
+                )
             if inc != size and not (short_ok and inc < size):
-                out.append(Violation("wrong-fixed-limit-size", line,
-                                     f"{word} {fmt(shown)} is not a {fmt(size)} {'bet' if is_bet else 'raise'}",
-                                     f"{word} {fmt(cur + size)}", f"{word} {fmt(shown)}", p.name))
+                out.append(
+                    Violation(
+                        "wrong-fixed-limit-size",
+                        line,
+                        f"{word} {fmt(shown)} is not a {fmt(size)} {'bet' if is_bet else 'raise'}",
+                        f"{word} {fmt(cur + size)}",
+                        f"{word} {fmt(shown)}",
+                        p.name,
+                    )
+                )
         else:
             if is_bet:
                 mn = R.min_bet(self.bb)
                 if moved < mn and not short_ok:
-                    out.append(Violation("bet-below-minimum", line,
-                                         f"bet of {fmt(moved)} is below the minimum of {fmt(mn)}",
-                                         f"bet at least {fmt(mn)}", f"bet {fmt(moved)}", p.name))
+                    out.append(
+                        Violation(
+                            "bet-below-minimum",
+                            line,
+                            f"bet of {fmt(moved)} is below the minimum of {fmt(mn)}",
+                            f"bet at least {fmt(mn)}",
+                            f"bet {fmt(moved)}",
+                            p.name,
+                        )
+                    )
             else:
                 mn = R.min_raise_to(cur, self.last_raise, self.bb)
                 if to < mn and not short_ok:
-                    out.append(Violation("raise-below-minimum", line,
-                                         f"raise to {fmt(to)} is below the minimum raise to {fmt(mn)}",
-                                         f"raise to at least {fmt(mn)}", f"raise to {fmt(to)}", p.name))
+                    out.append(
+                        Violation(
+                            "raise-below-minimum",
+                            line,
+                            f"raise to {fmt(to)} is below the minimum raise to {fmt(mn)}",
+                            f"raise to at least {fmt(mn)}",
+                            f"raise to {fmt(to)}",
+                            p.name,
+                        )
+                    )
             if self.pl:
                 mx = R.pot_limit_max_to(self.pot_total, cur, p.street_bet)
                 if to > mx:
                     code = "bet-above-pot-limit" if is_bet else "raise-above-pot-limit"
-                    out.append(Violation(code, line, f"{word} {fmt(shown)} is above the pot limit of {fmt(mx)}",
-                                         f"{word} at most {fmt(mx)}", f"{word} {fmt(shown)}", p.name))
+                    out.append(
+                        Violation(
+                            code,
+                            line,
+                            f"{word} {fmt(shown)} is above the pot limit of {fmt(mx)}",
+                            f"{word} at most {fmt(mx)}",
+                            f"{word} {fmt(shown)}",
+                            p.name,
+                        )
+                    )
         # Re-opening: a player who already acted may raise again only if the bet was raised by at
         # least a full raise since (a short all-in raise does not re-open). Standard rule; no real
         # hand in the corpus contradicts it.
         if not is_bet and p.acted and cur - p.faced_at_action < self.last_raise:
-            out.append(Violation("raise-not-reopened", line,
-                                 f"{p.name} re-raises although only a short all-in raise "
-                                 f"({fmt(cur - p.faced_at_action)}) followed their last action", "call or fold",
-                                 f"raise to {fmt(to)}", p.name))
+            out.append(
+                Violation(
+                    "raise-not-reopened",
+                    line,
+                    f"{p.name} re-raises although only a short all-in raise "
+                    f"({fmt(cur - p.faced_at_action)}) followed their last action",
+                    "call or fold",
+                    f"raise to {fmt(to)}",
+                    p.name,
+                )
+            )
 
     def _apply_size(self, p: Player, is_bet: bool, to: int, moved: int) -> None:
         cur = self.current_bet
@@ -714,7 +949,9 @@ class Table:
             self.last_raise = inc if not self.fl else size
             self.bets += 1
 
-    def verify_bet(self, p: Player, amount: int, all_in: bool, cap_reached: int | None, line: int) -> list[Violation]:
+    def verify_bet(
+        self, p: Player, amount: int, all_in: bool, cap_reached: int | None, line: int
+    ) -> list[Violation]:
         """A bet of ``amount`` (no bet open): the structure's size, within the stack and the cap."""
         out: list[Violation] = []
         self._turn(p, line, out)
@@ -734,11 +971,23 @@ class Table:
         pot_before = self.pot_total
         self._apply_size(p, True, p.street_bet + amount, amount)
         self._acted(p)
-        return LedgerEntry(K_BET, self.street, p.name, p.seat, amount, p.street_bet, pot_before, stack_before,
-                           owed if owed > 0 else 0, all_in, line)
+        return LedgerEntry(
+            K_BET,
+            self.street,
+            p.name,
+            p.seat,
+            amount,
+            p.street_bet,
+            pot_before,
+            stack_before,
+            owed if owed > 0 else 0,
+            all_in,
+            line,
+        )
 
-    def verify_raise_to(self, p: Player, to: int, by: int, all_in: bool, cap_reached: int | None,
-                        line: int) -> list[Violation]:
+    def verify_raise_to(
+        self, p: Player, to: int, by: int, all_in: bool, cap_reached: int | None, line: int
+    ) -> list[Violation]:
         """A raise to a street total of ``to``; ``by`` is the printed increment over the bet faced."""
         out: list[Violation] = []
         self._turn(p, line, out)
@@ -747,9 +996,16 @@ class Table:
         cur = self.current_bet
         if by != to - cur:
             fmt = self.fmt
-            out.append(Violation("raise-increment-mismatch", line,
-                                 f"'raises {fmt(by)} to {fmt(to)}' but the bet faced was {fmt(cur)}",
-                                 f"raises {fmt(to - cur)} to {fmt(to)}", f"raises {fmt(by)} to {fmt(to)}", p.name))
+            out.append(
+                Violation(
+                    "raise-increment-mismatch",
+                    line,
+                    f"'raises {fmt(by)} to {fmt(to)}' but the bet faced was {fmt(cur)}",
+                    f"raises {fmt(to - cur)} to {fmt(to)}",
+                    f"raises {fmt(by)} to {fmt(to)}",
+                    p.name,
+                )
+            )
         moved = to - p.street_bet
         self._verify_size(p, False, to, moved, all_in, line, out)
         if self.cap is not None or cap_reached is not None:
@@ -758,7 +1014,9 @@ class Table:
 
     def can_raise_to(self, p: Player, to: int) -> bool:
         moved = to - p.street_bet
-        return not self.verify_raise_to(p, to, to - self.current_bet, moved >= p.stack, self.cap_flag(p, moved), 0)
+        return not self.verify_raise_to(
+            p, to, to - self.current_bet, moved >= p.stack, self.cap_flag(p, moved), 0
+        )
 
     def apply_raise_to(self, p: Player, to: int, all_in: bool, line: int) -> LedgerEntry:
         owed = self.current_bet - p.street_bet
@@ -767,8 +1025,19 @@ class Table:
         moved = to - p.street_bet
         self._apply_size(p, False, to, moved)
         self._acted(p)
-        return LedgerEntry(K_RAISE, self.street, p.name, p.seat, moved, p.street_bet, pot_before, stack_before,
-                           owed if owed > 0 else 0, all_in, line)
+        return LedgerEntry(
+            K_RAISE,
+            self.street,
+            p.name,
+            p.seat,
+            moved,
+            p.street_bet,
+            pot_before,
+            stack_before,
+            owed if owed > 0 else 0,
+            all_in,
+            line,
+        )
 
     # ------------------------------------------------------------------ uncalled bet
 
@@ -778,12 +1047,27 @@ class Table:
         top, expected = self.expected_uncalled()
         fmt = self.fmt
         if top is not None and top is not p:
-            out.append(Violation("wrong-uncalled-player", line, f"uncalled bet returned to {p.name}, not to {top.name}",
-                                 top.name, p.name, p.name))
+            out.append(
+                Violation(
+                    "wrong-uncalled-player",
+                    line,
+                    f"uncalled bet returned to {p.name}, not to {top.name}",
+                    top.name,
+                    p.name,
+                    p.name,
+                )
+            )
         if amount != expected or top is None:
-            out.append(Violation("wrong-uncalled-amount", line,
-                                 f"uncalled bet of {fmt(amount)} returned; the uncalled part is {fmt(expected)}",
-                                 fmt(expected), fmt(amount), p.name))
+            out.append(
+                Violation(
+                    "wrong-uncalled-amount",
+                    line,
+                    f"uncalled bet of {fmt(amount)} returned; the uncalled part is {fmt(expected)}",
+                    fmt(expected),
+                    fmt(amount),
+                    p.name,
+                )
+            )
         return out
 
     def apply_uncalled(self, p: Player, amount: int, line: int) -> LedgerEntry:
@@ -796,5 +1080,16 @@ class Table:
         if p.all_in and p.stack > 0:
             p.all_in = False
             p.all_in_street = None
-        return LedgerEntry(K_UNCALLED, self.street, p.name, p.seat, amount, p.street_bet, pot_before, stack_before, 0,
-                           False, line)
+        return LedgerEntry(
+            K_UNCALLED,
+            self.street,
+            p.name,
+            p.seat,
+            amount,
+            p.street_bet,
+            pot_before,
+            stack_before,
+            0,
+            False,
+            line,
+        )

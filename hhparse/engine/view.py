@@ -143,7 +143,16 @@ class PlayerView:
 class Notes:
     """What the hand shows of one player besides the betting (the replay fills it in)."""
 
-    __slots__ = ("cash_out", "cash_out_fee", "cash_out_line", "collected", "hole", "mucked", "showed", "shown")
+    __slots__ = (
+        "cash_out",
+        "cash_out_fee",
+        "cash_out_line",
+        "collected",
+        "hole",
+        "mucked",
+        "showed",
+        "shown",
+    )
 
     def __init__(self) -> None:
         self.hole: Cards = ()

@@ -35,17 +35,46 @@ def known_games() -> dict[str, str]:
 
 
 _ALIASES = {
-    "chl": "courchevel-hilo", "courchevel-hi-lo": "courchevel-hilo", "courchevel-h/l": "courchevel-hilo",
-    "courchevel-8": "courchevel-hilo", "o8": "omaha-hilo", "plo8": "omaha-hilo", "flo8": "omaha-hilo",
-    "omaha8": "omaha-hilo", "omaha-8": "omaha-hilo", "omaha-hi-lo": "omaha-hilo", "omaha-h/l": "omaha-hilo",
-    "plo": "omaha", "plo-hi": "omaha", "5-card-plo8": "5-card-omaha-hilo", "5card-omaha-hilo": "5-card-omaha-hilo",
-    "5-card-plo": "5-card-omaha", "5card-omaha": "5-card-omaha", "5-card-omaha-hi-lo": "5-card-omaha-hilo",
-    "5-card-o8": "5-card-omaha-hilo", "big-o": "5-card-omaha-hilo",
+    "chl": "courchevel-hilo",
+    "courchevel-hi-lo": "courchevel-hilo",
+    "courchevel-h/l": "courchevel-hilo",
+    "courchevel-8": "courchevel-hilo",
+    "o8": "omaha-hilo",
+    "plo8": "omaha-hilo",
+    "flo8": "omaha-hilo",
+    "omaha8": "omaha-hilo",
+    "omaha-8": "omaha-hilo",
+    "omaha-hi-lo": "omaha-hilo",
+    "omaha-h/l": "omaha-hilo",
+    "plo": "omaha",
+    "plo-hi": "omaha",
+    "5-card-plo8": "5-card-omaha-hilo",
+    "5card-omaha-hilo": "5-card-omaha-hilo",
+    "5-card-plo": "5-card-omaha",
+    "5card-omaha": "5-card-omaha",
+    "5-card-omaha-hi-lo": "5-card-omaha-hilo",
+    "5-card-o8": "5-card-omaha-hilo",
+    "big-o": "5-card-omaha-hilo",
 }
 """Names players use for the games (PokerTracker's short forms and the like)."""
 
-_NOT_READ = ("holdem", "hold'em", "nlhe", "nlh", "lhe", "stud", "razz", "badugi", "draw", "horse", "8-game",
-             "6-card-omaha", "6-card", "triple-draw", "2-7")
+_NOT_READ = (
+    "holdem",
+    "hold'em",
+    "nlhe",
+    "nlh",
+    "lhe",
+    "stud",
+    "razz",
+    "badugi",
+    "draw",
+    "horse",
+    "8-game",
+    "6-card-omaha",
+    "6-card",
+    "triple-draw",
+    "2-7",
+)
 
 
 @dataclass
@@ -86,7 +115,9 @@ def _as_date(value: date | str | None, option: str) -> date | None:
             return date(int(text), 12, 31) if option == "--until" else date(int(text), 1, 1)
         return date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"{option} must be a date like 2024-01-31 (or a month 2024-01, a year 2024), not {value!r}") from None
+        raise UsageError(
+            f"{option} must be a date like 2024-01-31 (or a month 2024-01, a year 2024), not {value!r}"
+        ) from None
 
 
 def resolve(
@@ -135,30 +166,45 @@ def _check_dates(con: Any, scope: Scope) -> None:
 def _resolve_player(con: Any, name: str, notes: list[str]) -> str:
     if _count(con, "SELECT count(*) FROM (SELECT 1 FROM hand_players WHERE player = ? LIMIT 1)", [name]):
         return name
-    same = [r[0] for r in _rows(
-        con,
-        "SELECT DISTINCT player FROM hand_players WHERE lower(player) = lower(?) ORDER BY player", [name]
-    )]
+    same = [
+        r[0]
+        for r in _rows(
+            con,
+            "SELECT DISTINCT player FROM hand_players WHERE lower(player) = lower(?) ORDER BY player",
+            [name],
+        )
+    ]
     if len(same) == 1:
         notes.append(f"player {name!r} taken as {same[0]!r} (names match without regard to case)")
         return str(same[0])
     if len(same) > 1:
-        raise UsageError(f"player {name!r} matches several names that differ only in case: "
-                         f"{', '.join(repr(s) for s in same)}; give one exactly")
-    near = [r[0] for r in _rows(
-        con,
-        "SELECT player FROM (SELECT DISTINCT player FROM hand_players) "
-        "ORDER BY jaro_winkler_similarity(lower(player), lower(?)) DESC, player LIMIT 5", [name]
-    )]
-    heroes = [r[0] for r in _rows(
-        con,
-        "SELECT player FROM hand_players WHERE is_hero GROUP BY player ORDER BY count(*) DESC LIMIT 3"
-    )]
+        raise UsageError(
+            f"player {name!r} matches several names that differ only in case: "
+            f"{', '.join(repr(s) for s in same)}; give one exactly"
+        )
+    near = [
+        r[0]
+        for r in _rows(
+            con,
+            "SELECT player FROM (SELECT DISTINCT player FROM hand_players) "
+            "ORDER BY jaro_winkler_similarity(lower(player), lower(?)) DESC, player LIMIT 5",
+            [name],
+        )
+    ]
+    heroes = [
+        r[0]
+        for r in _rows(
+            con,
+            "SELECT player FROM hand_players WHERE is_hero GROUP BY player ORDER BY count(*) DESC LIMIT 3",
+        )
+    ]
     text = f"no player {name!r} in the warehouse"
     if near:
         text += f"; nearest names: {', '.join(repr(n) for n in near)}"
     if heroes:
-        text += f"; your account{'s' if len(heroes) > 1 else ''} (the hero): {', '.join(repr(h) for h in heroes)}"
+        text += (
+            f"; your account{'s' if len(heroes) > 1 else ''} (the hero): {', '.join(repr(h) for h in heroes)}"
+        )
     raise UsageError(text)
 
 
@@ -168,10 +214,13 @@ def _slug(text: str) -> str:
 
 def _resolve_game(con: Any, text: str, notes: list[str]) -> str:
     games = known_games()
-    held = {str(r[0]): (str(r[1]), int(r[2])) for r in _rows(
-        con,
-        "SELECT game || CASE WHEN hilo THEN '-hilo' ELSE '' END, any_value(game_label), count(*) FROM hands GROUP BY 1"
-    )}
+    held = {
+        str(r[0]): (str(r[1]), int(r[2]))
+        for r in _rows(
+            con,
+            "SELECT game || CASE WHEN hilo THEN '-hilo' ELSE '' END, any_value(game_label), count(*) FROM hands GROUP BY 1",
+        )
+    }
     labels = {str(r[0]).lower(): str(r[0]) for r in _rows(con, "SELECT DISTINCT game_label FROM hands")}
     slug = _slug(text)
     if text.strip().lower() in labels:  # the header's words, "Courchevel Hi/Lo Pot Limit"
@@ -181,7 +230,9 @@ def _resolve_game(con: Any, text: str, notes: list[str]) -> str:
         for name, display in games.items():
             if slug == _slug(display):
                 wanted = name
-    held_text = ", ".join(f"{g} ({n:,} hands)" for g, (_, n) in sorted(held.items(), key=lambda kv: -kv[1][1]))
+    held_text = ", ".join(
+        f"{g} ({n:,} hands)" for g, (_, n) in sorted(held.items(), key=lambda kv: -kv[1][1])
+    )
     if wanted is None:
         why = (
             " (hhparse reads Courchevel and Omaha games only: hands of other games are kept in rejects as "
@@ -199,9 +250,21 @@ def _resolve_game(con: Any, text: str, notes: list[str]) -> str:
     return wanted
 
 
-_CURRENCY_WORDS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "cad": "CAD", "inr": "INR", "cny": "CNY",
-                   "chips": "chips", "play": "play", "$": "USD", "€": "EUR", "£": "GBP", "₹": "INR",
-                   "¥": "CNY"}
+_CURRENCY_WORDS = {
+    "usd": "USD",
+    "eur": "EUR",
+    "gbp": "GBP",
+    "cad": "CAD",
+    "inr": "INR",
+    "cny": "CNY",
+    "chips": "chips",
+    "play": "play",
+    "$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "₹": "INR",
+    "¥": "CNY",
+}
 
 
 def parse_stakes(text: str) -> tuple[list[tuple[Decimal | None, Decimal]], str | None, bool]:
@@ -242,19 +305,20 @@ def parse_stakes(text: str) -> tuple[list[tuple[Decimal | None, Decimal]], str |
 def _resolve_stakes(con: Any, text: str, notes: list[str]) -> list[str]:
     held = _rows(
         con,
-        "SELECT DISTINCT stakes, small_blind, big_blind, unit FROM stg_hands ORDER BY unit, big_blind, small_blind"
+        "SELECT DISTINCT stakes, small_blind, big_blind, unit FROM stg_hands ORDER BY unit, big_blind, small_blind",
     )
-    buyins = [str(r[0]) for r in _rows(
-        con,
-        "SELECT DISTINCT buyin_label FROM hands WHERE buyin_label IS NOT NULL ORDER BY 1"
-    )]
+    buyins = [
+        str(r[0])
+        for r in _rows(con, "SELECT DISTINCT buyin_label FROM hands WHERE buyin_label IS NOT NULL ORDER BY 1")
+    ]
     wanted = _amounts(text)
     by_buyin = [b for b in buyins if "+" in text and _amounts(b) == wanted]
     if "+" in text:
         if by_buyin:
             return by_buyin
-        raise UsageError(f"no tournament with the buy-in {text!r}; buy-ins in the warehouse: "
-                         f"{_listing(buyins) or 'none'}")
+        raise UsageError(
+            f"no tournament with the buy-in {text!r}; buy-ins in the warehouse: {_listing(buyins) or 'none'}"
+        )
     readings, unit, sign = parse_stakes(text)
     matched: list[str] = []
     cents_used = False

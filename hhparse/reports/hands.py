@@ -32,7 +32,9 @@ def parse_min_pot(text: str | int | Decimal | None) -> tuple[Decimal | None, Dec
     try:
         value = Decimal(number)
     except InvalidOperation:
-        raise UsageError(f"--min-pot must be an amount like 20 or 0.50, or big blinds like 40bb, not {text!r}") from None
+        raise UsageError(
+            f"--min-pot must be an amount like 20 or 0.50, or big blinds like 40bb, not {text!r}"
+        ) from None
     if not value.is_finite() or value < 0:
         raise UsageError(f"--min-pot must be a positive amount, not {text!r}")
     return (None, value) if in_bb else (value, None)

@@ -52,11 +52,23 @@ GENERATOR = f"hhparse {__version__}"
 """The ``<meta name="generator">`` of every page: how :func:`write_hands_folder` recognises files
 it may overwrite."""
 
-_LINE_COLORS = ("#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#1f77b4",
-                "#d62728", "#2ca02c", "#7f7f7f")  # tournaments: the first ones unlike the cash lines
-_CASH_LINES = (("cum_net", "cum_net_bb", "net won", "#2ca02c"),
-               ("cum_showdown", "cum_showdown_bb", "showdown", "#1f77b4"),
-               ("cum_nonshowdown", "cum_nonshowdown_bb", "non-showdown", "#d62728"))
+_LINE_COLORS = (
+    "#9467bd",
+    "#ff7f0e",
+    "#17becf",
+    "#8c564b",
+    "#e377c2",
+    "#bcbd22",
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#7f7f7f",
+)  # tournaments: the first ones unlike the cash lines
+_CASH_LINES = (
+    ("cum_net", "cum_net_bb", "net won", "#2ca02c"),
+    ("cum_showdown", "cum_showdown_bb", "showdown", "#1f77b4"),
+    ("cum_nonshowdown", "cum_nonshowdown_bb", "non-showdown", "#d62728"),
+)
 _BB_COLUMNS = ("cum_net_bb", "cum_showdown_bb", "cum_nonshowdown_bb")
 _CLOSERS = re.compile(r"</(script|style)|<script|<!--", re.IGNORECASE)
 
@@ -117,7 +129,9 @@ def _numeric(series: pd.Series) -> bool:
     if pd.api.types.is_numeric_dtype(series):
         return True
     values = [v for v in series if not _is_missing(v)]
-    return bool(values) and all(isinstance(v, Decimal | int | float) and not isinstance(v, bool) for v in values)
+    return bool(values) and all(
+        isinstance(v, Decimal | int | float) and not isinstance(v, bool) for v in values
+    )
 
 
 def cell_text(value: Any) -> str:
@@ -217,13 +231,17 @@ def _num(values: Iterable[Any]) -> list[float | int]:
     return out
 
 
-def graph_payload(lines: pd.DataFrame | None, *, x_axis: str = "hands", y_axis: str = "money") -> dict[str, Any] | None:
+def graph_payload(
+    lines: pd.DataFrame | None, *, x_axis: str = "hands", y_axis: str = "money"
+) -> dict[str, Any] | None:
     """The graph's JSON for ``graph.js``: one panel per unit, its lines and their points."""
     if lines is None or lines.empty:
         return None
     if "line" not in lines.columns:  # the `graph` report's points: one line per unit, no big blinds
         lines = lines.assign(
-            line=lines["unit"], tournament_id=None, t=[int(pd.Timestamp(x).timestamp()) for x in lines["start_utc"]]
+            line=lines["unit"],
+            tournament_id=None,
+            t=[int(pd.Timestamp(x).timestamp()) for x in lines["start_utc"]],
         )
     if x_axis not in ("hands", "date") or y_axis not in ("money", "bb"):
         raise ValueError("the graph's x axis is hands or date, its y axis money or bb")
@@ -236,12 +254,21 @@ def graph_payload(lines: pd.DataFrame | None, *, x_axis: str = "hands", y_axis: 
             bb = {c: _num(pts[c]) if c in pts.columns else None for c in _BB_COLUMNS}
             if tournaments:
                 tid = str(line)[1:]
-                series.append({"label": f"Tournament #{tid}", "color": _LINE_COLORS[i % len(_LINE_COLORS)],
-                               "n": n, "t": t, "v": _num(pts["cum_net"]), "b": bb["cum_net_bb"]})
+                series.append(
+                    {
+                        "label": f"Tournament #{tid}",
+                        "color": _LINE_COLORS[i % len(_LINE_COLORS)],
+                        "n": n,
+                        "t": t,
+                        "v": _num(pts["cum_net"]),
+                        "b": bb["cum_net_bb"],
+                    }
+                )
             else:
                 for money, in_bb, name, color in _CASH_LINES:
-                    series.append({"label": name, "color": color, "n": n, "t": t,
-                                   "v": _num(pts[money]), "b": bb[in_bb]})
+                    series.append(
+                        {"label": name, "color": color, "n": n, "t": t, "v": _num(pts[money]), "b": bb[in_bb]}
+                    )
         title = f"Tournaments ({unit})" if tournaments else f"Cash ({unit})"
         panels.append({"unit": str(unit), "title": title, "lines": series})
     has_bb = "cum_net_bb" in lines.columns
@@ -283,11 +310,19 @@ def report_page(
     )
 
 
-def replay_page(docs: Sequence[Mapping[str, Any]], *, title: str, deck: int = 2, all_cards: bool = False) -> str:
+def replay_page(
+    docs: Sequence[Mapping[str, Any]], *, title: str, deck: int = 2, all_cards: bool = False
+) -> str:
     """One hand's replayer (or several, chosen with ``#hand=ID``) as a page."""
     payload = {"docs": list(docs), "deck": deck, "all": all_cards}
-    return _render("replay.html.j2", title=title, css=["base.css", "replay.css"], js=["replay.js"],
-                   body_class="deck4" if deck == 4 else "", payload=payload)
+    return _render(
+        "replay.html.j2",
+        title=title,
+        css=["base.css", "replay.css"],
+        js=["replay.js"],
+        body_class="deck4" if deck == 4 else "",
+        payload=payload,
+    )
 
 
 def _hand_links(df: pd.DataFrame, href: str) -> dict[str, dict[str, str]]:

@@ -84,7 +84,9 @@ def report_sql(name: str) -> str:
     return read_text("analytics", "reports", spec.file)
 
 
-def _connection(source: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None) -> duckdb.DuckDBPyConnection:
+def _connection(
+    source: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None,
+) -> duckdb.DuckDBPyConnection:
     if isinstance(source, duckdb.DuckDBPyConnection):
         return source
     return warehouse(source)
@@ -119,7 +121,9 @@ def frame(table: Any) -> pd.DataFrame:
         if pa.types.is_decimal(t):
             return pd.ArrowDtype(t)
         if pa.types.is_integer(t):
-            return {8: pd.Int8Dtype(), 16: pd.Int16Dtype(), 32: pd.Int32Dtype(), 64: pd.Int64Dtype()}[t.bit_width]
+            return {8: pd.Int8Dtype(), 16: pd.Int16Dtype(), 32: pd.Int32Dtype(), 64: pd.Int64Dtype()}[
+                t.bit_width
+            ]
         return None
 
     arrow = table if isinstance(table, pa.Table) else table.to_arrow_table()
@@ -175,9 +179,15 @@ def report(
         raise UsageError("the hand report needs a hand id: hhparse report hand HAND_ID")
     splits = _by(by)
     if splits and not spec.by:
-        raise UsageError(f"--by is for the summary report, not {name} (the positions report is summary --by position)")
+        raise UsageError(
+            f"--by is for the summary report, not {name} (the positions report is summary --by position)"
+        )
     con = _connection(warehouse)
-    scope = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes) if name != "hand" else Scope()
+    scope = (
+        resolve(con, player=player, since=since, until=until, game=game, stakes=stakes)
+        if name != "hand"
+        else Scope()
+    )
     for note in scope.notes:
         warnings.warn(note, FilterNote, stacklevel=3)  # the caller of hhparse.report
     values: dict[str, object] = {
@@ -194,7 +204,9 @@ def report(
 
         extra = hands_params(**hands)  # type: ignore[arg-type]
         if name != "hands" and any(v is not None for v in extra.values()):
-            raise UsageError(f"{', '.join(k for k, v in hands.items() if v is not None)}: only for the hands report")
+            raise UsageError(
+                f"{', '.join(k for k, v in hands.items() if v is not None)}: only for the hands report"
+            )
         values.update(extra)
     params = {key: values.get(key) for key in sorted(set(_PARAM.findall(sql)))}
     df = frame(con.sql(sql, params=params))
@@ -206,7 +218,9 @@ def report(
     return df
 
 
-def data_tests(warehouse: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None = None) -> dict[str, pd.DataFrame]:
+def data_tests(
+    warehouse: str | os.PathLike[str] | duckdb.DuckDBPyConnection | None = None,
+) -> dict[str, pd.DataFrame]:
     """Run every ``analytics/tests/*.sql`` data test; each maps to the rows it found (none = pass).
 
     The tests state the warehouse's invariants (unique hands, pot and chip conservation); a row

@@ -80,7 +80,9 @@ def money_text(amount: int, unit: str, scale: int) -> str:
     return format_currency(amount, symbol) if symbol else f"{format_currency(amount, '')} {unit}"
 
 
-def seat_layout(seats: Sequence[int], max_seats: int | None, hero_seat: int | None) -> dict[int, tuple[float, float]]:
+def seat_layout(
+    seats: Sequence[int], max_seats: int | None, hero_seat: int | None
+) -> dict[int, tuple[float, float]]:
     """Where each seat number sits round the oval, as (x %, y %) of the table's box.
 
     Seat numbers go clockwise as at the real table; empty seats keep their place. The table is
@@ -165,8 +167,9 @@ def build_document(
 
     dealt_in = [i for i, p in enumerate(seats) if p["dealt_in"]]
     order = list(
-        clockwise_from_button([(str(seats[i]["player"]), int(seats[i]["seat"])) for i in dealt_in],
-                              int(hand["button_seat"]))
+        clockwise_from_button(
+            [(str(seats[i]["player"]), int(seats[i]["seat"])) for i in dealt_in], int(hand["button_seat"])
+        )
     )
     st = _State(
         stacks=[int(p["starting_stack"]) for p in seats],
@@ -181,8 +184,9 @@ def build_document(
         live = {str(seats[i]["player"]) for i in dealt_in if i not in st.folded}
         return [[p.amount, [index[n] for n in p.eligible]] for p in side_pots(gathered, live, order)]
 
-    def snap(kind: str, label: str, street: int, actor: int | None = None, seq: int | None = None,
-             **extra: Any) -> None:
+    def snap(
+        kind: str, label: str, street: int, actor: int | None = None, seq: int | None = None, **extra: Any
+    ) -> None:
         step: dict[str, Any] = {
             "kind": kind,
             "label": label,
@@ -257,8 +261,9 @@ def build_document(
                 st.folded.add(i)
             if a["all_in"]:
                 st.all_in.add(i)
-            label = _action_label(str(a["player"]), kind, amount, int(a["to_amount"]), int(a["faced"]),
-                                  bool(a["all_in"]), fmt)
+            label = _action_label(
+                str(a["player"]), kind, amount, int(a["to_amount"]), int(a["faced"]), bool(a["all_in"]), fmt
+            )
         if kind != "ante":
             st.bets[i] = int(a["to_amount"])
         snap("post" if kind in posts else "action", label, street, actor=i, seq=int(a["seq"]))
@@ -317,10 +322,18 @@ def build_document(
             for seat, won, _ in shares:
                 if not sold[seat]:  # a player who cashed out is not paid: the room keeps it
                     st.stacks[seat] += won
-            results.append({"pot": pot, "run": run, "half": str(aw["half"]), "amount": int(aw["amount"]),
-                            "winners": [{"seat": i, "amount": won, "desc": d} for i, won, d in shares]})
+            results.append(
+                {
+                    "pot": pot,
+                    "run": run,
+                    "half": str(aw["half"]),
+                    "amount": int(aw["amount"]),
+                    "winners": [{"seat": i, "amount": won, "desc": d} for i, won, d in shares],
+                }
+            )
             who = ", ".join(
-                f"{seats[i]['player']} {fmt(won)}" + (f" ({d})" if d else "")
+                f"{seats[i]['player']} {fmt(won)}"
+                + (f" ({d})" if d else "")
                 + (" (not awarded: cashed out)" if sold[i] else "")
                 for i, won, d in shares
             )
@@ -383,8 +396,13 @@ def build_document(
         "steps": steps,
         "results": results,
         "shown": [
-            {"seat": index[str(s["player"])], "run": int(s["run"]), "cards": list(s["cards"]),
-             "high": str(s["high"]), "low": s["low"]}
+            {
+                "seat": index[str(s["player"])],
+                "run": int(s["run"]),
+                "cards": list(s["cards"]),
+                "high": str(s["high"]),
+                "low": s["low"],
+            }
             for s in showdowns
         ],
     }
@@ -404,7 +422,9 @@ def _action_label(
     return f"{player} {kind}s {fmt(amount)}{tail}"
 
 
-def _fetch(con: duckdb.DuckDBPyConnection, name: str, ids: list[str], site: str | None) -> list[dict[str, Any]]:
+def _fetch(
+    con: duckdb.DuckDBPyConnection, name: str, ids: list[str], site: str | None
+) -> list[dict[str, Any]]:
     rel = con.sql(read_text("analytics", "replay", f"{name}.sql"), params={"ids": ids, "site": site})
     cols = [c for c in rel.columns]
     return [dict(zip(cols, row, strict=True)) for row in rel.fetchall()]
@@ -441,13 +461,21 @@ def replay_documents(
         for key in by_id[h]:
             part = {name: grouped[name].get(key, []) for name in _TABLES}
             docs.append(
-                build_document(part["hands"][0], part["players"], part["actions"], part["pots"],
-                               part["awards"], part["showdowns"])
+                build_document(
+                    part["hands"][0],
+                    part["players"],
+                    part["actions"],
+                    part["pots"],
+                    part["awards"],
+                    part["showdowns"],
+                )
             )
     return docs
 
 
-def replay_document(con: duckdb.DuckDBPyConnection, hand_id: str, *, site: str | None = None) -> dict[str, Any]:
+def replay_document(
+    con: duckdb.DuckDBPyConnection, hand_id: str, *, site: str | None = None
+) -> dict[str, Any]:
     """The replay document of one hand.
 
     Raises:

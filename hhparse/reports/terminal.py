@@ -63,7 +63,11 @@ def cell_text(value: Any, column: Column | None = None) -> str:
     if isinstance(value, bool):
         return "✓" if value else ""
     if isinstance(value, Decimal):
-        return f"{value:,}" if column is not None and column.kind == "money" and abs(value) >= 10_000 else str(value)
+        return (
+            f"{value:,}"
+            if column is not None and column.kind == "money" and abs(value) >= 10_000
+            else str(value)
+        )
     if isinstance(value, float):
         return f"{value:.2f}"
     if isinstance(value, numbers.Integral):
@@ -242,7 +246,9 @@ def _card(
     for h in heads:
         table.add_column(visible(h), justify="right", no_wrap=True)
     for c in values:
-        table.add_row(meta[c].text, *(_styled(texts[c][i], rows[i].get(c), meta[c], color) for i in range(len(rows))))
+        table.add_row(
+            meta[c].text, *(_styled(texts[c][i], rows[i].get(c), meta[c], color) for i in range(len(rows)))
+        )
     console = _console(width, color)
     console.print(table)
     return str(console.file.getvalue())

@@ -76,10 +76,14 @@ NO_LOW: Final = 256
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
-CARD_INDEX: Final[dict[str, int]] = {r + s: 4 * i + j for i, r in enumerate(_RANKS) for j, s in enumerate(_SUITS)}
+CARD_INDEX: Final[dict[str, int]] = {
+    r + s: 4 * i + j for i, r in enumerate(_RANKS) for j, s in enumerate(_SUITS)
+}
 """Card text → 0..51 (``4 * rank + suit``, Deuce of clubs 0, Ace of spades 51)."""
 
-HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
+HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = (
+    range(9)
+)
 
 # --------------------------------------------------------------------------------------------
 # Tables (built once at import)
@@ -286,13 +290,11 @@ def _plan(n: int, b0: int) -> _Plan:
         rcomb = _combos(n, j)
         kcomb = _combos(b0, 3 - j) + n  # known cards follow the unseen ones
         cr, ck = len(rcomb), len(kcomb)
-        tidx.append(np.concatenate(
-            [np.repeat(rcomb, ck, axis=0), np.tile(kcomb, (cr, 1))], axis=1
-        ))
+        tidx.append(np.concatenate([np.repeat(rcomb, ck, axis=0), np.tile(kcomb, (cr, 1))], axis=1))
         sizes.append(np.full(cr, ck, dtype=np.int64))
         offset[j] = size
         dense_pos.append(size + _flat(rcomb, n))
-        size += n ** j
+        size += n**j
     group = np.concatenate(sizes)
     starts = None if (group == 1).all() else np.concatenate([[0], np.cumsum(group)[:-1]])
     ssets = _combos(n, s)
@@ -301,8 +303,19 @@ def _plan(n: int, b0: int) -> _Plan:
         for j in range(jmin, s + 1)
         for pos in _combos(s, j)
     )
-    return _Plan(n, b0, k, s, np.concatenate(tidx), starts, np.concatenate(dense_pos), size, subidx,
-                 _flat(ssets, n), _combos(k, s))
+    return _Plan(
+        n,
+        b0,
+        k,
+        s,
+        np.concatenate(tidx),
+        starts,
+        np.concatenate(dense_pos),
+        size,
+        subidx,
+        _flat(ssets, n),
+        _combos(k, s),
+    )
 
 
 @lru_cache(maxsize=16)
@@ -375,8 +388,9 @@ def _players(holes: Array) -> _Players:
     """The tables of the players whose hole cards are the rows of ``holes`` (all the same size)."""
     pairs = holes[:, _combos(holes.shape[1], 2)]  # (P, pairs, 2)
     pair = 52 * pairs[..., 0] + pairs[..., 1]
-    return _Players(NF[PAIR_SLOT[pair]].max(axis=1), LOWTAB[PAIR_LOW[pair]].min(axis=1), PAIR_SUIT[pair],
-                    PAIR_MASK[pair])
+    return _Players(
+        NF[PAIR_SLOT[pair]].max(axis=1), LOWTAB[PAIR_LOW[pair]].min(axis=1), PAIR_SUIT[pair], PAIR_MASK[pair]
+    )
 
 
 def _triple_values(p: _Players, t: _Triples, hilo: bool) -> Array:
@@ -423,13 +437,16 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     if len(row):
         pm = RBIT[pairs[row, pair, 0]] | RBIT[pairs[row, pair, 1]]
         tc = trips[row, trip]
-        hi[row, pair, trip] = np.maximum(hi[row, pair, trip], FL[pm | RBIT[tc[:, 0]] | RBIT[tc[:, 1]] | RBIT[tc[:, 2]]])
+        hi[row, pair, trip] = np.maximum(
+            hi[row, pair, trip], FL[pm | RBIT[tc[:, 0]] | RBIT[tc[:, 1]] | RBIT[tc[:, 2]]]
+        )
     high = hi.reshape(n, -1).max(axis=1)
     if not hilo:
         return high, np.full(n, NO_LOW, dtype=np.int64)
     plb = LOWBIT[pairs]
-    plm = np.where((plb[..., 0] != 0) & (plb[..., 1] != 0) & (plb[..., 0] != plb[..., 1]),
-                   plb[..., 0] | plb[..., 1], 0)
+    plm = np.where(
+        (plb[..., 0] != 0) & (plb[..., 1] != 0) & (plb[..., 0] != plb[..., 1]), plb[..., 0] | plb[..., 1], 0
+    )
     tlb = LOWBIT[trips]
     tlm = tlb[..., 0] | tlb[..., 1] | tlb[..., 2]
     tlm = np.where(_POP8[tlm] == 3, tlm, 0)
@@ -437,9 +454,7 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     return high, low
 
 
-def board_values(
-    hole: Array, known: Array, unseen: Array, new: Array, hilo: bool
-) -> tuple[Array, Array]:
+def board_values(hole: Array, known: Array, unseen: Array, new: Array, hilo: bool) -> tuple[Array, Array]:
     """One player's best high and low on each board ``known + unseen[new[i]]``.
 
     ``hole``: the player's card indices; ``known``: the board cards already dealt (0-5);
@@ -475,7 +490,7 @@ def _m_table(values: Array, plan: _Plan, dense_out: bool = True) -> Array:
         np.maximum(m, dense[:, col], out=m)
     if not dense_out:
         return m
-    out = np.empty((rows, plan.n ** plan.s), dtype=np.int32)
+    out = np.empty((rows, plan.n**plan.s), dtype=np.int32)
     out[:, plan.sflat] = m
     return out
 
@@ -493,8 +508,14 @@ def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
     return out
 
 
-def _values_for(p: _Players, known: Array, unseen: Array, flat: tuple[Array, ...] | None, hilo: bool,
-                triples: _Triples | None = None) -> tuple[Array, Array]:
+def _values_for(
+    p: _Players,
+    known: Array,
+    unseen: Array,
+    flat: tuple[Array, ...] | None,
+    hilo: bool,
+    triples: _Triples | None = None,
+) -> tuple[Array, Array]:
     """The players' high and low per board, (P, boards) each; ``flat=None`` means every board of an
     exact enumeration with at most three cards to come, whose boards are M's own subsets, in order."""
     plan = _plan(len(unseen), len(known))
@@ -734,8 +755,9 @@ def equity(
         triples = _spot_triples(known, unseen)
         whole = [i for i in sorted(contested) if missing[i] <= 0]
         if whole:
-            hi_rows, lo_rows = _values_for(_players(np.stack([holes[i] for i in whole])), known, unseen, flat,
-                                           hilo, triples)
+            hi_rows, lo_rows = _values_for(
+                _players(np.stack([holes[i] for i in whole])), known, unseen, flat, hilo, triples
+            )
             for row, i in enumerate(whole):
                 his[i], los[i] = hi_rows[row], lo_rows[row]
         col = 0
@@ -755,8 +777,16 @@ def equity(
     per_sample = np.zeros((n_players, boards), dtype=np.int64) if mc else None
     shares: list[PotShare] = []
 
-    def add(pot_i: int, run: int, half: str, elig: list[int], amount: int,
-            win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> None:
+    def add(
+        pot_i: int,
+        run: int,
+        half: str,
+        elig: list[int],
+        amount: int,
+        win: Array,
+        count: Array,
+        parts: list[tuple[Array | None, int]],
+    ) -> None:
         """Record one half of one pot-run: what each eligible player gets of it over the boards,
         ``parts`` giving the half's amount on each part of the boards."""
         if per_sample is not None:
@@ -792,7 +822,9 @@ def equity(
         for run, amount in pot.runs:
             if hilo:
                 half = amount // 2
-                add(pot_i, run, "high", elig, amount, win, count, [(has_low, amount - half), (no_low, amount)])
+                add(
+                    pot_i, run, "high", elig, amount, win, count, [(has_low, amount - half), (no_low, amount)]
+                )
                 add(pot_i, run, "low", elig, amount, lwin, lcount, [(has_low, half)])
             else:
                 add(pot_i, run, "whole", elig, amount, win, count, [(None, amount)])
@@ -802,4 +834,6 @@ def equity(
         err = tuple(float(x) for x in per_sample.std(axis=1, ddof=1) / math.sqrt(boards))
     else:
         err = (0.0,) * n_players
-    return EquityResult(method if contested and k > 0 else "exact", boards, ev, err, tuple(shares), tuple(totals))
+    return EquityResult(
+        method if contested and k > 0 else "exact", boards, ev, err, tuple(shares), tuple(totals)
+    )

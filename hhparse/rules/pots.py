@@ -107,7 +107,9 @@ def fixed_limit_size(street: Street, small_bet: int, big_bet: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-def side_pots(contributions: Mapping[str, int], live: Collection[str], order: Sequence[str]) -> tuple[Pot, ...]:
+def side_pots(
+    contributions: Mapping[str, int], live: Collection[str], order: Sequence[str]
+) -> tuple[Pot, ...]:
     """Split every player's total contribution into the main pot and side pots, main pot first.
 
     Levels are the distinct contributions of ``live`` players (those who have not folded): pot k

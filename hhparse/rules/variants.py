@@ -76,7 +76,16 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("5-card-omaha", "5 Card Omaha", Game("5-card-omaha"), 5, False, None, _FIVE_CARD_YEARS),
     Variant("omaha-hilo", "Omaha Hi/Lo", Game("omaha"), 4, False, 8, _OMAHA_YEARS),
     Variant("omaha", "Omaha", Game("omaha"), 4, False, None, _OMAHA_YEARS),
-    Variant("6-card-omaha", "6 Card Omaha", Game("6-card-omaha"), 6, False, None, (2020, 2021, 2022), max_players=6),
+    Variant(
+        "6-card-omaha",
+        "6 Card Omaha",
+        Game("6-card-omaha"),
+        6,
+        False,
+        None,
+        (2020, 2021, 2022),
+        max_players=6,
+    ),
 )
 """Every variant, the synthetic generator's order (its ``mixed`` game cycles through them)."""
 

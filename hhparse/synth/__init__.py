@@ -68,7 +68,9 @@ def generate(config: SynthConfig) -> Iterator[tuple[SessionInfo, HandResult]]:
     rng = random.Random(config.seed)
     ids = HandIds(config.seed)
     left = config.hands
-    for plan in plan_sessions(rng, list(config.games), list(config.structures), list(config.kinds), config.players):
+    for plan in plan_sessions(
+        rng, list(config.games), list(config.structures), list(config.kinds), config.players
+    ):
         if left <= 0:
             return
         session = cash_session if plan.kind == "cash" else tournament_session

@@ -75,8 +75,24 @@ from hhparse.synth.styles import Style
 
 __all__ = ["HandResult", "HandSetup", "PlayerIn", "simulate_hand"]
 
-_CHAT = ("nh", "gg", "ty", "lol", "wp", "unreal", "ship it", "quartered again...", "nice low",
-         "why would you call that", "gl all", "****", "brb", "scoop!", "\u00e7a va", "one more")
+_CHAT = (
+    "nh",
+    "gg",
+    "ty",
+    "lol",
+    "wp",
+    "unreal",
+    "ship it",
+    "quartered again...",
+    "nice low",
+    "why would you call that",
+    "gl all",
+    "****",
+    "brb",
+    "scoop!",
+    "\u00e7a va",
+    "one more",
+)
 _LOW_RANKS = frozenset("A2345678")
 _ENDS_TAG = {st: f"ends-{st.name.lower()}" for st in Street}
 
@@ -300,14 +316,22 @@ class _Sim:
         cache = _QUALITY_HILO if hilo else _QUALITY_HIGH
         weight = _RANK_WEIGHT.__getitem__
         for pin, r in zip(setup.players, draws, strict=True):
-            hole = tuple(deck[:-k - 1:-1])  # what k pops from the end would give, in pop order
+            hole = tuple(deck[: -k - 1 : -1])  # what k pops from the end would give, in pop order
             del deck[-k:]
             base = cache.get(sum(map(weight, hole)))  # _quality_with(hole, hilo, r), inline
             if base is None:
                 base = _quality_base_of(hole, hilo)
             q = base + 0.45 * r
-            players.append(_P(pin.name, pin.seat, pin.style, hole, q if q < 0.999 else 0.999,
-                              Player(pin.name, pin.seat, pin.stack)))
+            players.append(
+                _P(
+                    pin.name,
+                    pin.seat,
+                    pin.style,
+                    hole,
+                    q if q < 0.999 else 0.999,
+                    Player(pin.name, pin.seat, pin.stack),
+                )
+            )
         self.s = _State(setup, rng, players, {p.name: p for p in players}, deck=deck)
         self.s.line = setup.first_line + 1 + len(players)  # header, table line, seats
         self.s.pending_joins = list(setup.joins)
@@ -331,7 +355,9 @@ class _Sim:
         self.new_bounties: dict[str, int] = {}
         self.street_board: tuple[str, ...] = ()
         # the betting: the engine the referee replays it with (header stakes: FL small/big bets)
-        self.table = Table(spec, [p.bet for p in players], setup.button_seat, setup.header_small, setup.header_big)
+        self.table = Table(
+            spec, [p.bet for p in players], setup.button_seat, setup.header_small, setup.header_big
+        )
 
     # ---------------------------------------------------------------- helpers
 
@@ -738,8 +764,15 @@ class _Sim:
             s.tags.append("side-pots")
         if len(pots) > 2:
             s.tags.append("multiple-side-pots")
-        return HandResult(hand, stacks, dict(self.new_bounties), tuple(eliminated), tuple(s.timed_out),
-                          tuple(s.left), tuple(s.tags))
+        return HandResult(
+            hand,
+            stacks,
+            dict(self.new_bounties),
+            tuple(eliminated),
+            tuple(s.timed_out),
+            tuple(s.left),
+            tuple(s.tags),
+        )
 
     # ---------------------------------------------------------------- showdown
 
@@ -808,7 +841,9 @@ class _Sim:
                 self.award(hi_winners, high_part, number, label, run)
                 if low_part:
                     best_lo = min(lo_hand.rank for lo_hand, _ in lows if lo_hand is not None)
-                    lo_winners = [n for n in contenders if (lw := values[n][bi][1]) is not None and lw.rank == best_lo]
+                    lo_winners = [
+                        n for n in contenders if (lw := values[n][bi][1]) is not None and lw.rank == best_lo
+                    ]
                     self.award(lo_winners, low_part, number, label, run)
                     if len(lo_winners) > 1:
                         s.tags.append("quartered")
@@ -893,8 +928,11 @@ class _Sim:
         out: list[str] = []
         for p in busted:
             winners = [
-                n for n in self.clockwise
-                if n != p.name and s.collected.get(n, 0) > 0 and any(p.name in pt.eligible and n in pt.eligible for pt in pots)
+                n
+                for n in self.clockwise
+                if n != p.name
+                and s.collected.get(n, 0) > 0
+                and any(p.name in pt.eligible and n in pt.eligible for pt in pots)
             ]
             if not winners:
                 winners = [n for n in self.clockwise if s.collected.get(n, 0) > 0 and n != p.name]
@@ -905,8 +943,18 @@ class _Sim:
                     wins = share - share // 2
                     inc = share - wins
                     self.new_bounties[w] = self.new_bounties.get(w, 0) + inc
-                    self.emit(Bounty(s.next_line(), (w,), wins, p.name, progressive=True, split=len(winners) > 1,
-                                     increase=inc, new_bounty=self.new_bounties[w]))
+                    self.emit(
+                        Bounty(
+                            s.next_line(),
+                            (w,),
+                            wins,
+                            p.name,
+                            progressive=True,
+                            split=len(winners) > 1,
+                            increase=inc,
+                            new_bounty=self.new_bounties[w],
+                        )
+                    )
                 s.tags.append("bounty")
             elif setup.fixed_bounty is not None:
                 if len(winners) == 1:
@@ -960,14 +1008,40 @@ class _Sim:
             s.line += 1
             ln = s.line
             if p.folded:  # (positional: the model's 14-field constructor is hot here)
-                seats.append(SummarySeat(ln, p.seat, name, btn, sbm, bbm, folded, p.fold_street,
-                                         p.fold_street is preflop and p.total == 0))
+                seats.append(
+                    SummarySeat(
+                        ln,
+                        p.seat,
+                        name,
+                        btn,
+                        sbm,
+                        bbm,
+                        folded,
+                        p.fold_street,
+                        p.fold_street is preflop and p.total == 0,
+                    )
+                )
             elif not showdown:
-                seats.append(SummarySeat(ln, p.seat, name, btn, sbm, bbm, collected, None, False, (),
-                                         (s.collected.get(name, 0),)))
+                seats.append(
+                    SummarySeat(
+                        ln,
+                        p.seat,
+                        name,
+                        btn,
+                        sbm,
+                        bbm,
+                        collected,
+                        None,
+                        False,
+                        (),
+                        (s.collected.get(name, 0),),
+                    )
+                )
             elif p.name in mucked:
                 cards = p.hole if self.setup.muck_with_cards else ()
-                seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.MUCKED, cards=cards))
+                seats.append(
+                    SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.MUCKED, cards=cards)
+                )
             else:
                 vals = shown[p.name]
                 won = self.won.get(p.name, [0, 0])
@@ -975,20 +1049,52 @@ class _Sim:
                 if runs == 2 and len(descs) == 2:
                     # one clause per board, as the client writes it: "lost with X, and won ($x) with Y"
                     paid = (won[0] > 0, won[1] > 0)
-                    seats.append(SummarySeat(
-                        ln, p.seat, p.name, btn, sbm, bbm,
-                        outcome=SeatOutcome.SHOWED_WON if any(paid) else SeatOutcome.SHOWED_LOST,
-                        cards=p.hole, won=tuple(won[i] for i in range(2) if paid[i]), descriptions=tuple(descs),
-                        clauses=paid))
+                    seats.append(
+                        SummarySeat(
+                            ln,
+                            p.seat,
+                            p.name,
+                            btn,
+                            sbm,
+                            bbm,
+                            outcome=SeatOutcome.SHOWED_WON if any(paid) else SeatOutcome.SHOWED_LOST,
+                            cards=p.hole,
+                            won=tuple(won[i] for i in range(2) if paid[i]),
+                            descriptions=tuple(descs),
+                            clauses=paid,
+                        )
+                    )
                     continue
                 clauses = [(won[i], descs[i]) for i in range(runs) if won[i] > 0]
                 if clauses:
-                    seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.SHOWED_WON,
-                                             cards=p.hole, won=tuple(c[0] for c in clauses),
-                                             descriptions=tuple(c[1] for c in clauses)))
+                    seats.append(
+                        SummarySeat(
+                            ln,
+                            p.seat,
+                            p.name,
+                            btn,
+                            sbm,
+                            bbm,
+                            outcome=SeatOutcome.SHOWED_WON,
+                            cards=p.hole,
+                            won=tuple(c[0] for c in clauses),
+                            descriptions=tuple(c[1] for c in clauses),
+                        )
+                    )
                 else:
-                    seats.append(SummarySeat(ln, p.seat, p.name, btn, sbm, bbm, outcome=SeatOutcome.SHOWED_LOST,
-                                             cards=p.hole, descriptions=(descs[0],)))
+                    seats.append(
+                        SummarySeat(
+                            ln,
+                            p.seat,
+                            p.name,
+                            btn,
+                            sbm,
+                            bbm,
+                            outcome=SeatOutcome.SHOWED_LOST,
+                            cards=p.hole,
+                            descriptions=(descs[0],),
+                        )
+                    )
         multi = len(pots) > 1
         return Summary(  # positional, in the model's field order
             line,

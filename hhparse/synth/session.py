@@ -24,19 +24,52 @@ from hhparse.synth.names import STARS as _STARS
 from hhparse.synth.names import player_pool, roman
 from hhparse.synth.styles import STYLES, Style
 
-__all__ = ["GAMES", "STRUCTURES", "SessionInfo", "SessionPlan", "cash_session", "plan_sessions", "tournament_session"]
+__all__ = [
+    "GAMES",
+    "STRUCTURES",
+    "SessionInfo",
+    "SessionPlan",
+    "cash_session",
+    "plan_sessions",
+    "tournament_session",
+]
 
 GAMES: dict[str, Variant] = BY_SLUG
 """Every game by its ``--game`` name: the table of games (:mod:`hhparse.rules.variants`)."""
 STRUCTURES: dict[str, Structure] = {b.structure.value: b.structure for b in BETTINGS}
 
 _ET = ZoneInfo("America/New_York")
-_LOCAL_ZONES = (("CET", "Europe/Paris"), ("EET", "Europe/Helsinki"), ("PT", "America/Los_Angeles"),
-                ("CT", "America/Chicago"), ("WET", "Europe/Lisbon"))
+_LOCAL_ZONES = (
+    ("CET", "Europe/Paris"),
+    ("EET", "Europe/Helsinki"),
+    ("PT", "America/Los_Angeles"),
+    ("CT", "America/Chicago"),
+    ("WET", "Europe/Lisbon"),
+)
 _STAKES = ((1, 2), (2, 5), (5, 10), (10, 25), (25, 50), (50, 100), (100, 200), (200, 400))  # cents
-_LEVELS = ((10, 20), (15, 30), (25, 50), (50, 100), (75, 150), (100, 200), (150, 300), (200, 400),
-           (300, 600), (400, 800), (500, 1000), (600, 1200), (800, 1600), (1000, 2000), (1500, 3000),
-           (2000, 4000), (3000, 6000), (4000, 8000), (6000, 12000), (8000, 16000), (10000, 20000))
+_LEVELS = (
+    (10, 20),
+    (15, 30),
+    (25, 50),
+    (50, 100),
+    (75, 150),
+    (100, 200),
+    (150, 300),
+    (200, 400),
+    (300, 600),
+    (400, 800),
+    (500, 1000),
+    (600, 1200),
+    (800, 1600),
+    (1000, 2000),
+    (1500, 3000),
+    (2000, 4000),
+    (3000, 6000),
+    (4000, 8000),
+    (6000, 12000),
+    (8000, 16000),
+    (10000, 20000),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +159,19 @@ def _date_for(variant: Variant, rng: random.Random) -> tuple[datetime, FlopForm]
         else:
             year, form = rng.choice([y for y in years if y > 2016]), FlopForm.SPLIT
             if year == 2017:
-                return datetime(2017, rng.randint(6, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59)), form
+                return datetime(
+                    2017, rng.randint(6, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59)
+                ), form
     else:
         year = rng.choice(years)
-    return datetime(year, rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59)), form
+    return datetime(
+        year, rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59)
+    ), form
 
 
-def _times(et: datetime, local_zone: tuple[str, str] | None) -> tuple[datetime, str, datetime | None, datetime]:
+def _times(
+    et: datetime, local_zone: tuple[str, str] | None
+) -> tuple[datetime, str, datetime | None, datetime]:
     """(local time, zone, bracketed ET time or None, UTC) computed the way the parser derives them."""
     utc = et.replace(tzinfo=_ET).astimezone(UTC)
     if local_zone is None:
@@ -190,7 +229,9 @@ def plan_sessions(
         size = rng.randint(40, 260) if kind == "cash" else 10**9
         k = i + offset
         table = f"{_STARS[k % len(_STARS)]} {roman(k // len(_STARS) + 1)}"
-        yield SessionPlan(kind, game, structure, n, rng.getrandbits(63), table, size, 1_000_000_000 + 7919 * i)
+        yield SessionPlan(
+            kind, game, structure, n, rng.getrandbits(63), table, size, 1_000_000_000 + 7919 * i
+        )
         i += 1
 
 
@@ -248,7 +289,14 @@ def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[S
             sb_seat, bb_seat = _blind_positions(active, button)
         for s in seated:
             if s.sit_out > 0:
-                pre.append((s.name, TableEventKind.IS_SITTING_OUT_COLON if rng.random() < 0.5 else TableEventKind.SITS_OUT))
+                pre.append(
+                    (
+                        s.name,
+                        TableEventKind.IS_SITTING_OUT_COLON
+                        if rng.random() < 0.5
+                        else TableEventKind.SITS_OUT,
+                    )
+                )
         clock.advance()
         local, tz, et, utc = _times(clock.et, zone)
         day = f"{local.year:04d}{local.month:02d}{local.day:02d}"
@@ -266,12 +314,34 @@ def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[S
             for s in _seat_order(active)
         )
         setup = HandSetup(
-            spec=spec, hand_id=str(clock.hand_id), hand_kind=kind_word, table=table, max_seats=max_seats,
-            button_seat=button, players=players, hero=hero, small_blind=post_sb, big_blind=post_bb,
-            header_small=header_small, header_big=header_big, local_time=local, time_zone=tz, et_time=et,
-            start_utc=utc, tournament=None, currency="USD", symbol="$", flop_form=form,
-            first_line=clock.line, source="<synth>", rake_percent=5, rake_cap=rake_cap,
-            allow_run_twice=allow_rit, muck_with_cards=era_cards, pre_deal=tuple(pre), joins=tuple(joins),
+            spec=spec,
+            hand_id=str(clock.hand_id),
+            hand_kind=kind_word,
+            table=table,
+            max_seats=max_seats,
+            button_seat=button,
+            players=players,
+            hero=hero,
+            small_blind=post_sb,
+            big_blind=post_bb,
+            header_small=header_small,
+            header_big=header_big,
+            local_time=local,
+            time_zone=tz,
+            et_time=et,
+            start_utc=utc,
+            tournament=None,
+            currency="USD",
+            symbol="$",
+            flop_form=form,
+            first_line=clock.line,
+            source="<synth>",
+            rake_percent=5,
+            rake_cap=rake_cap,
+            allow_run_twice=allow_rit,
+            muck_with_cards=era_cards,
+            pre_deal=tuple(pre),
+            joins=tuple(joins),
             leaves=tuple(leaves),
         )
         result = simulate_hand(setup, rng)
@@ -292,7 +362,15 @@ def cash_session(plan: SessionPlan, hero: str, ids: HandIds) -> Iterator[tuple[S
         seated = [s for s in seated if s.name not in gone]
         for name, seat in joins:
             if seat not in {s.seat for s in seated}:
-                seated.append(_Seated(name, seat, rng.randint(40, 100) * post_bb, styles.get(name, STYLES["loose-passive"]), new=True))
+                seated.append(
+                    _Seated(
+                        name,
+                        seat,
+                        rng.randint(40, 100) * post_bb,
+                        styles.get(name, STYLES["loose-passive"]),
+                        new=True,
+                    )
+                )
         for s in list(seated):
             if s.stack < post_bb * 2:
                 if s.name == hero or rng.random() < 0.6:
@@ -376,12 +454,34 @@ def tournament_session(
             tour = levels[level] = Tournament(tid, parts, "USD", label, roman(level + 1))
         players = tuple(PlayerIn(s.name, s.seat, s.stack, s.style, bounty=s.bounty) for s in active)
         setup = HandSetup(
-            spec=spec, hand_id=str(clock.hand_id), hand_kind=kind_word, table=table, max_seats=max_seats,
-            button_seat=button, players=players, hero=hero, small_blind=post_sb, big_blind=post_bb,
-            header_small=header_small, header_big=header_big, local_time=local, time_zone=tz, et_time=et,
-            start_utc=utc, tournament=tour, currency=None, symbol="", flop_form=form, first_line=clock.line,
-            source="<synth>", progressive_ko=flavour == "pko", fixed_bounty=parts[1] if flavour == "ko" else None,
-            players_left=len(seated), prizes=prizes, muck_with_cards=era_cards, events_chance=0.08,
+            spec=spec,
+            hand_id=str(clock.hand_id),
+            hand_kind=kind_word,
+            table=table,
+            max_seats=max_seats,
+            button_seat=button,
+            players=players,
+            hero=hero,
+            small_blind=post_sb,
+            big_blind=post_bb,
+            header_small=header_small,
+            header_big=header_big,
+            local_time=local,
+            time_zone=tz,
+            et_time=et,
+            start_utc=utc,
+            tournament=tour,
+            currency=None,
+            symbol="",
+            flop_form=form,
+            first_line=clock.line,
+            source="<synth>",
+            progressive_ko=flavour == "pko",
+            fixed_bounty=parts[1] if flavour == "ko" else None,
+            players_left=len(seated),
+            prizes=prizes,
+            muck_with_cards=era_cards,
+            events_chance=0.08,
         )
         result = simulate_hand(setup, rng)
         played += 1

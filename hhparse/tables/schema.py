@@ -107,7 +107,11 @@ HANDS = Table(
     (
         *_hand_key(),
         _c("hand_kind", _STR, "Words between site and `#`: `Hand`, `Zoom Hand`, `Home Game Hand`..."),
-        _c("game", _STR, "Game family without its low half (`courchevel`, `omaha`, `5-card-omaha`, ...; the table of games, `hhparse/rules/variants.py`)."),
+        _c(
+            "game",
+            _STR,
+            "Game family without its low half (`courchevel`, `omaha`, `5-card-omaha`, ...; the table of games, `hhparse/rules/variants.py`).",
+        ),
         _c("hilo", _BOOL, "True for Hi/Lo (8 or better) split games."),
         _c("structure", _STR, "Betting structure: `PL`, `NL` or `FL`."),
         _c("game_label", _STR, "Game words exactly as printed, e.g. `Courchevel Hi/Lo Pot Limit`."),
@@ -202,7 +206,12 @@ HAND_PLAYERS = Table(
         _c("position", _STR, "BTN, SB, BB, UTG, UTG+1, MP, HJ, CO; empty when not dealt in."),
         _c("dealt_in", _BOOL, "False for players sitting out."),
         _c("starting_stack", _I64, "Stack at the start of the hand.", money=True),
-        _c("hole_cards", _CARDS, "Hole cards when known (hero, shown, or mucked and revealed in the summary), else null.", null=True),
+        _c(
+            "hole_cards",
+            _CARDS,
+            "Hole cards when known (hero, shown, or mucked and revealed in the summary), else null.",
+            null=True,
+        ),
         _c("contributed_preflop", _I64, "Put in the pot pre-flop, blinds and antes included.", money=True),
         _c("contributed_flop", _I64, "Put in the pot on the flop.", money=True),
         _c("contributed_turn", _I64, "Put in the pot on the turn.", money=True),
@@ -241,14 +250,31 @@ HAND_PLAYERS = Table(
         ),
         _c("showdown_won", _I64, "Collected in a hand that reached showdown.", money=True),
         _c("nonshowdown_won", _I64, "Collected without a showdown.", money=True),
-        _c("high_won", _I64, "Won from high halves and whole pots (collected; kept by the room when the "
-           "player cashed out).", money=True),
-        _c("low_won", _I64, "Won from low halves (collected; kept by the room when the player cashed out).",
-           money=True),
-        _c("cash_out", _I64, "All-in cash out: what the room paid the player for their share of the pots "
-           "(not from the pots: the room kept what the hand then won); 0 without one.", money=True),
-        _c("cash_out_fee", _I64, "The room's fee for that cash out (its value is `cash_out` + fee); 0 without one.",
-           money=True),
+        _c(
+            "high_won",
+            _I64,
+            "Won from high halves and whole pots (collected; kept by the room when the player cashed out).",
+            money=True,
+        ),
+        _c(
+            "low_won",
+            _I64,
+            "Won from low halves (collected; kept by the room when the player cashed out).",
+            money=True,
+        ),
+        _c(
+            "cash_out",
+            _I64,
+            "All-in cash out: what the room paid the player for their share of the pots "
+            "(not from the pots: the room kept what the hand then won); 0 without one.",
+            money=True,
+        ),
+        _c(
+            "cash_out_fee",
+            _I64,
+            "The room's fee for that cash out (its value is `cash_out` + fee); 0 without one.",
+            money=True,
+        ),
         _c(
             "allin_ev",
             _I64,
@@ -329,7 +355,12 @@ POTS = Table(
         _c("pot", _I16, "0 main pot, 1.. side pots."),
         _c("amount", _I64, "Pot amount before rake.", money=True),
         _c("eligible", _NAMES, "Players eligible to win the pot."),
-        _c("rake", _I64, "This pot's share of the hand's rake: the pot awarded is `amount - rake`.", money=True),
+        _c(
+            "rake",
+            _I64,
+            "This pot's share of the hand's rake: the pot awarded is `amount - rake`.",
+            money=True,
+        ),
         *_copies(*_UNIT_COPIES),
     ),
 )
@@ -435,7 +466,11 @@ REJECTS = Table(
         _c("error_line", _I64, "File line of the first error."),
         _c("game", _STR, "Game words of the header when readable.", null=True),
         _c("errors", pa.list_(_ERROR_STRUCT), "All errors of the hand (code, message, line)."),
-        _c("raw_text", _STR, "The whole hand text as read (an excerpt of at most about 64 KiB for `line-too-long` and `hand-too-large`)."),
+        _c(
+            "raw_text",
+            _STR,
+            "The whole hand text as read (an excerpt of at most about 64 KiB for `line-too-long` and `hand-too-large`).",
+        ),
         _c("content_hash", _STR, "Hash of the normalised hand text."),
     ),
 )
@@ -483,7 +518,11 @@ TOURNAMENT_EVENTS = Table(
     ("site", "hand_id", "line", "player", "kind"),
     (
         *_hand_key(),
-        _c("line", _I64, "File line of the tournament line (for `own-bounty`: of the `wins the tournament` line)."),
+        _c(
+            "line",
+            _I64,
+            "File line of the tournament line (for `own-bounty`: of the `wins the tournament` line).",
+        ),
         _c("player", _STR, "The player the line is about (each winner of a split knockout has a row)."),
         _c("tournament_id", _STR, "Tournament number (the hand's)."),
         _c(
@@ -532,7 +571,11 @@ TOURNAMENT_SUMMARIES = Table(
             null=True,
         ),
         _c("buyin_label", _STR, "The `Buy-In:` value as printed, e.g. `$24.55/$2.45 USD`; empty when none."),
-        _c("unit", _STR, "Currency of the buy-in and prizes (`USD`...), `play` for play chips, `FPP`/`SC` for points."),
+        _c(
+            "unit",
+            _STR,
+            "Currency of the buy-in and prizes (`USD`...), `play` for play chips, `FPP`/`SC` for points.",
+        ),
         _c("unit_scale", _I16, "Always 100: every amount of this table is in hundredths of `unit`."),
         _c(
             "buyin",
@@ -542,27 +585,61 @@ TOURNAMENT_SUMMARIES = Table(
             null=True,
             money=True,
         ),
-        _c("bounty", _I64, "The bounty part of a three-part buy-in (`$1.08/$0.27/$0.15`).", null=True, money=True),
-        _c("fee", _I64, "The buy-in's last part (PokerStars' fee); 0 for a one-part buy-in.", null=True, money=True),
+        _c(
+            "bounty",
+            _I64,
+            "The bounty part of a three-part buy-in (`$1.08/$0.27/$0.15`).",
+            null=True,
+            money=True,
+        ),
+        _c(
+            "fee",
+            _I64,
+            "The buy-in's last part (PokerStars' fee); 0 for a one-part buy-in.",
+            null=True,
+            money=True,
+        ),
         _c("entries", _I32, "Entrants (`49 players`).", null=True),
-        _c("prize_pool", _I64, "`Total Prize Pool`, null when not printed or not money (a ticket).", null=True, money=True),
+        _c(
+            "prize_pool",
+            _I64,
+            "`Total Prize Pool`, null when not printed or not money (a ticket).",
+            null=True,
+            money=True,
+        ),
         _c("started_utc", _TS_UTC, "`Tournament started`, in UTC."),
         _c("finished_utc", _TS_UTC, "`Tournament finished`, in UTC; null while it ran.", null=True),
-        _c("hero_place", _I32, "`You finished in Nth place`: the account's place (null when not printed).", null=True),
+        _c(
+            "hero_place",
+            _I32,
+            "`You finished in Nth place`: the account's place (null when not printed).",
+            null=True,
+        ),
         _c("hero_rebuys", _I32, "`You made N rebuys and M addons ...`: N.", null=True),
         _c("hero_addons", _I32, "... M.", null=True),
         _c("hero_rebuy_total", _I64, "... the total paid for them.", null=True, money=True),
         _c("hero_bounties", _I32, "`You collected N bounties for a total of ...`: N.", null=True),
         _c("hero_bounty_total", _I64, "... the total.", null=True, money=True),
-        _c("rank", _I32, "The entrant line's number: the place, or the list position while still playing.", null=True),
+        _c(
+            "rank",
+            _I32,
+            "The entrant line's number: the place, or the list position while still playing.",
+            null=True,
+        ),
         _c("player", _STR, "Entrant's screen name.", null=True),
         _c("country", _STR, "Entrant's country as printed.", null=True),
         _c("prize", _I64, "Prize won, null when none is printed.", null=True, money=True),
         _c("still_playing", _BOOL, "The entrant was still playing when the summary was written."),
         _c("source", _STR, "File the summary was read from."),
         _c("line", _I64, "File line of the summary's first line."),
-        _c("place_line", _I64, "File line of the entrant line (the summary's first line when it lists none)."),
-        _c("content_hash", _STR, "Hash of the summary file's text (the same file imported twice is kept once)."),
+        _c(
+            "place_line", _I64, "File line of the entrant line (the summary's first line when it lists none)."
+        ),
+        _c(
+            "content_hash",
+            _STR,
+            "Hash of the summary file's text (the same file imported twice is kept once).",
+        ),
     ),
 )
 

@@ -228,9 +228,18 @@ def _damaged(root: Path, what: str) -> WarehouseDamagedError:
 #: Reader errors that say something about the question, never about the files (DuckDB's
 #: exception classes, by name, so this module needs no DuckDB).
 _QUESTION_ERRORS: Final = frozenset(
-    {"ParserException", "BinderException", "CatalogException", "SyntaxException", "ConversionException",
-     "OutOfRangeException", "InvalidTypeException", "NotImplementedException", "ConstraintException",
-     "TypeMismatchException"}
+    {
+        "ParserException",
+        "BinderException",
+        "CatalogException",
+        "SyntaxException",
+        "ConversionException",
+        "OutOfRangeException",
+        "InvalidTypeException",
+        "NotImplementedException",
+        "ConstraintException",
+        "TypeMismatchException",
+    }
 )
 
 
@@ -263,7 +272,10 @@ def damage_in(exc: BaseException, warehouse_dir: Path | str) -> WarehouseDamaged
                     pf.read_row_group(i)
             except (pa.ArrowException, OSError) as bad:
                 rel = f"{name}/{Path(path).name}"
-                return _damaged(root, f"{rel} cannot be read ({str(bad).splitlines()[0] if str(bad) else type(bad).__name__})")
+                return _damaged(
+                    root,
+                    f"{rel} cannot be read ({str(bad).splitlines()[0] if str(bad) else type(bad).__name__})",
+                )
     return None
 
 
@@ -541,7 +553,8 @@ def _locked_message(root: Path) -> str:
         info = json.loads((root / LOCK_NAME).read_text(encoding="utf-8") or "{}")
         holder, pid, since = info.get("holder"), info.get("pid"), info.get("since")
     who = ", ".join(
-        str(x) for x in (holder, f"pid {pid}" if isinstance(pid, int) else None, f"since {since}" if since else None)
+        str(x)
+        for x in (holder, f"pid {pid}" if isinstance(pid, int) else None, f"since {since}" if since else None)
         if x
     )
     text = f"warehouse {root} is being written by another process ({who or 'an import or compact still running?'})"
@@ -883,7 +896,9 @@ class Warehouse:
             if not folder.is_dir():
                 continue
             for entry in sorted(os.listdir(folder)):
-                ours = bool(_LEGACY_TMP_RE.match(entry)) or (only is None and bool(_LEGACY_DATA_RE.match(entry)))
+                ours = bool(_LEGACY_TMP_RE.match(entry)) or (
+                    only is None and bool(_LEGACY_DATA_RE.match(entry))
+                )
                 if not ours or f"{folder.name}/{entry}" in known:
                     continue
                 path = folder / entry
@@ -955,7 +970,9 @@ class Warehouse:
             lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
         )
 
-    def _rollback(self, added: dict[str, str], files: dict[str, dict[str, Any]], batch: int, tag: str | None) -> None:
+    def _rollback(
+        self, added: dict[str, str], files: dict[str, dict[str, Any]], batch: int, tag: str | None
+    ) -> None:
         """Undo in memory what a failed commit added (the manifest on disk was not replaced)."""
         for name, rel in added.items():
             with contextlib.suppress(ValueError):
@@ -988,7 +1005,9 @@ class Warehouse:
         with self._reading(path):
             return pq.read_table(path, columns=columns)
 
-    def iter_batches(self, name: str, columns: list[str], batch_size: int = 65_536) -> Iterator[pa.RecordBatch]:
+    def iter_batches(
+        self, name: str, columns: list[str], batch_size: int = 65_536
+    ) -> Iterator[pa.RecordBatch]:
         """The rows of ``name``, a record batch at a time (memory stays flat)."""
         for path in self.files_of(name):
             with self._reading(path):
@@ -1042,9 +1061,7 @@ class Warehouse:
                 self.manifest.retired[rel] = retired_at
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
-        self._commit(
-            lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables)
-        )
+        self._commit(lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables))
 
     def drop_superseded_rejects(self) -> int:
         """Rewrite the ``rejects`` files that hold superseded rows without them; the row count.
@@ -1082,7 +1099,9 @@ class Warehouse:
                 self._discard(tag)
             raise
         retired_at = time.time()
-        self.manifest.tables["rejects"] = [new.get(rel, rel) for rel in rels if rel not in changed or rel in new]
+        self.manifest.tables["rejects"] = [
+            new.get(rel, rel) for rel in rels if rel not in changed or rel in new
+        ]
         for rel in changed:
             self.manifest.retired[rel] = retired_at
         self.manifest.pending.remove(tag)
@@ -1213,7 +1232,8 @@ class Warehouse:
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
         self._commit(
-            lambda: self._undo_rewrite(old, batch, tag, groups), lambda: self._swap_visible(groups, new_tables)
+            lambda: self._undo_rewrite(old, batch, tag, groups),
+            lambda: self._swap_visible(groups, new_tables),
         )
         return report
 

@@ -50,18 +50,42 @@ def event_rows(hand: Hand) -> list[dict[str, Any]]:
         return []
     h = hand.header
     unit = t.buyin_currency or "play"
-    base = {"site": h.site, "hand_id": h.hand_id, "tournament_id": t.tournament_id, "unit": unit, "unit_scale": 100}
+    base = {
+        "site": h.site,
+        "hand_id": h.hand_id,
+        "tournament_id": t.tournament_id,
+        "unit": unit,
+        "unit_scale": 100,
+    }
     rows: list[dict[str, Any]] = []
     last_bounty: dict[str, int] = {}  # player -> the bounty on their head after their last knockout here
 
     def row(line: int, player: str, kind: str, **values: Any) -> None:
-        rows.append({**base, "line": line, "player": player, "kind": kind, "place": None, "amount": None,
-                     "shared_by": 1, "eliminated": None, **values})
+        rows.append(
+            {
+                **base,
+                "line": line,
+                "player": player,
+                "kind": kind,
+                "place": None,
+                "amount": None,
+                "shared_by": 1,
+                "eliminated": None,
+                **values,
+            }
+        )
 
     for e in hand.events:
         if isinstance(e, Bounty):
             for winner in e.winners:
-                row(e.line, winner, "bounty", amount=e.amount, shared_by=len(e.winners), eliminated=e.eliminated)
+                row(
+                    e.line,
+                    winner,
+                    "bounty",
+                    amount=e.amount,
+                    shared_by=len(e.winners),
+                    eliminated=e.eliminated,
+                )
                 if e.new_bounty is not None:
                     last_bounty[winner] = e.new_bounty
         elif isinstance(e, Finished):
@@ -75,8 +99,18 @@ def event_rows(hand: Hand) -> list[dict[str, Any]]:
                     own = seat.bounty
                 if own is None and len(t.buyin_parts) == 3:
                     own = t.buyin_parts[1]
-                rows.append({**base, "line": e.line, "player": e.player, "kind": "own-bounty", "place": None,
-                             "amount": own, "shared_by": 1, "eliminated": None})
+                rows.append(
+                    {
+                        **base,
+                        "line": e.line,
+                        "player": e.player,
+                        "kind": "own-bounty",
+                        "place": None,
+                        "amount": own,
+                        "shared_by": 1,
+                        "eliminated": None,
+                    }
+                )
         elif isinstance(e, TableEvent) and e.kind in (TableEventKind.REBUY, TableEventKind.ADD_ON):
             kind = "rebuy" if e.kind is TableEventKind.REBUY else "add-on"
             row(e.line, e.player, kind, amount=_price(e.text))
@@ -86,7 +120,9 @@ def event_rows(hand: Hand) -> list[dict[str, Any]]:
 def _table(name: str, rows: Sequence[Mapping[str, Any]], idx: Iterable[int]) -> pa.Table:
     schema = arrow_schema(name)
     table = pa.Table.from_pylist([dict(r) for r in rows], schema=schema)
-    return table.append_column(pa.field(HAND_IDX, pa.int32(), nullable=False), pa.array(list(idx), pa.int32()))
+    return table.append_column(
+        pa.field(HAND_IDX, pa.int32(), nullable=False), pa.array(list(idx), pa.int32())
+    )
 
 
 def events_table(rows: Sequence[Mapping[str, Any]], idx: Iterable[int]) -> pa.Table:

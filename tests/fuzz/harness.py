@@ -150,7 +150,9 @@ def corpus_root() -> Path | None:
     return root if root.is_dir() else None
 
 
-_HEADER_BYTES = re.compile(rb"(?m)^(?:\xef\xbb\xbf)*[A-Za-z][\w']*(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: ")
+_HEADER_BYTES = re.compile(
+    rb"(?m)^(?:\xef\xbb\xbf)*[A-Za-z][\w']*(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: "
+)
 _HAND_NO = re.compile(rb"((?:Hand|Game) #)\d+:")
 
 
@@ -159,7 +161,10 @@ def _hands_of(data: bytes) -> list[bytes]:
     if not starts:  # a tournament summary, a README: seeds for the damaged hand too
         return [data[:20_000]]
     ends = [*starts[1:], len(data)]
-    return [data[a:b].removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n") + b"\n" for a, b in zip(starts, ends, strict=True)]
+    return [
+        data[a:b].removeprefix(b"\xef\xbb\xbf").rstrip(b"\r\n") + b"\n"
+        for a, b in zip(starts, ends, strict=True)
+    ]
 
 
 @cache
@@ -229,7 +234,9 @@ def _apply(hand: bytes, name: str, where: float, arg: int) -> bytes:
             return hand[: m.start()] + NUMBERS[arg % len(NUMBERS)] + hand[m.end() :]
         return hand
     if name == "crlf":
-        return hand.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n") if arg % 2 else hand.replace(b"\r\n", b"\n")
+        return (
+            hand.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n") if arg % 2 else hand.replace(b"\r\n", b"\n")
+        )
     if name == "cp1252":
         try:
             return hand.decode("utf-8").encode("cp1252", "replace")
@@ -315,7 +322,11 @@ def check_batch(cases: Sequence[Case]) -> dict[str, int]:
     hands = set(result.tables["hands"].column(HAND_IDX).to_pylist())
     rejects = result.tables["rejects"].to_pylist()
     rejected = [r[HAND_IDX] for r in rejects]
-    if len(rejected) != len(set(rejected)) or hands & set(rejected) or hands | set(rejected) != set(range(len(blocks))):
+    if (
+        len(rejected) != len(set(rejected))
+        or hands & set(rejected)
+        or hands | set(rejected) != set(range(len(blocks)))
+    ):
         raise Failure("a block is neither stored nor rejected, or both")
     if [k in hands for k in range(len(blocks))] != result.accepted:
         raise Failure("stored hands and accepted flags disagree")
@@ -327,9 +338,13 @@ def check_batch(cases: Sequence[Case]) -> dict[str, int]:
             raise Failure(f"{r['code']}: {r['message']} (ops {case.ops!r}, data {case.data[:300]!r}...)")
     for case, (s, e) in zip(cases, spans, strict=True):
         if e == s or not _same_hand(blocks[s], case.a) or s not in hands:
-            raise Failure(f"the valid hand before the damaged one was lost (ops {case.ops!r}): {case.data[:2000]!r}")
+            raise Failure(
+                f"the valid hand before the damaged one was lost (ops {case.ops!r}): {case.data[:2000]!r}"
+            )
         if case.b is not None and not (_same_hand(blocks[e - 1], case.b) and e - 1 in hands):
-            raise Failure(f"the valid hand after the damaged one was lost (ops {case.ops!r}): {case.data[-3000:]!r}")
+            raise Failure(
+                f"the valid hand after the damaged one was lost (ops {case.ops!r}): {case.data[-3000:]!r}"
+            )
     return counts
 
 
