@@ -469,8 +469,22 @@ def board_values(hole: Array, known: Array, unseen: Array, new: Array, hilo: boo
 
 
 def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
+    """:func:`_flat` of each ``s``-subset column group of ``new``, as contiguous int32 columns.
+
+    Each new card's column is scaled once per place value (``n ** e``) and each subset's index
+    is then a sum of those columns: the same integers as :func:`_flat`, in int32 throughout
+    (``n ** 3 < 2 ** 31``)."""
     plan = _plan(n, b0)
-    return tuple(np.ascontiguousarray(_flat(new[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+    s = plan.s
+    cols = np.ascontiguousarray(new.T, dtype=np.int32)
+    scaled = [[cols[c] * np.int32(n ** (s - 1 - e)) for c in range(plan.k)] for e in range(s)]
+    out: list[Array] = []
+    for pos in plan.kpos.tolist():
+        flat = scaled[0][pos[0]].copy() if s > 1 else scaled[0][pos[0]]
+        for e in range(1, s):
+            flat += scaled[e][pos[e]]
+        out.append(flat)
+    return tuple(out)
 
 
 def _spot_triples(known: Array, unseen: Array) -> _Triples:
@@ -620,17 +634,48 @@ def choose_method(n_unseen: int, to_come: int, all_known: bool) -> str:
     return "mc"
 
 
-def _draw(rng: np.random.Generator, n: int, m: int, size: int) -> Array:
-    """``size`` rows of ``m`` distinct values of ``range(n)``, uniformly, in draw order."""
-    out = np.empty((size, m), dtype=np.int64)
+def _draw(rng: np.random.Generator, n: int, m: int, size: int, k: int = 0) -> tuple[Array, Array]:
+    """``size`` rows of ``m`` distinct values of ``range(n)``, uniformly: (the rows in draw order,
+    shape (size, m); their first ``k`` values sorted, shape (size, k)).
+
+    Draw ``i`` is a uniform index ``v`` among the ``n - i`` values not drawn yet, mapped to the
+    ``v``-th of them: with the values drawn so far sorted (``a_0 < a_1 < ...``), ``a_j`` lies
+    below it exactly when ``a_j - j <= v`` (``a_j - j`` values are free below ``a_j``), so it is
+    ``v`` plus the count of those. The sorted values are kept column-major, one small integer
+    row per rank, and the new value is inserted at that same count: whole-array operations, no
+    sort and no per-previous-draw loop.
+    """
+    out = np.empty((m, size), dtype=np.int64)
+    # a[j] - j for the sorted values so far, one row per j (values < 52 fit int8).
+    shifted = np.empty((m, size), dtype=np.int8)
+    ranks = np.arange(m, dtype=np.int8)[:, None]
+    head = np.empty((0, 0), dtype=np.int64)
     for i in range(m):
         v = rng.integers(0, n - i, size=size)
         if i:
-            prev = np.sort(out[:, :i], axis=1)
-            for j in range(i):
-                v += v >= prev[:, j]
-        out[:, i] = v
-    return out
+            v8 = v.astype(np.int8)
+            prev = shifted[:i]
+            count = (prev <= v8).view(np.int8).sum(axis=0, dtype=np.int8)
+            out[i] = v8 + count
+            # Insert at ``count``: rows below keep ``a_j - j``, the new row is ``v`` (its value
+            # minus its rank), rows above move up one rank (``a_{r-1} - r``). Selected by
+            # arithmetic on 0/1 masks: ``np.where`` broadcasting three operands is far slower.
+            rows = ranks[: i + 1]
+            keep = np.empty((i + 1, size), dtype=np.int8)
+            keep[:i] = prev
+            keep[i] = 0
+            moved = np.empty((i + 1, size), dtype=np.int8)
+            moved[0] = 0
+            np.subtract(prev, 1, out=moved[1:])
+            below = (rows < count).view(np.int8)
+            at = (rows == count).view(np.int8)
+            shifted[: i + 1] = moved + below * (keep - moved) + at * (v8 - moved)
+        else:
+            out[0] = v
+            shifted[0] = v
+        if i + 1 == k:
+            head = (shifted[:k] + ranks[:k]).T.astype(np.int64)
+    return out.T, head
 
 
 def _split(win: Array, amount: Array | int, count: Array) -> Array:
@@ -747,8 +792,7 @@ def equity(
         else:
             rng = np.random.default_rng(seed)
             need = sum(max(missing[i], 0) for i in contested)
-            drawn = _draw(rng, n, k + need, samples)
-            new = np.sort(drawn[:, :k], axis=1)
+            drawn, new = _draw(rng, n, k + need, samples, k)
             drawn_holes = drawn[:, k:]
             flat = _board_flat_rows(new, n, b0)
             boards = samples
