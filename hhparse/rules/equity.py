@@ -260,7 +260,8 @@ class _Plan:
     board can use (``jmin`` .. ``s``). ``tidx`` lists them (indices into ``unseen + known``),
     grouped by their unseen part: each group's best is ``V[j-subset]``, kept in one dense vector
     (``n ** j`` slots per ``j``, one after the other). ``M[s-subset]`` is the best over the
-    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets.
+    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets,
+    found by their lexicographic rank (:func:`_rank_table`).
     """
 
     n: int
@@ -272,7 +273,6 @@ class _Plan:
     dense_pos: Array  # (G,) each group's slot in the dense vector
     dense_size: int
     subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
-    sflat: Array  # (C(n, s),) dense index of each s-subset in an n ** s array
     kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
 
 
@@ -313,18 +313,37 @@ def _plan(n: int, b0: int) -> _Plan:
         np.concatenate(dense_pos),
         size,
         subidx,
-        _flat(ssets, n),
         _combos(k, s),
     )
 
 
+@lru_cache(maxsize=64)
+def _rank_table(n: int, s: int) -> Array:
+    """(s, n) int32: the lexicographic rank of a sorted ``s``-subset ``x`` of ``range(n)`` among
+    :func:`_combos` ``(n, s)`` is ``sum(table[e, x[e]])``.
+
+    The rank counts the subsets before ``x``: for each position ``e``, those that agree before it
+    and hold a smaller value there, ``G_e(x[e]) - G_e(x[e-1] + 1)`` with
+    ``G_e(t) = sum(C(n - 1 - y, s - 1 - e) for y < t)``; each term is moved to the position of
+    the element it depends on, so every position contributes one look-up."""
+    g = np.zeros((s + 1, n + 1), dtype=np.int64)
+    for e in range(s):
+        counts = [math.comb(n - 1 - y, s - 1 - e) for y in range(n)]
+        g[e, 1:] = np.cumsum(counts)
+    table = np.empty((s, n), dtype=np.int64)
+    x = np.arange(n)
+    for e in range(s):
+        table[e] = g[e, x] - (g[e + 1, x + 1] if e + 1 < s else 0)
+    out = np.ascontiguousarray(table, dtype=np.int32)
+    out.setflags(write=False)
+    return out
+
+
 @lru_cache(maxsize=16)
 def _exact_board_flat(n: int, b0: int) -> tuple[Array, ...]:
-    """Dense M index of every s-subset of every board (exact enumeration): one contiguous int32
+    """Rank in M of every s-subset of every board (exact enumeration): one contiguous int32
     column per s-subset position of a board."""
-    plan = _plan(n, b0)
-    boards = _combos(n, plan.k)
-    out = tuple(np.ascontiguousarray(_flat(boards[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+    out = _board_flat_rows(_combos(n, 5 - b0), n, b0)
     for col in out:
         col.setflags(write=False)
     return out
@@ -469,21 +488,22 @@ def board_values(hole: Array, known: Array, unseen: Array, new: Array, hilo: boo
 
 
 def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
-    """:func:`_flat` of each ``s``-subset column group of ``new``, as contiguous int32 columns.
+    """Each board's ``s``-subsets (``new``: sorted local indices, one board a row) as their ranks
+    in M (:func:`_rank_table`): one contiguous int32 column per subset position of a board.
 
-    Each new card's column is scaled once per place value (``n ** e``) and each subset's index
-    is then a sum of those columns: the same integers as :func:`_flat`, in int32 throughout
-    (``n ** 3 < 2 ** 31``)."""
+    Each new card's column is looked up once per place in the subset; a subset's rank is then a
+    sum of those columns."""
     plan = _plan(n, b0)
     s = plan.s
-    cols = np.ascontiguousarray(new.T, dtype=np.int32)
-    scaled = [[cols[c] * np.int32(n ** (s - 1 - e)) for c in range(plan.k)] for e in range(s)]
+    table = _rank_table(n, s)
+    cols = np.ascontiguousarray(new.T, dtype=np.intp)
+    parts = [[table[e].take(cols[c]) for c in range(plan.k)] for e in range(s)]
     out: list[Array] = []
     for pos in plan.kpos.tolist():
-        flat = scaled[0][pos[0]].copy() if s > 1 else scaled[0][pos[0]]
+        rank = parts[0][pos[0]].copy()
         for e in range(1, s):
-            flat += scaled[e][pos[e]]
-        out.append(flat)
+            rank += parts[e][pos[e]]
+        out.append(rank)
     return tuple(out)
 
 
@@ -492,34 +512,32 @@ def _spot_triples(known: Array, unseen: Array) -> _Triples:
     return _triples(np.concatenate([unseen, known])[plan.tidx])
 
 
-def _m_table(values: Array, plan: _Plan, dense_out: bool = True) -> Array:
-    """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest): as
-    dense ``n ** s`` rows, or (``dense_out=False``) in the subsets' own lexicographic order."""
-    rows = len(values)
+def _m_table(values: Array, plan: _Plan) -> Array:
+    """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest), one
+    row per values row, the subsets in their lexicographic order (:func:`_combos`)."""
     group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
-    dense = np.empty((rows, plan.dense_size), dtype=np.int32)
+    dense = np.empty((len(values), plan.dense_size), dtype=np.int32)
     dense[:, plan.dense_pos] = group
     m = dense[:, plan.subidx[0]]
     for col in plan.subidx[1:]:
         np.maximum(m, dense[:, col], out=m)
-    if not dense_out:
-        return m
-    out = np.empty((rows, plan.n**plan.s), dtype=np.int32)
-    out[:, plan.sflat] = m
-    return out
+    return m
 
 
 def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
-    """Each board's best: M at each of its s-subsets (one column each), the largest; row by row,
-    with ``take`` on a contiguous row (several times faster than 2-D fancy indexing)."""
-    out = np.empty((len(m), len(flat[0])), dtype=np.int32)
-    tmp = np.empty(len(flat[0]), dtype=np.int32)
-    for row, dst in zip(m, out, strict=True):
-        np.take(row, flat[0], out=dst)
-        for col in flat[1:]:
-            np.take(row, col, out=tmp)
-            np.maximum(dst, tmp, out=dst)
-    return out
+    """Each board's best: M at each of its s-subsets (one column each), the largest.
+
+    Gathered subset by subset with every row at once, from M transposed (one short contiguous
+    record per subset, all rows of a board read together) rather than row by row."""
+    mt = np.ascontiguousarray(m.T)
+    boards = len(flat[0])
+    out = np.empty((boards, len(m)), dtype=np.int32)
+    tmp = np.empty_like(out)
+    np.take(mt, flat[0], axis=0, out=out)
+    for col in flat[1:]:
+        np.take(mt, col, axis=0, out=tmp)
+        np.maximum(out, tmp, out=out)
+    return np.ascontiguousarray(out.T)
 
 
 def _values_for(
@@ -536,10 +554,9 @@ def _values_for(
     if triples is None:
         triples = _spot_triples(known, unseen)
     values = _triple_values(p, triples, hilo)
-    if flat is None:
-        best = _m_table(values, plan, dense_out=False)
-    else:
-        best = _over_boards(_m_table(values, plan), flat)
+    best = _m_table(values, plan)
+    if flat is not None:
+        best = _over_boards(best, flat)
     if hilo:
         return best[0::2], -best[1::2]
     return best, np.full(best.shape, NO_LOW, dtype=np.int32)
