@@ -497,12 +497,19 @@ def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
     s = plan.s
     table = _rank_table(n, s)
     cols = np.ascontiguousarray(new.T, dtype=np.intp)
-    parts = [[table[e].take(cols[c]) for c in range(plan.k)] for e in range(s)]
+    parts: dict[tuple[int, int], Array] = {}
+
+    def part(e: int, c: int) -> Array:
+        if (e, c) not in parts:
+            # the last place's term is the card itself
+            parts[e, c] = cols[c].astype(np.int32) if e == s - 1 else table[e].take(cols[c])
+        return parts[e, c]
+
     out: list[Array] = []
     for pos in plan.kpos.tolist():
-        rank = parts[0][pos[0]].copy()
+        rank = part(0, pos[0]).copy()
         for e in range(1, s):
-            rank += parts[e][pos[e]]
+            rank += part(e, pos[e])
         out.append(rank)
     return tuple(out)
 
@@ -705,8 +712,13 @@ def _split(win: Array, amount: Array | int, count: Array) -> Array:
     if not np.any(odd):
         out = win * base
         return out
-    rank = np.cumsum(win, axis=0) - 1
-    out = win * (base + (rank < odd))
+    # A winner's rank among the board's winners is the count of winners in the rows before it
+    # (row by row: a cumulative sum down the short first axis is far slower).
+    out = np.empty(win.shape, dtype=np.int64)
+    before = np.zeros(win.shape[1:], dtype=np.int64)
+    for r, row in enumerate(win):
+        np.multiply(row, base + (before < odd), out=out[r])
+        before += row
     return out
 
 
