@@ -274,6 +274,7 @@ class _Plan:
     dense_size: int
     subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
     kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
+    direct: bool  # every group is one triple and M is the triples' own values, in their order
 
 
 @lru_cache(maxsize=64)
@@ -303,6 +304,8 @@ def _plan(n: int, b0: int) -> _Plan:
         for j in range(jmin, s + 1)
         for pos in _combos(s, j)
     )
+    positions = np.concatenate(dense_pos)
+    direct = starts is None and len(subidx) == 1 and np.array_equal(positions, subidx[0])
     return _Plan(
         n,
         b0,
@@ -310,10 +313,11 @@ def _plan(n: int, b0: int) -> _Plan:
         s,
         np.concatenate(tidx),
         starts,
-        np.concatenate(dense_pos),
+        positions,
         size,
         subidx,
         _combos(k, s),
+        bool(direct),
     )
 
 
@@ -522,6 +526,8 @@ def _spot_triples(known: Array, unseen: Array) -> _Triples:
 def _m_table(values: Array, plan: _Plan) -> Array:
     """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest), one
     row per values row, the subsets in their lexicographic order (:func:`_combos`)."""
+    if plan.direct:  # no known board card: the subsets are the triples, in the same order
+        return values
     group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
     dense = np.empty((len(values), plan.dense_size), dtype=np.int32)
     dense[:, plan.dense_pos] = group
