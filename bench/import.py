@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import re
 import shutil
@@ -250,25 +251,42 @@ def _status_kb(pid: int, key: str) -> int:
     return 0
 
 
+def _cpu_ticks(pid: int) -> int:
+    """User + system CPU of ``pid`` so far, in clock ticks (``/proc/<pid>/stat``), 0 if gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def run_sampled(cmd: list[str]) -> tuple[str, dict[str, float]]:
-    """Run ``cmd``; return its stdout and the memory peaks (MB) of it and its descendants."""
+    """Run ``cmd``; return its stdout, the memory peaks (MB) of it and its descendants, and the
+    CPU seconds each descendant had used when last seen (a pool's workers are not children the
+    kernel's ``RUSAGE_CHILDREN`` sees; a process's last ≤ 50 ms before it exits are missed)."""
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     total_peak = 0
     hwm: dict[int, int] = {}
+    ticks: dict[int, int] = {}
     while proc.poll() is None:
         pids = _descendants(proc.pid)
         total_peak = max(total_peak, sum(_status_kb(p, "VmRSS:") for p in pids))
         for p in pids:
             hwm[p] = max(hwm.get(p, 0), _status_kb(p, "VmHWM:"))
+            if p != proc.pid:
+                ticks[p] = max(ticks.get(p, 0), _cpu_ticks(p))
         time.sleep(0.05)
     out, err = proc.communicate()
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, cmd, out, err)
     workers = [v for p, v in hwm.items() if p != proc.pid]
+    tick = os.sysconf("SC_CLK_TCK")
     return out, {
         "total_rss_mb": total_peak / 1024,
         "worker_rss_mb": max(workers, default=0) / 1024,
         "processes": len(hwm),
+        "descendants_cpu_seconds": sum(ticks.values()) / tick,
+        "busiest_descendant_cpu_seconds": max(ticks.values(), default=0) / tick,
     }
 
 
@@ -343,6 +361,8 @@ def main() -> None:
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
+                r["all_cpu_seconds"] = r["cpu_seconds"] + r["descendants_cpu_seconds"]
+                r["hands_per_all_cpu_s"] = r["read"] / r["all_cpu_seconds"]
                 r["warehouse_mb"] = _du(wh) / 1e6
                 r["loop_s"] = loop
                 runs_of[key].append(r)
@@ -355,7 +375,10 @@ def main() -> None:
                         f"{r['startup_seconds']:.1f} s"
                     )
                 else:
-                    extra = f", {r['hands_per_cpu_s']:,.0f} per CPU second of the main process"
+                    extra = (
+                        f", {r['hands_per_cpu_s']:,.0f} per CPU second of the main process, "
+                        f"{r['hands_per_all_cpu_s']:,.0f} per CPU second of all processes"
+                    )
                 print(
                     f"  round {i + 1}, {name}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
                     f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)",
@@ -388,6 +411,13 @@ def main() -> None:
                     f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs; "
                     f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s"
                 )
+            if executor == "pool":
+                main_cpu = statistics.median(x["hands_per_cpu_s"] for x in runs)
+                all_cpu = statistics.median(x["hands_per_all_cpu_s"] for x in runs)
+                line += (
+                    f"; per CPU second (medians): main process {main_cpu:,.0f} hands, "
+                    f"all processes {all_cpu:,.0f} hands"
+                )
             print(line)
         for name in inputs:
             for executor in executors:
@@ -403,6 +433,18 @@ def main() -> None:
                             f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
                             f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}"
                         )
+                        if executor == "pool":
+                            # On a machine with two idle cores the run takes at least as long as
+                            # its busiest process's CPU time: what the speed-up would be if only
+                            # CPU bounded it (waits and hand-offs not counted).
+                            bound = statistics.median(
+                                a["cpu_seconds"] / max(b["cpu_seconds"], b["busiest_descendant_cpu_seconds"])
+                                for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
+                            )
+                            print(
+                                f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by CPU "
+                                f"alone (CPU of --jobs 1 / busiest process of --jobs 2): {bound:.2f}x (median)"
+                            )
                 if args.ev == "both":
                     for jobs in args.jobs:
                         with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]

@@ -368,6 +368,55 @@ def test_monte_carlo_is_reproducible_from_its_seed() -> None:
     assert equity(spot, seed=12).totals != a.totals
 
 
+def test_monte_carlo_figures_stay_those_of_their_seed() -> None:
+    """A stored EV must come out the same when recomputed by a later version: the totals of two
+    sampled spots (hi/lo heads-up; high only with a contender's cards half unknown), pinned as
+    the first implementation computed them (regression: the draws were rewritten for speed)."""
+    hilo = EquitySpot(
+        True,
+        4,
+        (("Ah", "2h", "3c", "Kd"), ("Qc", "Jc", "Tc", "9d")),
+        (),
+        (),
+        (EquityPot(((0, 1001),), (0, 1)),),
+    )
+    r = equity(hilo, seed=11)
+    assert (r.method, r.boards, r.totals) == ("mc", 20_000, (12538431, 7481569))
+    unknown = EquitySpot(
+        False,
+        4,
+        (("Ah", "Ad", "3c", "Kd"), ("Qc", "Jc"), ("Ts", "9s", "8h", "7h")),
+        (),
+        (),
+        (EquityPot(((0, 900),), (0, 1, 2)),),
+    )
+    assert equity(unknown, seed=5).totals == (7016400, 4105350, 6878250)
+
+
+@pytest.mark.parametrize(("n", "m", "k"), [(44, 5, 5), (42, 9, 5), (38, 13, 5), (47, 2, 2), (30, 3, 1)])
+def test_monte_carlo_draws_are_uniform_distinct_values_in_draw_order(n: int, m: int, k: int) -> None:
+    """Draw ``i`` takes the ``v``-th value not drawn yet, ``v`` uniform below ``n - i``: the
+    vectorised draw equals that rule applied row by row, and its second result is each row's
+    first ``k`` values sorted."""
+    size = 500
+    drawn, head = E._draw(np.random.default_rng(7), n, m, size, k)
+    rng = np.random.default_rng(7)
+    picks = [rng.integers(0, n - i, size=size) for i in range(m)]
+    for row in range(size):
+        left = list(range(n))
+        expect = [left.pop(int(picks[i][row])) for i in range(m)]
+        assert drawn[row].tolist() == expect
+        assert head[row].tolist() == sorted(expect[:k])
+
+
+@pytest.mark.parametrize(("n", "s"), [(3, 3), (9, 1), (9, 2), (20, 3), (44, 3), (47, 2)])
+def test_subset_ranks_are_lexicographic(n: int, s: int) -> None:
+    table = E._rank_table(n, s)
+    subsets = E._combos(n, s)
+    ranks = sum(table[e][subsets[:, e]] for e in range(s))
+    assert np.array_equal(ranks, np.arange(len(subsets)))
+
+
 def test_unknown_hole_cards_are_dealt_at_random() -> None:
     """A contender who mucked unseen: Monte Carlo over their possible hands and the board,
     against the exact average over every hand and board (a deck thinned by dead cards)."""

@@ -260,7 +260,8 @@ class _Plan:
     board can use (``jmin`` .. ``s``). ``tidx`` lists them (indices into ``unseen + known``),
     grouped by their unseen part: each group's best is ``V[j-subset]``, kept in one dense vector
     (``n ** j`` slots per ``j``, one after the other). ``M[s-subset]`` is the best over the
-    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets.
+    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets,
+    found by their lexicographic rank (:func:`_rank_table`).
     """
 
     n: int
@@ -272,8 +273,8 @@ class _Plan:
     dense_pos: Array  # (G,) each group's slot in the dense vector
     dense_size: int
     subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
-    sflat: Array  # (C(n, s),) dense index of each s-subset in an n ** s array
     kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
+    direct: bool  # every group is one triple and M is the triples' own values, in their order
 
 
 @lru_cache(maxsize=64)
@@ -303,6 +304,8 @@ def _plan(n: int, b0: int) -> _Plan:
         for j in range(jmin, s + 1)
         for pos in _combos(s, j)
     )
+    positions = np.concatenate(dense_pos)
+    direct = starts is None and len(subidx) == 1 and np.array_equal(positions, subidx[0])
     return _Plan(
         n,
         b0,
@@ -310,21 +313,41 @@ def _plan(n: int, b0: int) -> _Plan:
         s,
         np.concatenate(tidx),
         starts,
-        np.concatenate(dense_pos),
+        positions,
         size,
         subidx,
-        _flat(ssets, n),
         _combos(k, s),
+        bool(direct),
     )
+
+
+@lru_cache(maxsize=64)
+def _rank_table(n: int, s: int) -> Array:
+    """(s, n) int32: the lexicographic rank of a sorted ``s``-subset ``x`` of ``range(n)`` among
+    :func:`_combos` ``(n, s)`` is ``sum(table[e, x[e]])``.
+
+    The rank counts the subsets before ``x``: for each position ``e``, those that agree before it
+    and hold a smaller value there, ``G_e(x[e]) - G_e(x[e-1] + 1)`` with
+    ``G_e(t) = sum(C(n - 1 - y, s - 1 - e) for y < t)``; each term is moved to the position of
+    the element it depends on, so every position contributes one look-up."""
+    g = np.zeros((s + 1, n + 1), dtype=np.int64)
+    for e in range(s):
+        counts = [math.comb(n - 1 - y, s - 1 - e) for y in range(n)]
+        g[e, 1:] = np.cumsum(counts)
+    table = np.empty((s, n), dtype=np.int64)
+    x = np.arange(n)
+    for e in range(s):
+        table[e] = g[e, x] - (g[e + 1, x + 1] if e + 1 < s else 0)
+    out = np.ascontiguousarray(table, dtype=np.int32)
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=16)
 def _exact_board_flat(n: int, b0: int) -> tuple[Array, ...]:
-    """Dense M index of every s-subset of every board (exact enumeration): one contiguous int32
+    """Rank in M of every s-subset of every board (exact enumeration): one contiguous int32
     column per s-subset position of a board."""
-    plan = _plan(n, b0)
-    boards = _combos(n, plan.k)
-    out = tuple(np.ascontiguousarray(_flat(boards[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+    out = _board_flat_rows(_combos(n, 5 - b0), n, b0)
     for col in out:
         col.setflags(write=False)
     return out
@@ -469,8 +492,30 @@ def board_values(hole: Array, known: Array, unseen: Array, new: Array, hilo: boo
 
 
 def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
+    """Each board's ``s``-subsets (``new``: sorted local indices, one board a row) as their ranks
+    in M (:func:`_rank_table`): one contiguous int32 column per subset position of a board.
+
+    Each new card's column is looked up once per place in the subset; a subset's rank is then a
+    sum of those columns."""
     plan = _plan(n, b0)
-    return tuple(np.ascontiguousarray(_flat(new[:, pos], n), dtype=np.int32) for pos in plan.kpos)
+    s = plan.s
+    table = _rank_table(n, s)
+    cols = np.ascontiguousarray(new.T, dtype=np.intp)
+    parts: dict[tuple[int, int], Array] = {}
+
+    def part(e: int, c: int) -> Array:
+        if (e, c) not in parts:
+            # the last place's term is the card itself
+            parts[e, c] = cols[c].astype(np.int32) if e == s - 1 else table[e].take(cols[c])
+        return parts[e, c]
+
+    out: list[Array] = []
+    for pos in plan.kpos.tolist():
+        rank = part(0, pos[0]).copy()
+        for e in range(1, s):
+            rank += part(e, pos[e])
+        out.append(rank)
+    return tuple(out)
 
 
 def _spot_triples(known: Array, unseen: Array) -> _Triples:
@@ -478,34 +523,34 @@ def _spot_triples(known: Array, unseen: Array) -> _Triples:
     return _triples(np.concatenate([unseen, known])[plan.tidx])
 
 
-def _m_table(values: Array, plan: _Plan, dense_out: bool = True) -> Array:
-    """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest): as
-    dense ``n ** s`` rows, or (``dense_out=False``) in the subsets' own lexicographic order."""
-    rows = len(values)
+def _m_table(values: Array, plan: _Plan) -> Array:
+    """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest), one
+    row per values row, the subsets in their lexicographic order (:func:`_combos`)."""
+    if plan.direct:  # no known board card: the subsets are the triples, in the same order
+        return values
     group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
-    dense = np.empty((rows, plan.dense_size), dtype=np.int32)
+    dense = np.empty((len(values), plan.dense_size), dtype=np.int32)
     dense[:, plan.dense_pos] = group
     m = dense[:, plan.subidx[0]]
     for col in plan.subidx[1:]:
         np.maximum(m, dense[:, col], out=m)
-    if not dense_out:
-        return m
-    out = np.empty((rows, plan.n**plan.s), dtype=np.int32)
-    out[:, plan.sflat] = m
-    return out
+    return m
 
 
 def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
-    """Each board's best: M at each of its s-subsets (one column each), the largest; row by row,
-    with ``take`` on a contiguous row (several times faster than 2-D fancy indexing)."""
-    out = np.empty((len(m), len(flat[0])), dtype=np.int32)
-    tmp = np.empty(len(flat[0]), dtype=np.int32)
-    for row, dst in zip(m, out, strict=True):
-        np.take(row, flat[0], out=dst)
-        for col in flat[1:]:
-            np.take(row, col, out=tmp)
-            np.maximum(dst, tmp, out=dst)
-    return out
+    """Each board's best: M at each of its s-subsets (one column each), the largest.
+
+    Gathered subset by subset with every row at once, from M transposed (one short contiguous
+    record per subset, all rows of a board read together) rather than row by row."""
+    mt = np.ascontiguousarray(m.T)
+    boards = len(flat[0])
+    out = np.empty((boards, len(m)), dtype=np.int32)
+    tmp = np.empty_like(out)
+    np.take(mt, flat[0], axis=0, out=out)
+    for col in flat[1:]:
+        np.take(mt, col, axis=0, out=tmp)
+        np.maximum(out, tmp, out=out)
+    return np.ascontiguousarray(out.T)
 
 
 def _values_for(
@@ -522,10 +567,9 @@ def _values_for(
     if triples is None:
         triples = _spot_triples(known, unseen)
     values = _triple_values(p, triples, hilo)
-    if flat is None:
-        best = _m_table(values, plan, dense_out=False)
-    else:
-        best = _over_boards(_m_table(values, plan), flat)
+    best = _m_table(values, plan)
+    if flat is not None:
+        best = _over_boards(best, flat)
     if hilo:
         return best[0::2], -best[1::2]
     return best, np.full(best.shape, NO_LOW, dtype=np.int32)
@@ -620,17 +664,48 @@ def choose_method(n_unseen: int, to_come: int, all_known: bool) -> str:
     return "mc"
 
 
-def _draw(rng: np.random.Generator, n: int, m: int, size: int) -> Array:
-    """``size`` rows of ``m`` distinct values of ``range(n)``, uniformly, in draw order."""
-    out = np.empty((size, m), dtype=np.int64)
+def _draw(rng: np.random.Generator, n: int, m: int, size: int, k: int = 0) -> tuple[Array, Array]:
+    """``size`` rows of ``m`` distinct values of ``range(n)``, uniformly: (the rows in draw order,
+    shape (size, m); their first ``k`` values sorted, shape (size, k)).
+
+    Draw ``i`` is a uniform index ``v`` among the ``n - i`` values not drawn yet, mapped to the
+    ``v``-th of them: with the values drawn so far sorted (``a_0 < a_1 < ...``), ``a_j`` lies
+    below it exactly when ``a_j - j <= v`` (``a_j - j`` values are free below ``a_j``), so it is
+    ``v`` plus the count of those. The sorted values are kept column-major, one small integer
+    row per rank, and the new value is inserted at that same count: whole-array operations, no
+    sort and no per-previous-draw loop.
+    """
+    out = np.empty((m, size), dtype=np.int64)
+    # a[j] - j for the sorted values so far, one row per j (values < 52 fit int8).
+    shifted = np.empty((m, size), dtype=np.int8)
+    ranks = np.arange(m, dtype=np.int8)[:, None]
+    head = np.empty((0, 0), dtype=np.int64)
     for i in range(m):
         v = rng.integers(0, n - i, size=size)
         if i:
-            prev = np.sort(out[:, :i], axis=1)
-            for j in range(i):
-                v += v >= prev[:, j]
-        out[:, i] = v
-    return out
+            v8 = v.astype(np.int8)
+            prev = shifted[:i]
+            count = (prev <= v8).view(np.int8).sum(axis=0, dtype=np.int8)
+            out[i] = v8 + count
+            # Insert at ``count``: rows below keep ``a_j - j``, the new row is ``v`` (its value
+            # minus its rank), rows above move up one rank (``a_{r-1} - r``). Selected by
+            # arithmetic on 0/1 masks: ``np.where`` broadcasting three operands is far slower.
+            rows = ranks[: i + 1]
+            keep = np.empty((i + 1, size), dtype=np.int8)
+            keep[:i] = prev
+            keep[i] = 0
+            moved = np.empty((i + 1, size), dtype=np.int8)
+            moved[0] = 0
+            np.subtract(prev, 1, out=moved[1:])
+            below = (rows < count).view(np.int8)
+            at = (rows == count).view(np.int8)
+            shifted[: i + 1] = moved + below * (keep - moved) + at * (v8 - moved)
+        else:
+            out[0] = v
+            shifted[0] = v
+        if i + 1 == k:
+            head = (shifted[:k] + ranks[:k]).T.astype(np.int64)
+    return out.T, head
 
 
 def _split(win: Array, amount: Array | int, count: Array) -> Array:
@@ -643,8 +718,13 @@ def _split(win: Array, amount: Array | int, count: Array) -> Array:
     if not np.any(odd):
         out = win * base
         return out
-    rank = np.cumsum(win, axis=0) - 1
-    out = win * (base + (rank < odd))
+    # A winner's rank among the board's winners is the count of winners in the rows before it
+    # (row by row: a cumulative sum down the short first axis is far slower).
+    out = np.empty(win.shape, dtype=np.int64)
+    before = np.zeros(win.shape[1:], dtype=np.int64)
+    for r, row in enumerate(win):
+        np.multiply(row, base + (before < odd), out=out[r])
+        before += row
     return out
 
 
@@ -747,8 +827,7 @@ def equity(
         else:
             rng = np.random.default_rng(seed)
             need = sum(max(missing[i], 0) for i in contested)
-            drawn = _draw(rng, n, k + need, samples)
-            new = np.sort(drawn[:, :k], axis=1)
+            drawn, new = _draw(rng, n, k + need, samples, k)
             drawn_holes = drawn[:, k:]
             flat = _board_flat_rows(new, n, b0)
             boards = samples
