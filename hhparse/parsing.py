@@ -386,9 +386,14 @@ class _Builder:
         self.sseats: list[SummarySeat] = []
 
     # -- helpers --------------------------------------------------------------------------
+    def _at(self, tok: Any) -> int:
+        """The file line of a token: the block's offset plus the token's line in the block."""
+        line: int = tok.line
+        return self.offset + line
+
     def _line(self, tok: Any) -> tuple[str, int]:
         value: str = tok.value
-        return value[:-1], self.offset + tok.line
+        return value[:-1], self._at(tok)
 
     def _amt(self, text: str, line: int) -> int:
         """An amount of this line (memoised: :func:`_amount`); a bad one is a problem of the line."""
@@ -400,6 +405,10 @@ class _Builder:
         except ValueError as exc:
             self.problems.append((line, str(exc)))
             return 0
+
+    def _opt_amt(self, text: str | None, line: int) -> int | None:
+        """An optional amount of this line (a cap, a bounty, a prize): None when absent."""
+        return self._amt(text, line) if text else None
 
     def _small(self, text: str, line: int) -> int:
         """A seat or pot number: below :data:`SMALL_LIMIT` (what the warehouse's columns hold)."""
@@ -424,7 +433,7 @@ class _Builder:
     def _token(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
         """Match ``rx`` against a line token (without its "\\n"); records a problem on failure."""
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         m = rx.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
@@ -458,7 +467,7 @@ class _Builder:
 
     def _seat(self, tok: Any) -> None:
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         k = _SEAT_LINES.get(value)  # a player's seat line recurs until their stack changes
         if k is not None:
             self.seats.append(Seat(k.seat, k.player, k.stack, line, k.bounty, k.sitting_out, k.out_of_hand))
@@ -475,7 +484,7 @@ class _Builder:
             name,
             self._amt(stack, line),
             line,
-            self._amt(bounty, line) if bounty else None,
+            self._opt_amt(bounty, line),
             out is not None,
             reason,
         )
@@ -494,7 +503,7 @@ class _Builder:
     def post(self, c: list[Any]) -> None:
         tok = c[1]
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         m = _POST_RE.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
@@ -504,7 +513,7 @@ class _Builder:
         self.events.append(PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None))
 
     def hole(self, c: list[Any]) -> None:
-        self.events.append(HoleCardsMarker(self.offset + c[1].line))
+        self.events.append(HoleCardsMarker(self._at(c[1])))
 
     def dealt(self, c: list[Any]) -> None:
         m, line = self._token(_DEALT_RE, c[1])
@@ -574,7 +583,7 @@ class _Builder:
     def fold(self, c: list[Any]) -> None:
         tok = c[1]
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         if value.endswith(": folds\n"):
             name = value[:-8]
             shown: Cards = ()
@@ -590,7 +599,7 @@ class _Builder:
 
     def check(self, c: list[Any]) -> None:
         tok = c[1]
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         name: str = tok.value[: -len(": checks\n")]
         self._player(name, line)
         self.events.append(Check(line, name))
@@ -613,7 +622,7 @@ class _Builder:
         """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]`` — one shape, two
         events: their fields, or None (problem recorded)."""
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         m = regex.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
@@ -625,13 +634,13 @@ class _Builder:
             name,
             self._amt(amt, line),
             allin is not None,
-            self._amt(cap, line) if cap else None,
+            self._opt_amt(cap, line),
         )
 
     def raise_(self, c: list[Any]) -> None:
         tok = c[1]
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         m = _RAISE_RE.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
@@ -645,7 +654,7 @@ class _Builder:
                 self._amt(by, line),
                 self._amt(to, line),
                 allin is not None,
-                self._amt(cap, line) if cap else None,
+                self._opt_amt(cap, line),
             )
         )
 
@@ -677,14 +686,14 @@ class _Builder:
 
     def muck(self, c: list[Any]) -> None:
         tok = c[1]
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         name: str = tok.value[: -len(": mucks hand\n")]
         self._player(name, line)
         self.events.append(Muck(line, name))
 
     def noshow(self, c: list[Any]) -> None:
         tok = c[1]
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         name: str = tok.value[: -len(": doesn't show hand\n")]
         self._player(name, line)
         self.events.append(DoesNotShow(line, name))
@@ -692,7 +701,7 @@ class _Builder:
     def collect(self, c: list[Any]) -> None:
         tok = c[1]
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         m = _COLLECT_RE.match(value, 0, len(value) - 1)
         if m is None:
             self.problems.append((line, "unrecognised line"))
@@ -703,10 +712,10 @@ class _Builder:
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
     def nolow(self, c: list[Any]) -> None:
-        self.events.append(NoLowHand(self.offset + c[1].line))
+        self.events.append(NoLowHand(self._at(c[1])))
 
     def cancelled(self, c: list[Any]) -> None:
-        self.events.append(HandCancelled(self.offset + c[1].line))
+        self.events.append(HandCancelled(self._at(c[1])))
         self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
@@ -724,8 +733,8 @@ class _Builder:
                 m["elim"],
                 progressive=m["bword"] is None,
                 split=m["how"].startswith("splitting"),
-                increase=self._amt(inc, line) if inc else None,
-                new_bounty=self._amt(new, line) if new else None,
+                increase=self._opt_amt(inc, line),
+                new_bounty=self._opt_amt(new, line),
             )
         )
 
@@ -740,7 +749,7 @@ class _Builder:
                 line,
                 m["name"],
                 self._place(place, line) if place else None,
-                self._amt(prize, line) if prize else None,
+                self._opt_amt(prize, line),
             )
         )
 
@@ -750,9 +759,7 @@ class _Builder:
         if m is None:
             return
         prize = m["prize"]
-        self.events.append(
-            TournamentWon(line, m["name"], self._amt(prize, line) if prize else None, prize or "")
-        )
+        self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
 
     def event(self, c: list[Any]) -> None:
         self._event(c[1])
@@ -768,9 +775,7 @@ class _Builder:
         hand (already in the seat stacks), nothing else."""
         kind = self._event(tok)
         if kind is not None and kind is not TableEventKind.REBUY and kind is not TableEventKind.ADD_ON:
-            self.problems.append(
-                (self.offset + tok.line, "only re-buys and add-ons stand before the seat lines")
-            )
+            self.problems.append((self._at(tok), "only re-buys and add-ons stand before the seat lines"))
 
     def _event(self, tok: Any) -> TableEventKind | None:
         text, line = self._line(tok)
@@ -801,8 +806,8 @@ class _Builder:
                     kind,
                     groups.get("text") or "",
                     self._small(seat, line) if seat else None,
-                    self._amt(amt, line) if amt else None,
-                    self._amt(fee, line) if fee else None,
+                    self._opt_amt(amt, line),
+                    self._opt_amt(fee, line),
                 )
             )
             return kind
@@ -889,7 +894,7 @@ class _Builder:
         assert self.head is not None
         header_text, header_line = self._line(self.head[0])
         table_text, table_line = self._line(self.head[1])
-        summary_line: int = self.offset + c[2].line
+        summary_line: int = self._at(c[2])
         memo_text, memo = self.header_memo
         try:
             header = _header(
