@@ -10,12 +10,16 @@ Nothing here knows the grammar or the model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from hhparse.lalr import LineParser
 
-__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "make_parser"]
+__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "load_grammar", "make_parser"]
+
+#: A named capture group's opening, ``(?P<name>``: in the grammar, a line's fields.
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
 
 #: lark's ``propagate_positions``. It used to halve the parser's speed because the one flat hand
 #: rule built a tree node per line and lark re-scanned the growing child list on every reduction
@@ -105,8 +109,39 @@ def _line_lexer_class() -> type:
     return LineLexer
 
 
-def make_parser(grammar: str, builder: object, *, cython: bool | None = None) -> Any:
-    """Build the LALR parser with ``builder`` as inline transformer.
+def load_grammar(text: str) -> tuple[Any, dict[str, str]]:
+    """Load the grammar once: (the grammar for :func:`make_parser`, each terminal's regex).
+
+    The grammar names the fields of each line shape with named groups (``(?P<amt>...)``), so the
+    terminal is the line's only description: the builder reads the fields by matching a token
+    against its terminal's regex as lark composed it (the second value, capture groups kept).
+    The lexer needs no groups, and could not take them: it joins a state's terminals into one
+    alternation, where the same group name may appear only once (and lark splits an alternation
+    of more than 100 groups). So the grammar handed to lark has every named group made
+    non-capturing: it matches exactly the same lines.
+    """
+    from lark.lexer import Token
+    from lark.load_grammar import load_grammar as lark_load
+
+    grammar, _ = lark_load(text, "<grammar>", (), False)  # type: ignore[no-untyped-call]
+    terminals, _, _ = grammar.compile(["start"], "*")
+    shapes = {t.name: t.pattern.to_regexp() for t in terminals}
+    for _, (tree, _) in grammar.term_defs:
+        if tree is None:
+            continue
+        for sub in tree.iter_subtrees():
+            sub.children = [
+                Token(c.type, _NAMED_GROUP.sub("(?:", c))
+                if isinstance(c, Token) and c.type == "REGEXP"
+                else c
+                for c in sub.children
+            ]
+    return grammar, shapes
+
+
+def make_parser(grammar: Any, builder: object, *, cython: bool | None = None) -> Any:
+    """Build the LALR parser with ``builder`` as inline transformer, from the grammar's text
+    or from the first value of :func:`load_grammar`.
 
     ``cython=None`` uses lark-cython when it is importable, False forces pure lark (with the
     leaner contextual lexer above).

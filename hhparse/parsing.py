@@ -32,7 +32,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from hhparse.errors import ParseError
 from hhparse.lalr import LineParser, Rejected
-from hhparse.larkglue import direct_entry, line_parser, make_parser
+from hhparse.larkglue import direct_entry, line_parser, load_grammar, make_parser
 from hhparse.memo import remember
 from hhparse.model import (
     Bet,
@@ -179,38 +179,6 @@ _SEAT_RE: Final = re.compile(
 # Play and summary lines
 # ------------------------------------------------------------------------------------------
 
-_POST_RE: Final = re.compile(
-    rf"^(?P<name>.+): posts (?P<kind>small blind|big blind|small & big blinds|the ante) (?P<amt>{_AMT})"
-    r"(?P<allin> and is all-in)?$"
-)
-_TAIL = rf"(?:(?P<allin> and is all-in)| and has reached the (?P<cap>{_AMT}) cap)?$"
-_CALL_RE: Final = re.compile(rf"^(?P<name>.+): calls (?P<amt>{_AMT}){_TAIL}")
-_BET_RE: Final = re.compile(rf"^(?P<name>.+): bets (?P<amt>{_AMT}){_TAIL}")
-_RAISE_RE: Final = re.compile(rf"^(?P<name>.+): raises (?P<by>{_AMT}) to (?P<to>{_AMT}){_TAIL}")
-_FOLD_RE: Final = re.compile(r"^(?P<name>.+): folds(?: \[(?P<cards>[^\]]*)\])?$")
-_DEALT_RE: Final = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?$")
-_BRACKET_RE: Final = re.compile(r"\[([^\]]*)\]")
-_CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
-_STREET_RE: Final = re.compile(
-    r"^\*\*\* (?:(?P<run>FIRST|SECOND) )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<rest>.*)$"
-)
-_SHOW_RE: Final = re.compile(r"^(?P<name>.+?): shows \[(?P<cards>[^\]]*)\](?: \((?P<desc>.*)\))?$")
-_COLLECT_RE: Final = re.compile(
-    rf"^(?P<name>.+) collected (?P<amt>{_AMT}) from (?P<pot>pot|main pot|side pot(?:-(?P<n>\d+))?)$"
-)
-_UNCALLED_RE: Final = re.compile(rf"^Uncalled bet \((?P<amt>{_AMT})\) returned to (?P<name>.+)$")
-_BOUNTY_RE: Final = re.compile(
-    rf"^(?P<w>.+) (?P<verb>wins|split) (?P<the>the )?(?P<amt>{_AMT})(?P<bword> bounty)? for "
-    rf"(?P<how>splitting the elimination of|eliminating) (?P<elim>.+?)"
-    rf"(?: and their own bounty increases by (?P<inc>{_AMT}) to (?P<new>{_AMT}))?$"
-)
-_FINISHED_RE: Final = re.compile(
-    rf"^(?P<name>.+) finished the tournament(?: in (?P<place>\d+)(?:st|nd|rd|th) place)?"
-    rf"(?: and received (?P<prize>{_AMT})\.)?$"
-)
-_TWON_RE: Final = re.compile(
-    rf"^(?P<name>.+) wins the tournament(?: and receives (?P<prize>{_AMT}))? - congratulations!$"
-)
 #: A carry-over pot (``Starting Pot: 120 chips.``) holds chips no player of the hand put in: the
 #: referee cannot prove such a pot, so the hand is refused with this reason (no real hand shows one).
 _STARTING_POT = "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
@@ -259,12 +227,10 @@ _EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
     (re.compile(r"^(?P<name>.+): is being treated as all-in$"), TableEventKind.TREATED_ALL_IN_COLON),
     (re.compile(r"^(?P<name>.+) is being treated as all-in$"), TableEventKind.TREATED_ALL_IN),
 )
-_TOTAL_RE: Final = re.compile(
-    rf"^Total pot (?P<total>{_AMT})(?: Main pot (?P<main>{_AMT})\.(?P<sides>.*?))? \| Rake (?P<rake>{_AMT})$"
-)
+#: The pots of a ``Total pot`` line between the total and the rake, when there are side pots
+#: (the grammar's line shape leaves that part open): `` Main pot $10. Side pot-1 $4. ``.
+_POTS_RE: Final = re.compile(rf" Main pot (?P<main>{_AMT})\.(?P<sides>.*) ")
 _SIDE_RE: Final = re.compile(rf" Side pot(?:-(?P<n>\d+))? (?P<amt>{_AMT})\.")
-_BOARD_RE: Final = re.compile(r"^(?:(?P<run>FIRST|SECOND) )?Board \[(?P<cards>[^\]]*)\]$")
-_SSEAT_HEAD_RE: Final = re.compile(r"^Seat (?P<seat>\d+): ")
 _WON_RE: Final = re.compile(rf",? and won \((?P<amt>{_AMT})\)(?: with (?P<desc>.*?))?(?=, and won \(|$)")
 #: One clause of a showed line when run twice: ``and won ($X) with D`` or ``and lost with D``,
 #: the first after the cards, the next ones after ", " (``showed [..] and lost with two pair,
@@ -297,6 +263,10 @@ class _Problem(Exception):
         self.message = message
 
 
+#: The bracketed groups of a street line's board and the cards in one (the board may be printed in
+#: the 2016 client's mangled forms, so the grammar's shape leaves the brackets' contents open).
+_BRACKET_RE: Final = re.compile(r"\[([^\]]*)\]")
+_CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
 _RANKS: Final = frozenset("23456789TJQKA")
 _SUITS: Final = frozenset("cdhs")
 _CARD_SET: Final = frozenset(r + s for r in _RANKS for s in _SUITS)  # a card is one of these 52 strings
@@ -355,7 +325,31 @@ class _Builder:
     lark callbacks come back wrapped and lose their meaning).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, shapes: dict[str, str]) -> None:
+        # each line's fields, read from the grammar's terminal for that line (its named groups:
+        # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
+        self.post_re = re.compile(shapes["POST_LINE"])
+        self.dealt_re = re.compile(shapes["DEALT_LINE"])
+        self.expose_re = re.compile(shapes["EXPOSE"])
+        self.expose_bug_re = re.compile(shapes["EXPOSE_BUG"])
+        self.street_re = re.compile(shapes["STREET_LINE"])
+        self.fold_re = re.compile(shapes["FOLD_LINE"])
+        self.check_re = re.compile(shapes["CHECK_LINE"])
+        self.call_re = re.compile(shapes["CALL_LINE"])
+        self.bet_re = re.compile(shapes["BET_LINE"])
+        self.raise_re = re.compile(shapes["RAISE_LINE"])
+        self.uncalled_re = re.compile(shapes["UNCALLED_LINE"])
+        self.showdown_re = re.compile(shapes["SHOWDOWN"])
+        self.show_re = re.compile(shapes["SHOW_LINE"])
+        self.muck_re = re.compile(shapes["MUCK_LINE"])
+        self.noshow_re = re.compile(shapes["NOSHOW_LINE"])
+        self.collect_re = re.compile(shapes["COLLECT_LINE"])
+        self.bounty_re = re.compile(shapes["BOUNTY_LINE"])
+        self.finished_re = re.compile(shapes["FINISHED_LINE"])
+        self.twon_re = re.compile(shapes["TWON_LINE"])
+        self.total_re = re.compile(shapes["TOTAL"])
+        self.board_re = re.compile(shapes["BOARD"])
+        self.sseat_re = re.compile(shapes["SSEAT_LINE"])
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
 
@@ -424,19 +418,24 @@ class _Builder:
             return 0
         return int(text)
 
-    def _match(self, rx: re.Pattern[str], text: str, line: int) -> re.Match[str] | None:
-        m = rx.match(text)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-        return m
-
-    def _token(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
-        """Match ``rx`` against a line token (without its "\\n"); records a problem on failure."""
-        value: str = tok.value
+    def _fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
+        """A line token matched against its terminal's shape (``rx``): its fields, and its file
+        line. The lexer matched the token with that very shape, so this never fails unless the
+        grammar and the builder disagree (then a problem of the line, not a crash)."""
         line = self._at(tok)
-        m = rx.match(value, 0, len(value) - 1)
+        m = rx.match(tok.value)
         if m is None:
             self.problems.append((line, "unrecognised line"))
+        return m, line
+
+    def _player_fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
+        """:meth:`_fields` of a play line naming a player in its ``name`` field, who must be
+        seated (table events may name anyone)."""
+        m, line = self._fields(rx, tok)
+        if m is not None:
+            name: str = m["name"]
+            if name not in self.seated:
+                self.problems.append((line, f"player {name!r} has no seat line"))
         return m, line
 
     def _card_list(self, text: str | None, line: int) -> Cards:
@@ -447,11 +446,6 @@ class _Builder:
             self.problems.append((line, f"bad cards [{text}]"))
             return ()
         return cards
-
-    def _player(self, name: str, line: int) -> None:
-        """Names in play lines must be seated players (table events may name anyone)."""
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
 
     # -- header / table / seats -----------------------------------------------------------
     def first_seat(self, c: list[Any]) -> None:
@@ -501,44 +495,41 @@ class _Builder:
         return None
 
     def post(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line = self._at(tok)
-        m = _POST_RE.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return
-        name, kind, amt, allin = m.groups()
-        self._player(name, line)
-        self.events.append(PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None))
+        m, line = self._player_fields(self.post_re, c[1])
+        if m is not None:
+            name, kind, amt, allin = m.group("name", "kind", "amt", "allin")
+            self.events.append(
+                PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None)
+            )
 
     def hole(self, c: list[Any]) -> None:
         self.events.append(HoleCardsMarker(self._at(c[1])))
 
     def dealt(self, c: list[Any]) -> None:
-        m, line = self._token(_DEALT_RE, c[1])
-        if m is None:
-            return
-        name, cards = m.groups()
-        self._player(name, line)
-        self.events.append(DealHole(line, name, self._card_list(cards, line)))
+        m, line = self._player_fields(self.dealt_re, c[1])
+        if m is not None:
+            self.events.append(DealHole(line, m["name"], self._card_list(m["cards"], line)))
 
     def expose(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        self.events.append(ExposeCard(line, text[text.rindex("[") + 1 : -1], False))
+        m, line = self._fields(self.expose_re, c[1])
+        if m is not None:
+            self.events.append(ExposeCard(line, m["cards"], False))
 
     def expose_bug(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        self.warnings.append(
-            ParseWarning("courchevel-2016-board", line, "PokerStars 2016 client bug: mangled PRE-FLOP line")
-        )
-        self.events.append(ExposeCard(line, text[text.rindex("[") + 1 : -1], True))
+        m, line = self._fields(self.expose_bug_re, c[1])
+        if m is not None:
+            self.warnings.append(
+                ParseWarning(
+                    "courchevel-2016-board", line, "PokerStars 2016 client bug: mangled PRE-FLOP line"
+                )
+            )
+            self.events.append(ExposeCard(line, m["cards"], True))
 
     def street(self, c: list[Any]) -> None:
-        m, line = self._token(_STREET_RE, c[1])
+        m, line = self._fields(self.street_re, c[1])
         if m is None:
             return
-        run, name, rest = m.groups()
+        run, name, rest = m.group("run", "street", "rest")
         street = _STREET_NAMES[name]
         groups = _BRACKET_RE.findall(rest)
         form = FlopForm.PLAIN
@@ -581,134 +572,85 @@ class _Builder:
         self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line = self._at(tok)
-        if value.endswith(": folds\n"):
-            name = value[:-8]
-            shown: Cards = ()
-        else:
-            m = _FOLD_RE.match(value, 0, len(value) - 1)
-            if m is None:
-                self.problems.append((line, "unrecognised line"))
-                return
-            name, cards = m.groups()
-            shown = self._card_list(cards, line)
-        self._player(name, line)
-        self.events.append(Fold(line, name, shown))
+        m, line = self._player_fields(self.fold_re, c[1])
+        if m is not None:
+            self.events.append(Fold(line, m["name"], self._card_list(m["cards"], line)))
 
     def check(self, c: list[Any]) -> None:
-        tok = c[1]
-        line = self._at(tok)
-        name: str = tok.value[: -len(": checks\n")]
-        self._player(name, line)
-        self.events.append(Check(line, name))
+        m, line = self._player_fields(self.check_re, c[1])
+        if m is not None:
+            self.events.append(Check(line, m["name"]))
 
     def call(self, c: list[Any]) -> None:
-        read = self._amount_action(c[1], _CALL_RE)
-        if read is not None:
-            line, name, amount, all_in, cap = read
-            self.events.append(Call(line, name, amount, all_in, cap))
+        m, line = self._player_fields(self.call_re, c[1])
+        if m is not None:
+            name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
+            self.events.append(
+                Call(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
+            )
 
     def bet(self, c: list[Any]) -> None:
-        read = self._amount_action(c[1], _BET_RE)
-        if read is not None:
-            line, name, amount, all_in, cap = read
-            self.events.append(Bet(line, name, amount, all_in, cap))
-
-    def _amount_action(
-        self, tok: Any, regex: re.Pattern[str]
-    ) -> tuple[int, str, int, bool, int | None] | None:
-        """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]`` — one shape, two
-        events: their fields, or None (problem recorded)."""
-        value: str = tok.value
-        line = self._at(tok)
-        m = regex.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return None
-        name, amt, allin, cap = m.groups()
-        self._player(name, line)
-        return (
-            line,
-            name,
-            self._amt(amt, line),
-            allin is not None,
-            self._opt_amt(cap, line),
-        )
+        m, line = self._player_fields(self.bet_re, c[1])
+        if m is not None:
+            name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
+            self.events.append(
+                Bet(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
+            )
 
     def raise_(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line = self._at(tok)
-        m = _RAISE_RE.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return
-        name, by, to, allin, cap = m.groups()
-        self._player(name, line)
-        self.events.append(
-            Raise(
-                line,
-                name,
-                self._amt(by, line),
-                self._amt(to, line),
-                allin is not None,
-                self._opt_amt(cap, line),
+        m, line = self._player_fields(self.raise_re, c[1])
+        if m is not None:
+            name, by, to, allin, cap = m.group("name", "by", "to", "allin", "cap")
+            self.events.append(
+                Raise(
+                    line,
+                    name,
+                    self._amt(by, line),
+                    self._amt(to, line),
+                    allin is not None,
+                    self._opt_amt(cap, line),
+                )
             )
-        )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line = self._token(_UNCALLED_RE, c[1])
-        if m is None:
-            return
-        amt, name = m.groups()
-        self._player(name, line)
-        self.events.append(UncalledBet(line, name, self._amt(amt, line)))
+        m, line = self._player_fields(self.uncalled_re, c[1])
+        if m is not None:
+            self.events.append(UncalledBet(line, m["name"], self._amt(m["amt"], line)))
 
     def showdown(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        self.run = 1 if "FIRST" in text else 2 if "SECOND" in text else 0
-        self.events.append(ShowdownMarker(line, self.run))
+        m, line = self._fields(self.showdown_re, c[1])
+        if m is not None:
+            self.run = _RUNS[m["run"]]
+            self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
-        m, line = self._token(_SHOW_RE, c[1])
+        m, line = self._player_fields(self.show_re, c[1])
         if m is None:
             return
-        name, cards, desc = m.groups()
+        name, cards, desc = m.group("name", "cards", "desc")
         hi: str | None = desc
         lo: str | None = None
         if desc is not None and desc.startswith("HI: "):
             hi, sep, low = desc[4:].partition("; LO: ")
             lo = low if sep else None
-        self._player(name, line)
         self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
-        tok = c[1]
-        line = self._at(tok)
-        name: str = tok.value[: -len(": mucks hand\n")]
-        self._player(name, line)
-        self.events.append(Muck(line, name))
+        m, line = self._player_fields(self.muck_re, c[1])
+        if m is not None:
+            self.events.append(Muck(line, m["name"]))
 
     def noshow(self, c: list[Any]) -> None:
-        tok = c[1]
-        line = self._at(tok)
-        name: str = tok.value[: -len(": doesn't show hand\n")]
-        self._player(name, line)
-        self.events.append(DoesNotShow(line, name))
+        m, line = self._player_fields(self.noshow_re, c[1])
+        if m is not None:
+            self.events.append(DoesNotShow(line, m["name"]))
 
     def collect(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line = self._at(tok)
-        m = _COLLECT_RE.match(value, 0, len(value) - 1)
+        m, line = self._player_fields(self.collect_re, c[1])
         if m is None:
-            self.problems.append((line, "unrecognised line"))
             return
-        name, amt, label, n = m.groups()
+        name, amt, label, n = m.group("name", "amt", "pot", "n")
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
-        self._player(name, line)
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
     def nolow(self, c: list[Any]) -> None:
@@ -719,12 +661,10 @@ class _Builder:
         self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        m = self._match(_BOUNTY_RE, text, line)
+        m, line = self._fields(self.bounty_re, c[1])
         if m is None:
             return
         winners = tuple(m["w"].split(", ")) if m["verb"] == "split" else (m["w"],)
-        inc, new = m["inc"], m["new"]
         self.events.append(
             Bounty(
                 line,
@@ -733,33 +673,27 @@ class _Builder:
                 m["elim"],
                 progressive=m["bword"] is None,
                 split=m["how"].startswith("splitting"),
-                increase=self._opt_amt(inc, line),
-                new_bounty=self._opt_amt(new, line),
+                increase=self._opt_amt(m["inc"], line),
+                new_bounty=self._opt_amt(m["new"], line),
             )
         )
 
     def finished(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        m = self._match(_FINISHED_RE, text, line)
+        m, line = self._fields(self.finished_re, c[1])
         if m is None:
             return
-        prize, place = m["prize"], m["place"]
+        place = m["place"]
         self.events.append(
             Finished(
-                line,
-                m["name"],
-                self._place(place, line) if place else None,
-                self._opt_amt(prize, line),
+                line, m["name"], self._place(place, line) if place else None, self._opt_amt(m["prize"], line)
             )
         )
 
     def twon(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        m = self._match(_TWON_RE, text, line)
-        if m is None:
-            return
-        prize = m["prize"]
-        self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
+        m, line = self._fields(self.twon_re, c[1])
+        if m is not None:
+            prize = m["prize"]
+            self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
 
     def event(self, c: list[Any]) -> None:
         self._event(c[1])
@@ -819,10 +753,18 @@ class _Builder:
         return None
 
     def total(self, c: list[Any]) -> None:
-        data, ln = self._token(_TOTAL_RE, c[1])
+        data, ln = self._fields(self.total_re, c[1])
         if data is None:
             return
-        total, main, rest, rake = data.groups()
+        total, pots, rake = data.group("total", "pots", "rake")
+        main: str | None = None
+        rest = ""
+        if pots != " ":
+            pm = _POTS_RE.fullmatch(pots)
+            if pm is None:
+                self.problems.append((ln, "unrecognised line"))
+                return
+            main, rest = pm.group("main", "sides")
         self.total_line = ln
         self.pot_total = self._amt(total, ln)
         self.rake = self._amt(rake, ln)
@@ -838,7 +780,7 @@ class _Builder:
         self.run_twice_seen = True
 
     def board(self, c: list[Any]) -> None:
-        m, ln = self._token(_BOARD_RE, c[1])
+        m, ln = self._fields(self.board_re, c[1])
         if m is not None:
             self.boards.append(self._card_list(m["cards"], ln))
             self.board_lines.append(ln)
@@ -858,7 +800,11 @@ class _Builder:
                 )
             )  # fmt: skip
             return
-        ss = self._summary_seat(line, text, self.by_number)
+        m = self.sseat_re.match(c[1].value)
+        if m is None:
+            self.problems.append((line, "unrecognised summary line"))
+            return
+        ss = self._summary_seat(line, text, m["seat"], m["rest"], self.by_number)
         if ss is not None:
             self.sseats.append(ss)
 
@@ -928,13 +874,11 @@ class _Builder:
             tuple(self.warnings),
         )
 
-    def _summary_seat(self, line: int, text: str, by_number: dict[int, str]) -> SummarySeat | None:
-        head = _SSEAT_HEAD_RE.match(text)
-        if head is None:
-            self.problems.append((line, "unrecognised summary line"))
-            return None
-        number = self._small(head["seat"], line)
-        rest = text[head.end() :]
+    def _summary_seat(
+        self, line: int, text: str, seat: str, rest: str, by_number: dict[int, str]
+    ) -> SummarySeat | None:
+        """``Seat N: rest`` (``text``, the whole line): the seat's player, then the outcome."""
+        number = self._small(seat, line)
         name = by_number.get(number)
         if name is None or not (rest == name or rest.startswith(name + " ")):
             self.problems.append((line, f"summary seat {number} does not name the player of seat {number}"))
@@ -1377,15 +1321,16 @@ def _build(backend: str) -> None:
     from this lark, lark alone with lark-cython when installed. ``lark``/``lark-cython``: that
     lark back end alone."""
     global _PARSER, _BUILDER, _DRIVER
-    builder = _Builder()
+    grammar, shapes = load_grammar(grammar_text())
+    builder = _Builder(shapes)
     driver: LineParser | None = None
     if backend == "driver":
-        lark = make_parser(grammar_text(), builder, cython=False)
+        lark = make_parser(grammar, builder, cython=False)
         driver = line_parser(lark, line_memo=_LINE_MEMO)
         if driver is None:
-            lark = make_parser(grammar_text(), builder)
+            lark = make_parser(grammar, builder)
     else:
-        lark = make_parser(grammar_text(), builder, cython=backend == "lark-cython")
+        lark = make_parser(grammar, builder, cython=backend == "lark-cython")
     _PARSER, _BUILDER, _DRIVER = lark, builder, driver
 
 
@@ -1547,11 +1492,11 @@ def _cut_seat_line(builder: _Builder, text: str, last: int, problems: list[tuple
     if any(line != last for line, _ in problems):
         return False
     line_text = text.rstrip("\n").rpartition("\n")[2]
-    head = _SSEAT_HEAD_RE.match(line_text)
+    head = builder.sseat_re.match(line_text + "\n")
     if head is None:
         return False
     name = next((s.player for s in builder.seats if s.seat == int(head["seat"])), None)
-    rest = line_text[head.end() :]
+    rest: str = head["rest"]
     return name is not None and (name.startswith(rest) or rest.startswith(name))
 
 
