@@ -19,7 +19,9 @@ from hhparse.lalr import LineParser
 __all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "load_grammar", "make_parser"]
 
 #: A named capture group's opening, ``(?P<name>``: in the grammar, a line's fields.
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+_NAMED_GROUP = re.compile(r"\(\?P<(\w+)>")
+#: The same, numbered while lark composes the terminals (``(?P<name__7>``).
+_NUMBERED_GROUP = re.compile(r"\(\?P<(\w+)__\d+>")
 
 #: lark's ``propagate_positions``. It used to halve the parser's speed because the one flat hand
 #: rule built a tree node per line and lark re-scanned the growing child list on every reduction
@@ -123,9 +125,13 @@ def load_grammar(text: str) -> tuple[Any, dict[str, str]]:
     from lark.lexer import Token
     from lark.load_grammar import load_grammar as lark_load
 
+    # lark checks each composed terminal with ``re``, where a name may appear once: the same
+    # field of two line shapes (``text`` of two table events) is numbered apart meanwhile
+    numbers = iter(range(1 << 30))
+    text = _NAMED_GROUP.sub(lambda m: f"(?P<{m[1]}__{next(numbers)}>", text)
     grammar, _ = lark_load(text, "<grammar>", (), False)  # type: ignore[no-untyped-call]
     terminals, _, _ = grammar.compile(["start"], "*")
-    shapes = {t.name: t.pattern.to_regexp() for t in terminals}
+    shapes = {t.name: _NUMBERED_GROUP.sub(r"(?P<\1>", t.pattern.to_regexp()) for t in terminals}
     for _, (tree, _) in grammar.term_defs:
         if tree is None:
             continue

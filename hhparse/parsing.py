@@ -182,51 +182,43 @@ _SEAT_RE: Final = re.compile(
 #: A carry-over pot (``Starting Pot: 120 chips.``) holds chips no player of the hand put in: the
 #: referee cannot prove such a pot, so the hand is refused with this reason (no real hand shows one).
 _STARTING_POT = "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
-_EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
-    (re.compile(r'^(?P<name>.+?) said, "(?P<text>.*)"$'), TableEventKind.CHAT),
-    (re.compile(r"^(?P<name>.+) joins the table at seat #(?P<seat>\d+)$"), TableEventKind.JOINS),
-    (re.compile(r"^(?P<name>.+) leaves the table$"), TableEventKind.LEAVES),
-    (re.compile(r"^(?P<name>.+): sits out$"), TableEventKind.SITS_OUT),
-    (re.compile(r"^(?P<name>.+): is sitting out$"), TableEventKind.IS_SITTING_OUT_COLON),
-    (re.compile(r"^(?P<name>.+) is sitting out$"), TableEventKind.IS_SITTING_OUT),
-    (re.compile(r"^(?P<name>.+) has timed out while disconnected$"), TableEventKind.TIMED_OUT_DISCONNECTED),
-    (
-        re.compile(r"^(?P<name>.+) has timed out while being disconnected$"),
-        TableEventKind.TIMED_OUT_BEING_DISCONNECTED,
-    ),
-    (re.compile(r"^(?P<name>.+) has timed out$"), TableEventKind.TIMED_OUT),
-    (re.compile(r"^(?P<name>.+) is disconnected$"), TableEventKind.DISCONNECTED),
-    (re.compile(r"^(?P<name>.+) is connected$"), TableEventKind.CONNECTED),
-    (re.compile(r"^(?P<name>.+) has returned$"), TableEventKind.RETURNED),
-    (
-        re.compile(r"^(?P<name>.+) will be allowed to play after the button$"),
-        TableEventKind.ALLOWED_AFTER_BUTTON,
-    ),
-    (re.compile(r"^(?P<name>.+) was removed from the table(?P<text>.*)$"), TableEventKind.REMOVED),
-    (
-        re.compile(
-            rf"^(?P<name>.+) cashed out the hand for (?P<amt>{_AMT})(?: \| Cash Out Fee (?P<fee>{_AMT}))?$"
-        ),
-        TableEventKind.CASHED_OUT,
-    ),
-    (re.compile(r"^Betting is capped$"), TableEventKind.BETTING_CAPPED),
-    (
-        re.compile(r"^(?P<name>.+) re-buys and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"),
-        TableEventKind.REBUY,
-    ),
-    (
-        re.compile(
-            r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"
-        ),
-        TableEventKind.ADD_ON,
-    ),
-    (
-        re.compile(r"^(?P<name>.+) wins (?P<text>(?:an? '.*' ticket|an entry to tournament #\d+)\.?)$"),
-        TableEventKind.WINS,
-    ),
-    (re.compile(r"^(?P<name>.+): is being treated as all-in$"), TableEventKind.TREATED_ALL_IN_COLON),
-    (re.compile(r"^(?P<name>.+) is being treated as all-in$"), TableEventKind.TREATED_ALL_IN),
+#: The table events in the order they are told apart (the first whose shape matches wins), each
+#: with its grammar fragment (``EV_*``: what follows the player's name, fields as named groups).
+_EVENT_SHAPES: Final[tuple[tuple[str, TableEventKind], ...]] = (
+    ("EV_CHAT", TableEventKind.CHAT),
+    ("EV_JOINS", TableEventKind.JOINS),
+    ("EV_LEAVES", TableEventKind.LEAVES),
+    ("EV_SITS_OUT", TableEventKind.SITS_OUT),
+    ("EV_IS_SITTING_OUT_COLON", TableEventKind.IS_SITTING_OUT_COLON),
+    ("EV_IS_SITTING_OUT", TableEventKind.IS_SITTING_OUT),
+    ("EV_TIMED_OUT_DISCONNECTED", TableEventKind.TIMED_OUT_DISCONNECTED),
+    ("EV_TIMED_OUT_BEING_DISCONNECTED", TableEventKind.TIMED_OUT_BEING_DISCONNECTED),
+    ("EV_TIMED_OUT", TableEventKind.TIMED_OUT),
+    ("EV_DISCONNECTED", TableEventKind.DISCONNECTED),
+    ("EV_CONNECTED", TableEventKind.CONNECTED),
+    ("EV_RETURNED", TableEventKind.RETURNED),
+    ("EV_ALLOWED_AFTER_BUTTON", TableEventKind.ALLOWED_AFTER_BUTTON),
+    ("EV_REMOVED", TableEventKind.REMOVED),
+    ("EV_CASHED_OUT", TableEventKind.CASHED_OUT),
+    ("EV_BETTING_CAPPED", TableEventKind.BETTING_CAPPED),
+    ("EV_REBUY", TableEventKind.REBUY),
+    ("EV_ADD_ON", TableEventKind.ADD_ON),
+    ("EV_WINS", TableEventKind.WINS),
+    ("EV_TREATED_ALL_IN_COLON", TableEventKind.TREATED_ALL_IN_COLON),
+    ("EV_TREATED_ALL_IN", TableEventKind.TREATED_ALL_IN),
 )
+
+
+def _event_shape(fragment: str, kind: TableEventKind) -> re.Pattern[str]:
+    """A table event line: the player's name, then its kind's fragment (as ``EVENT_LINE`` in the
+    grammar); a chat line takes the shortest name (the longest seated one is preferred later),
+    ``Betting is capped`` names no one."""
+    if kind is TableEventKind.BETTING_CAPPED:
+        return re.compile(fragment + "\n")
+    name = "(?P<name>[^\n]+?)" if kind is TableEventKind.CHAT else "(?P<name>[^\n]+)"
+    return re.compile(name + fragment + "\n")
+
+
 #: The pots of a ``Total pot`` line between the total and the rake, when there are side pots
 #: (the grammar's line shape leaves that part open): `` Main pot $10. Side pot-1 $4. ``.
 _POTS_RE: Final = re.compile(rf" Main pot (?P<main>{_AMT})\.(?P<sides>.*) ")
@@ -350,6 +342,7 @@ class _Builder:
         self.total_re = re.compile(shapes["TOTAL"])
         self.board_re = re.compile(shapes["BOARD"])
         self.sseat_re = re.compile(shapes["SSEAT_LINE"])
+        self.event_shapes = [(_event_shape(shapes[frag], kind), kind) for frag, kind in _EVENT_SHAPES]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
 
@@ -716,8 +709,8 @@ class _Builder:
         if text.startswith("Starting Pot: "):
             self.problems.append((line, _STARTING_POT))
             return None
-        for rx, kind in _EVENT_RES:
-            m = rx.match(text)
+        for rx, kind in self.event_shapes:
+            m = rx.match(tok.value)
             if m is None:
                 continue
             groups = m.groupdict()
