@@ -170,10 +170,6 @@ _TABLE_RE: Final = re.compile(
     r"^Table '(?P<name>.*)' (?P<stealth>\(Stealth\) )?(?:(?P<max>\d+)-max )?(?P<stealth2>\(Stealth\) )?"
     r"(?P<play>\(Play Money\) )?Seat #(?P<button>\d+) is the button(?P<won> \(won the previous hand\))?$"
 )
-_SEAT_RE: Final = re.compile(
-    rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMT}) in chips(?:, (?P<bounty>{_AMT}) bounty)?\)"
-    r"(?: (?P<out>is sitting out)| out of hand \((?P<reason>.*)\))?$"
-)
 
 # ------------------------------------------------------------------------------------------
 # Play and summary lines
@@ -320,6 +316,8 @@ class _Builder:
     def __init__(self, shapes: dict[str, str]) -> None:
         # each line's fields, read from the grammar's terminal for that line (its named groups:
         # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
+        self.amt_re = re.compile(shapes["AMT"])
+        self.seat_re = re.compile(shapes["SEAT"])
         self.post_re = re.compile(shapes["POST_LINE"])
         self.dealt_re = re.compile(shapes["DEALT_LINE"])
         self.expose_re = re.compile(shapes["EXPOSE"])
@@ -460,11 +458,21 @@ class _Builder:
             self.seats.append(Seat(k.seat, k.player, k.stack, line, k.bounty, k.sitting_out, k.out_of_hand))
             self.seated.add(k.player)
             return
-        m = _SEAT_RE.match(value, 0, len(value) - 1)
+        m, line = self._fields(self.seat_re, tok)
         if m is None:
+            return
+        number, name, stack, bounty, out, reason = m.group("seat", "name", "stack", "bounty", "out", "reason")
+        # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
+        # be unrecognised where it stands; its amounts are the grammar's AMT
+        amt = self.amt_re
+        if (
+            stack[-1:] != " "
+            or amt.fullmatch(stack, 0, len(stack) - 1) is None
+            or (bounty is not None and amt.fullmatch(bounty) is None)
+        ):
             self.problems.append((line, "unrecognised line"))
             return
-        number, name, stack, bounty, out, reason = m.groups()
+        stack = stack[:-1]
         before = len(self.problems)
         seat = Seat(
             self._small(number, line),
