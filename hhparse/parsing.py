@@ -99,13 +99,6 @@ __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
 # ------------------------------------------------------------------------------------------
 
 _AMT = r"[$€£₹¥]?\d[\d,]*(?:\.\d+)?"
-_HEADER_RE: Final = re.compile(
-    r"^(?P<site>[A-Za-z]\w*) (?P<kind>(?:Game #[A-Za-z]\w* )?(?:[A-Za-z][A-Za-z' ]*? )?(?:Hand|Game)) #(?P<id>\d+): +"
-    r"(?P<body>.*?) - (?P<date>\d{4}/\d{1,2}/\d{1,2})(?: -)? (?P<time>\d{1,2}:\d\d:\d\d)"
-    r"(?: \((?P<tz_paren>[A-Z]+)\)| (?P<tz>[A-Z]+))"
-    r"(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d\d:\d\d) ET\])?"
-    r"(?: \[(?P<reg_end>(?:AAMS|ADM) ID: [^\]]+)\])?$"
-)
 _CASH_RE: Final = re.compile(
     rf"^(?P<game>.+?) \((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?(?: +(?P<cur>[A-Z]{{3}}))?\)$"
 )
@@ -163,13 +156,6 @@ TIME_ZONES: dict[str, str] = {
     "NZT": "Pacific/Auckland",
     "UTC": "UTC",
 }
-
-#: ``Table 'Name' [(Stealth) ][6-max ][(Play Money) ]Seat #4 is the button[ (won the previous hand)]``;
-#: ``(Stealth)`` is also read after the seat count.
-_TABLE_RE: Final = re.compile(
-    r"^Table '(?P<name>.*)' (?P<stealth>\(Stealth\) )?(?:(?P<max>\d+)-max )?(?P<stealth2>\(Stealth\) )?"
-    r"(?P<play>\(Play Money\) )?Seat #(?P<button>\d+) is the button(?P<won> \(won the previous hand\))?$"
-)
 
 # ------------------------------------------------------------------------------------------
 # Play and summary lines
@@ -316,6 +302,9 @@ class _Builder:
     def __init__(self, shapes: dict[str, str]) -> None:
         # each line's fields, read from the grammar's terminal for that line (its named groups:
         # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
+        self.header_re = re.compile(shapes["HEADER_FIELDS"])
+        self.table_re = re.compile(shapes["TABLE"])
+        self.table_words_re = re.compile(shapes["TABLE_WORDS"])
         self.amt_re = re.compile(shapes["AMT"])
         self.seat_re = re.compile(shapes["SEAT"])
         self.post_re = re.compile(shapes["POST_LINE"])
@@ -840,13 +829,14 @@ class _Builder:
         """
         assert self.head is not None
         header_text, header_line = self._line(self.head[0])
-        table_text, table_line = self._line(self.head[1])
+        table_line = self._at(self.head[1])
         summary_line: int = self._at(c[2])
         memo_text, memo = self.header_memo
+        m = memo if memo_text == header_text else self.header_re.fullmatch(header_text)
+        table = self.table_re.match(self.head[1].value)
+        words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
         try:
-            header = _header(
-                header_text, header_line, table_text, table_line, memo if memo_text == header_text else None
-            )
+            header = _header(m, header_line, table, words, table_line)
         except _Problem as p:
             self.problems.append((p.line, p.message))
             return None
@@ -1221,13 +1211,20 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
     return stakes
 
 
-def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[str] | None = None) -> Header:
-    """Read the header and table lines; ``m`` is ``_HEADER_RE.match(text)`` when already known."""
+def _header(
+    m: re.Match[str] | None,
+    line: int,
+    table: re.Match[str] | None,
+    words: re.Match[str] | None,
+    table_line: int,
+) -> Header:
+    """Read the header and table lines from their fields (grammar: ``HEADER_FIELDS``, ``TABLE``
+    and ``TABLE_WORDS``); None where the line does not have that shape."""
     if m is None:
-        m = _HEADER_RE.match(text)
-        if m is None:
-            raise _Problem(line, "unrecognised hand header")
-    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.groups()
+        raise _Problem(line, "unrecognised hand header")
+    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
+        "site", "kind", "id", "body", "date", "time", "tz_paren", "tz", "et_date", "et_time", "reg_end"
+    )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
     )
@@ -1243,10 +1240,10 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
             raise _Problem(line, f"unknown time zone {tz!r}")
     except (ValueError, OverflowError):
         raise _Problem(line, "impossible date or time in hand header") from None
-    t = _TABLE_RE.match(table_text)
-    if t is None:
+    if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, stealth, max_seats, stealth2, play, button, won = t.groups()
+    name, button, won = table.group("name", "button", "won")
+    stealth, max_seats, stealth2, play = words.group("stealth", "max", "stealth2", "play")
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
@@ -1335,6 +1332,15 @@ def _build(backend: str) -> None:
     _PARSER, _BUILDER, _DRIVER = lark, builder, driver
 
 
+def _builder() -> _Builder:
+    """The process-wide builder (its line shapes are the grammar's), built with the parser."""
+    builder = _BUILDER
+    if builder is None:
+        with _LOCK:
+            builder = _parser()[1]
+    return builder
+
+
 def _parser() -> tuple[Any, _Builder]:
     if _PARSER is None or _BUILDER is None:
         _build(_BACKEND)
@@ -1408,7 +1414,7 @@ def parse_block(block: Block) -> Hand | ParseError:
     idm = _HAND_ID_RE.search(first)
     hand_id = idm[1] if idm else None
     # unsupported games are recognised from the header before the grammar sees the hand
-    m = _HEADER_RE.match(first)
+    m = _builder().header_re.fullmatch(first)
     if m is None and HEADER_RE.match(first) is None:  # the splitter cut after a hand's blank lines
         return _err(
             block,
