@@ -98,7 +98,9 @@ __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
 # Header, table and seat lines (read with regexes: they are parsed once per hand)
 # ------------------------------------------------------------------------------------------
 
-_AMT = r"[$€£₹¥]?\d[\d,]*(?:\.\d+)?"
+#: An amount as printed: the grammar's ``AMT`` (``grammars/common.lark``), for the parts of a line
+#: the grammar leaves open (a header's stakes, a summary seat's winnings, the side pots).
+_AMT: Final = re.search(r"^AMT: /(.*)/$", read_text("grammars", "common.lark"), re.M)[1]  # type: ignore[index]
 _CASH_RE: Final = re.compile(
     rf"^(?P<game>.+?) \((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?(?: +(?P<cur>[A-Z]{{3}}))?\)$"
 )
@@ -166,39 +168,39 @@ TIME_ZONES: dict[str, str] = {
 _STARTING_POT = "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
 #: The table events in the order they are told apart (the first whose shape matches wins), each
 #: with its grammar fragment (``EV_*``: what follows the player's name, fields as named groups).
-_EVENT_SHAPES: Final[tuple[tuple[str, TableEventKind], ...]] = (
-    ("EV_CHAT", TableEventKind.CHAT),
-    ("EV_JOINS", TableEventKind.JOINS),
-    ("EV_LEAVES", TableEventKind.LEAVES),
-    ("EV_SITS_OUT", TableEventKind.SITS_OUT),
-    ("EV_IS_SITTING_OUT_COLON", TableEventKind.IS_SITTING_OUT_COLON),
-    ("EV_IS_SITTING_OUT", TableEventKind.IS_SITTING_OUT),
-    ("EV_TIMED_OUT_DISCONNECTED", TableEventKind.TIMED_OUT_DISCONNECTED),
-    ("EV_TIMED_OUT_BEING_DISCONNECTED", TableEventKind.TIMED_OUT_BEING_DISCONNECTED),
-    ("EV_TIMED_OUT", TableEventKind.TIMED_OUT),
-    ("EV_DISCONNECTED", TableEventKind.DISCONNECTED),
-    ("EV_CONNECTED", TableEventKind.CONNECTED),
-    ("EV_RETURNED", TableEventKind.RETURNED),
-    ("EV_ALLOWED_AFTER_BUTTON", TableEventKind.ALLOWED_AFTER_BUTTON),
-    ("EV_REMOVED", TableEventKind.REMOVED),
-    ("EV_CASHED_OUT", TableEventKind.CASHED_OUT),
-    ("EV_BETTING_CAPPED", TableEventKind.BETTING_CAPPED),
-    ("EV_REBUY", TableEventKind.REBUY),
-    ("EV_ADD_ON", TableEventKind.ADD_ON),
-    ("EV_WINS", TableEventKind.WINS),
-    ("EV_TREATED_ALL_IN_COLON", TableEventKind.TREATED_ALL_IN_COLON),
-    ("EV_TREATED_ALL_IN", TableEventKind.TREATED_ALL_IN),
+_EVENT_SHAPES: Final[tuple[tuple[str, str, TableEventKind], ...]] = (
+    ("EV_CHAT", " ", TableEventKind.CHAT),
+    ("EV_JOINS", " ", TableEventKind.JOINS),
+    ("EV_LEAVES", " ", TableEventKind.LEAVES),
+    ("EV_SITS_OUT", ": ", TableEventKind.SITS_OUT),
+    ("EV_IS_SITTING_OUT", ": ", TableEventKind.IS_SITTING_OUT_COLON),
+    ("EV_IS_SITTING_OUT", " ", TableEventKind.IS_SITTING_OUT),
+    ("EV_TIMED_OUT_DISCONNECTED", " ", TableEventKind.TIMED_OUT_DISCONNECTED),
+    ("EV_TIMED_OUT_BEING_DISCONNECTED", " ", TableEventKind.TIMED_OUT_BEING_DISCONNECTED),
+    ("EV_TIMED_OUT", " ", TableEventKind.TIMED_OUT),
+    ("EV_DISCONNECTED", " ", TableEventKind.DISCONNECTED),
+    ("EV_CONNECTED", " ", TableEventKind.CONNECTED),
+    ("EV_RETURNED", " ", TableEventKind.RETURNED),
+    ("EV_ALLOWED_AFTER_BUTTON", " ", TableEventKind.ALLOWED_AFTER_BUTTON),
+    ("EV_REMOVED", " ", TableEventKind.REMOVED),
+    ("EV_CASHED_OUT", " ", TableEventKind.CASHED_OUT),
+    ("EV_BETTING_CAPPED", "", TableEventKind.BETTING_CAPPED),
+    ("EV_REBUY", " ", TableEventKind.REBUY),
+    ("EV_ADD_ON", " ", TableEventKind.ADD_ON),
+    ("EV_WINS", " ", TableEventKind.WINS),
+    ("EV_TREATED_ALL_IN", ": ", TableEventKind.TREATED_ALL_IN_COLON),
+    ("EV_TREATED_ALL_IN", " ", TableEventKind.TREATED_ALL_IN),
 )
 
 
-def _event_shape(fragment: str, kind: TableEventKind) -> re.Pattern[str]:
-    """A table event line: the player's name, then its kind's fragment (as ``EVENT_LINE`` in the
-    grammar); a chat line takes the shortest name (the longest seated one is preferred later),
-    ``Betting is capped`` names no one."""
-    if kind is TableEventKind.BETTING_CAPPED:
+def _event_shape(fragment: str, sep: str, kind: TableEventKind) -> re.Pattern[str]:
+    """A table event line: the player's name, ``sep``, then its kind's fragment (as
+    ``EVENT_LINE`` in the grammar); a chat line takes the shortest name (the longest seated one
+    is preferred later), ``Betting is capped`` (no ``sep``) names no one."""
+    if not sep:
         return re.compile(fragment + "\n")
     name = "(?P<name>[^\n]+?)" if kind is TableEventKind.CHAT else "(?P<name>[^\n]+)"
-    return re.compile(name + fragment + "\n")
+    return re.compile(name + sep + fragment + "\n")
 
 
 #: The pots of a ``Total pot`` line between the total and the rake, when there are side pots
@@ -329,7 +331,7 @@ class _Builder:
         self.total_re = re.compile(shapes["TOTAL"])
         self.board_re = re.compile(shapes["BOARD"])
         self.sseat_re = re.compile(shapes["SSEAT_LINE"])
-        self.event_shapes = [(_event_shape(shapes[frag], kind), kind) for frag, kind in _EVENT_SHAPES]
+        self.event_shapes = [(_event_shape(shapes[f], sep, kind), kind) for f, sep, kind in _EVENT_SHAPES]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
 
