@@ -405,9 +405,14 @@ class _Builder:
         line. The lexer matched the token with that very shape, so this never fails unless the
         grammar and the builder disagree (then a problem of the line, not a crash)."""
         line = self._at(tok)
-        m = rx.match(tok.value)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
+        value: str = tok.value
+        m = _FIELDS.get(value)  # lines recur ("X: folds", a blind, a bet): read once
+        if m is None or m.re is not rx:
+            m = rx.match(value)
+            if m is None:
+                self.problems.append((line, "unrecognised line"))
+                return None, line
+            remember(_FIELDS, _FIELDS_MAX, value, m)
         return m, line
 
     def _player_fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
@@ -999,6 +1004,10 @@ class _Builder:
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
 
+#: A line -> its fields (the match of its terminal's shape, which it keeps: ``m.re``); bounded
+#: like the other memos.
+_FIELDS: Final[dict[str, re.Match[str]]] = {}
+_FIELDS_MAX: Final = 4096
 #: A summary seat line after the name -> its reading (the SummarySeat fields after the player).
 #: "(button) folded before Flop" and friends repeat endlessly; bounded like the amount memo.
 _Outcome = tuple[
