@@ -95,7 +95,7 @@ from hhparse.splitter import (
 __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
 
 # ------------------------------------------------------------------------------------------
-# Header, table and seat lines (read with regexes: they are parsed once per hand)
+# The parts of lines the grammar leaves open: the header's body (game, stakes, tournament)
 # ------------------------------------------------------------------------------------------
 
 #: An amount as printed: the grammar's ``AMT`` (``grammars/common.lark``), for the parts of a line
@@ -160,7 +160,7 @@ TIME_ZONES: dict[str, str] = {
 }
 
 # ------------------------------------------------------------------------------------------
-# Play and summary lines
+# Table events, and the parts of summary lines the grammar leaves open
 # ------------------------------------------------------------------------------------------
 
 #: A carry-over pot (``Starting Pot: 120 chips.``) holds chips no player of the hand put in: the
@@ -485,8 +485,8 @@ class _Builder:
             remember(_SEAT_LINES, _OUTCOMES_MAX, value, seat)
 
     # -- play -----------------------------------------------------------------------------
-    # Each play line checks its player is seated (:meth:`_player`) and reads its amounts through
-    # the memo (:meth:`_amt`): compiled, those are direct native calls.
+    # Each play line reads its fields from its terminal's shape and checks its player is seated
+    # (:meth:`_player_fields`), and reads its amounts through the memo (:meth:`_amt`).
 
     def no_plays(self, c: list[Any]) -> None:
         return None
