@@ -6,16 +6,18 @@ while parsing: no parse tree is ever built. A hand that cannot be read becomes a
 :class:`~hhparse.errors.ParseError` value with file, file line, column and the whole block, and
 the next hand goes on. The parser never judges poker legality: that is the referee's job.
 
-Speed (``bench/parse.py``; targets and figures in ``docs/performance.md``): every line is one token and one LALR reduction whose callback is a :class:`_Builder` method
-that appends the line's event to the hand; the lexer tries terminals in an order chosen for
-speed (see the grammar); what repeats across hands (amounts, header bodies, summary seat
-lines, and in the driver each line's terminal) is read once into small bounded memos; model
-objects are native classes (one C call each). By default lark's LALR table, lexer-state regexes
-and callbacks run in the
-compiled driver :mod:`hhparse.lalr`, and lark itself parses
-whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to lark alone,
-where a leaner contextual lexer runs the lexing loop without lark-cython and lark's per-line
-``Rule``/``Token`` dunder calls and per-hand entry layers are cut out (:mod:`hhparse.larkglue`).
+Speed (``bench/parse.py``; targets and figures in ``docs/performance.md``): every line is one
+token and one LALR reduction whose callback is a :class:`_Builder` method that appends the
+line's event to the hand, its fields read from the match of the line's own terminal (the grammar
+names them: :func:`hhparse.larkglue.load_grammar`); the lexer tries terminals in an order chosen
+for speed (see the grammar); what repeats across hands (amounts, a line's fields, header bodies,
+summary seat lines, and in the driver each line's terminal) is read once into small bounded
+memos; model objects are native classes (one C call each). By default lark's LALR table,
+lexer-state regexes and callbacks run in the compiled driver :mod:`hhparse.lalr`, and lark
+itself parses whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to
+lark alone, where a leaner contextual lexer runs the lexing loop without lark-cython and lark's
+per-line ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out
+(:mod:`hhparse.larkglue`).
 """
 
 from __future__ import annotations
