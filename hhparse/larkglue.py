@@ -11,7 +11,7 @@ Nothing here knows the grammar or the model.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from hhparse.lalr import LineParser
@@ -111,8 +111,9 @@ def _line_lexer_class() -> type:
     return LineLexer
 
 
-def load_grammar(text: str) -> tuple[Any, dict[str, str]]:
-    """Load the grammar once: (the grammar for :func:`make_parser`, each terminal's regex).
+def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, str]]:
+    """Load the grammar once: (the grammar for :func:`make_parser`, the regex of each terminal
+    named in ``shapes``).
 
     The grammar names the fields of each line shape with named groups (``(?P<amt>...)``), so the
     terminal is the line's only description: the builder reads the fields by matching a token
@@ -123,6 +124,7 @@ def load_grammar(text: str) -> tuple[Any, dict[str, str]]:
     non-capturing: it matches exactly the same lines.
     """
     from lark.lexer import Token
+    from lark.load_grammar import PrepareLiterals, TerminalTreeToPattern, nr_deepcopy_tree
     from lark.load_grammar import load_grammar as lark_load
 
     # lark checks each composed terminal with ``re``, where a name may appear once: the same
@@ -130,8 +132,17 @@ def load_grammar(text: str) -> tuple[Any, dict[str, str]]:
     numbers = iter(range(1 << 30))
     text = _NAMED_GROUP.sub(lambda m: f"(?P<{m[1]}__{next(numbers)}>", text)
     grammar, _ = lark_load(text, "<grammar>", (), False)  # type: ignore[no-untyped-call]
-    terminals, _, _ = grammar.compile(["start"], "*")
-    shapes = {t.name: _NUMBERED_GROUP.sub(r"(?P<\1>", t.pattern.to_regexp()) for t in terminals}
+    # the shapes asked for, composed as lark's ``Grammar.compile`` composes every terminal (only
+    # these: composing them all, the rules too, would double the time the parser takes to build)
+    wanted = set(shapes)
+    to_pattern = PrepareLiterals() * TerminalTreeToPattern()
+    regexes: dict[str, str] = {}
+    for name, (tree, _) in grammar.term_defs:
+        if name in wanted and tree is not None:
+            regex = to_pattern.transform(nr_deepcopy_tree(tree)).to_regexp()  # type: ignore[no-untyped-call]
+            regexes[name] = _NUMBERED_GROUP.sub(r"(?P<\1>", regex)
+    if wanted - set(regexes):
+        raise KeyError(f"no such terminal in the grammar: {', '.join(sorted(wanted - set(regexes)))}")
     for _, (tree, _) in grammar.term_defs:
         if tree is None:
             continue
@@ -142,7 +153,7 @@ def load_grammar(text: str) -> tuple[Any, dict[str, str]]:
                 else c
                 for c in sub.children
             ]
-    return grammar, shapes
+    return grammar, regexes
 
 
 def make_parser(grammar: Any, builder: object, *, cython: bool | None = None) -> Any:

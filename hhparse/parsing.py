@@ -1006,6 +1006,37 @@ class _Builder:
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
 
+#: The terminals whose regex the builder reads fields with (:func:`hhparse.larkglue.load_grammar`).
+_SHAPES: Final = (
+    "AMT",
+    "HEADER_FIELDS",
+    "TABLE",
+    "TABLE_WORDS",
+    "SEAT",
+    "POST_LINE",
+    "DEALT_LINE",
+    "EXPOSE",
+    "EXPOSE_BUG",
+    "STREET_LINE",
+    "FOLD_LINE",
+    "CHECK_LINE",
+    "CALL_LINE",
+    "BET_LINE",
+    "RAISE_LINE",
+    "UNCALLED_LINE",
+    "SHOWDOWN",
+    "SHOW_LINE",
+    "MUCK_LINE",
+    "NOSHOW_LINE",
+    "COLLECT_LINE",
+    "BOUNTY_LINE",
+    "FINISHED_LINE",
+    "TWON_LINE",
+    "TOTAL",
+    "BOARD",
+    "SSEAT_LINE",
+    *sorted({fragment for fragment, _, _ in _EVENT_SHAPES}),
+)
 #: A line -> its fields (the match of its terminal's shape, which it keeps: ``m.re``); bounded
 #: like the other memos.
 _FIELDS: Final[dict[str, re.Match[str]]] = {}
@@ -1332,7 +1363,7 @@ def _build(backend: str) -> None:
     from this lark, lark alone with lark-cython when installed. ``lark``/``lark-cython``: that
     lark back end alone."""
     global _PARSER, _BUILDER, _DRIVER
-    grammar, shapes = load_grammar(grammar_text())
+    grammar, shapes = load_grammar(grammar_text(), _SHAPES)
     builder = _Builder(shapes)
     driver: LineParser | None = None
     if backend == "driver":

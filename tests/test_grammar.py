@@ -132,7 +132,7 @@ def test_the_lexer_sees_no_capture_groups_and_the_builder_sees_the_fields() -> N
 
     from hhparse.larkglue import load_grammar, make_parser
 
-    grammar, shapes = load_grammar(grammar_text())
+    grammar, shapes = load_grammar(grammar_text(), ["POST_LINE"])
     lark = make_parser(grammar, object(), cython=False)
     assert all(re.compile(t.pattern.to_regexp()).groups == 0 for t in lark.terminals)
     post = re.compile(shapes["POST_LINE"]).match("A b: posts the ante $1 and is all-in\n")
