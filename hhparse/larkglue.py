@@ -10,12 +10,18 @@ Nothing here knows the grammar or the model.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from hhparse.lalr import LineParser
 
-__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "make_parser"]
+__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "load_grammar", "make_parser"]
+
+#: A named capture group's opening, ``(?P<name>``: in the grammar, a line's fields.
+_NAMED_GROUP = re.compile(r"\(\?P<(\w+)>")
+#: The same, numbered while lark composes the terminals (``(?P<name__7>``).
+_NUMBERED_GROUP = re.compile(r"\(\?P<(\w+)__\d+>")
 
 #: lark's ``propagate_positions``. It used to halve the parser's speed because the one flat hand
 #: rule built a tree node per line and lark re-scanned the growing child list on every reduction
@@ -105,8 +111,54 @@ def _line_lexer_class() -> type:
     return LineLexer
 
 
-def make_parser(grammar: str, builder: object, *, cython: bool | None = None) -> Any:
-    """Build the LALR parser with ``builder`` as inline transformer.
+def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, str]]:
+    """Load the grammar once: (the grammar for :func:`make_parser`, the regex of each terminal
+    named in ``shapes``).
+
+    The grammar names the fields of each line shape with named groups (``(?P<amt>...)``), so the
+    terminal is the line's only description: the builder reads the fields by matching a token
+    against its terminal's regex as lark composed it (the second value, capture groups kept).
+    The lexer needs no groups, and could not take them: it joins a state's terminals into one
+    alternation, where the same group name may appear only once (and lark splits an alternation
+    of more than 100 groups). So the grammar handed to lark has every named group made
+    non-capturing: it matches exactly the same lines.
+    """
+    from lark.lexer import Token
+    from lark.load_grammar import PrepareLiterals, TerminalTreeToPattern, nr_deepcopy_tree
+    from lark.load_grammar import load_grammar as lark_load
+
+    # lark checks each composed terminal with ``re``, where a name may appear once: the same
+    # field of two line shapes (``text`` of two table events) is numbered apart meanwhile
+    numbers = iter(range(1 << 30))
+    text = _NAMED_GROUP.sub(lambda m: f"(?P<{m[1]}__{next(numbers)}>", text)
+    grammar, _ = lark_load(text, "<grammar>", (), False)  # type: ignore[no-untyped-call]
+    # the shapes asked for, composed as lark's ``Grammar.compile`` composes every terminal (only
+    # these: composing them all, the rules too, would double the time the parser takes to build)
+    wanted = set(shapes)
+    to_pattern = PrepareLiterals() * TerminalTreeToPattern()
+    regexes: dict[str, str] = {}
+    for name, (tree, _) in grammar.term_defs:
+        if name in wanted and tree is not None:
+            regex = to_pattern.transform(nr_deepcopy_tree(tree)).to_regexp()  # type: ignore[no-untyped-call]
+            regexes[name] = _NUMBERED_GROUP.sub(r"(?P<\1>", regex)
+    if wanted - set(regexes):
+        raise KeyError(f"no such terminal in the grammar: {', '.join(sorted(wanted - set(regexes)))}")
+    for _, (tree, _) in grammar.term_defs:
+        if tree is None:
+            continue
+        for sub in tree.iter_subtrees():
+            sub.children = [
+                Token(c.type, _NAMED_GROUP.sub("(?:", c))
+                if isinstance(c, Token) and c.type == "REGEXP"
+                else c
+                for c in sub.children
+            ]
+    return grammar, regexes
+
+
+def make_parser(grammar: Any, builder: object, *, cython: bool | None = None) -> Any:
+    """Build the LALR parser with ``builder`` as inline transformer, from the grammar's text
+    or from the first value of :func:`load_grammar`.
 
     ``cython=None`` uses lark-cython when it is importable, False forces pure lark (with the
     leaner contextual lexer above).

@@ -6,16 +6,18 @@ while parsing: no parse tree is ever built. A hand that cannot be read becomes a
 :class:`~hhparse.errors.ParseError` value with file, file line, column and the whole block, and
 the next hand goes on. The parser never judges poker legality: that is the referee's job.
 
-Speed (``bench/parse.py``; targets and figures in ``docs/performance.md``): every line is one token and one LALR reduction whose callback is a :class:`_Builder` method
-that appends the line's event to the hand; the lexer tries terminals in an order chosen for
-speed (see the grammar); what repeats across hands (amounts, header bodies, summary seat
-lines, and in the driver each line's terminal) is read once into small bounded memos; model
-objects are native classes (one C call each). By default lark's LALR table, lexer-state regexes
-and callbacks run in the
-compiled driver :mod:`hhparse.lalr`, and lark itself parses
-whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to lark alone,
-where a leaner contextual lexer runs the lexing loop without lark-cython and lark's per-line
-``Rule``/``Token`` dunder calls and per-hand entry layers are cut out (:mod:`hhparse.larkglue`).
+Speed (``bench/parse.py``; targets and figures in ``docs/performance.md``): every line is one
+token and one LALR reduction whose callback is a :class:`_Builder` method that appends the
+line's event to the hand, its fields read from the match of the line's own terminal (the grammar
+names them: :func:`hhparse.larkglue.load_grammar`); the lexer tries terminals in an order chosen
+for speed (see the grammar); what repeats across hands (amounts, a line's fields, header bodies,
+summary seat lines, and in the driver each line's terminal) is read once into small bounded
+memos; model objects are native classes (one C call each). By default lark's LALR table,
+lexer-state regexes and callbacks run in the compiled driver :mod:`hhparse.lalr`, and lark
+itself parses whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to
+lark alone, where a leaner contextual lexer runs the lexing loop without lark-cython and lark's
+per-line ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out
+(:mod:`hhparse.larkglue`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from hhparse.errors import ParseError
 from hhparse.lalr import LineParser, Rejected
-from hhparse.larkglue import direct_entry, line_parser, make_parser
+from hhparse.larkglue import direct_entry, line_parser, load_grammar, make_parser
 from hhparse.memo import remember
 from hhparse.model import (
     Bet,
@@ -95,17 +97,12 @@ from hhparse.splitter import (
 __all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
 
 # ------------------------------------------------------------------------------------------
-# Header, table and seat lines (read with regexes: they are parsed once per hand)
+# The parts of lines the grammar leaves open: the header's body (game, stakes, tournament)
 # ------------------------------------------------------------------------------------------
 
-_AMT = r"[$€£₹¥]?\d[\d,]*(?:\.\d+)?"
-_HEADER_RE: Final = re.compile(
-    r"^(?P<site>[A-Za-z]\w*) (?P<kind>(?:Game #[A-Za-z]\w* )?(?:[A-Za-z][A-Za-z' ]*? )?(?:Hand|Game)) #(?P<id>\d+): +"
-    r"(?P<body>.*?) - (?P<date>\d{4}/\d{1,2}/\d{1,2})(?: -)? (?P<time>\d{1,2}:\d\d:\d\d)"
-    r"(?: \((?P<tz_paren>[A-Z]+)\)| (?P<tz>[A-Z]+))"
-    r"(?: \[(?P<et_date>\d{4}/\d{1,2}/\d{1,2}) (?P<et_time>\d{1,2}:\d\d:\d\d) ET\])?"
-    r"(?: \[(?P<reg_end>(?:AAMS|ADM) ID: [^\]]+)\])?$"
-)
+#: An amount as printed: the grammar's ``AMT`` (``grammars/common.lark``), for the parts of a line
+#: the grammar leaves open (a header's stakes, a summary seat's winnings, the side pots).
+_AMT: Final = re.search(r"^AMT: /(.*)/$", read_text("grammars", "common.lark"), re.M)[1]  # type: ignore[index]
 _CASH_RE: Final = re.compile(
     rf"^(?P<game>.+?) \((?P<sb>{_AMT})/(?P<bb>{_AMT})(?: - (?P<cap>{_AMT}) Cap -)?(?: +(?P<cur>[A-Z]{{3}}))?\)$"
 )
@@ -164,107 +161,54 @@ TIME_ZONES: dict[str, str] = {
     "UTC": "UTC",
 }
 
-#: ``Table 'Name' [(Stealth) ][6-max ][(Play Money) ]Seat #4 is the button[ (won the previous hand)]``;
-#: ``(Stealth)`` is also read after the seat count.
-_TABLE_RE: Final = re.compile(
-    r"^Table '(?P<name>.*)' (?P<stealth>\(Stealth\) )?(?:(?P<max>\d+)-max )?(?P<stealth2>\(Stealth\) )?"
-    r"(?P<play>\(Play Money\) )?Seat #(?P<button>\d+) is the button(?P<won> \(won the previous hand\))?$"
-)
-_SEAT_RE: Final = re.compile(
-    rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMT}) in chips(?:, (?P<bounty>{_AMT}) bounty)?\)"
-    r"(?: (?P<out>is sitting out)| out of hand \((?P<reason>.*)\))?$"
-)
-
 # ------------------------------------------------------------------------------------------
-# Play and summary lines
+# Table events, and the parts of summary lines the grammar leaves open
 # ------------------------------------------------------------------------------------------
 
-_POST_RE: Final = re.compile(
-    rf"^(?P<name>.+): posts (?P<kind>small blind|big blind|small & big blinds|the ante) (?P<amt>{_AMT})"
-    r"(?P<allin> and is all-in)?$"
-)
-_TAIL = rf"(?:(?P<allin> and is all-in)| and has reached the (?P<cap>{_AMT}) cap)?$"
-_CALL_RE: Final = re.compile(rf"^(?P<name>.+): calls (?P<amt>{_AMT}){_TAIL}")
-_BET_RE: Final = re.compile(rf"^(?P<name>.+): bets (?P<amt>{_AMT}){_TAIL}")
-_RAISE_RE: Final = re.compile(rf"^(?P<name>.+): raises (?P<by>{_AMT}) to (?P<to>{_AMT}){_TAIL}")
-_FOLD_RE: Final = re.compile(r"^(?P<name>.+): folds(?: \[(?P<cards>[^\]]*)\])?$")
-_DEALT_RE: Final = re.compile(r"^Dealt to (?P<name>.+?)(?: \[(?P<cards>[^\]]*)\])?$")
-_BRACKET_RE: Final = re.compile(r"\[([^\]]*)\]")
-_CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
-_STREET_RE: Final = re.compile(
-    r"^\*\*\* (?:(?P<run>FIRST|SECOND) )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<rest>.*)$"
-)
-_SHOW_RE: Final = re.compile(r"^(?P<name>.+?): shows \[(?P<cards>[^\]]*)\](?: \((?P<desc>.*)\))?$")
-_COLLECT_RE: Final = re.compile(
-    rf"^(?P<name>.+) collected (?P<amt>{_AMT}) from (?P<pot>pot|main pot|side pot(?:-(?P<n>\d+))?)$"
-)
-_UNCALLED_RE: Final = re.compile(rf"^Uncalled bet \((?P<amt>{_AMT})\) returned to (?P<name>.+)$")
-_BOUNTY_RE: Final = re.compile(
-    rf"^(?P<w>.+) (?P<verb>wins|split) (?P<the>the )?(?P<amt>{_AMT})(?P<bword> bounty)? for "
-    rf"(?P<how>splitting the elimination of|eliminating) (?P<elim>.+?)"
-    rf"(?: and their own bounty increases by (?P<inc>{_AMT}) to (?P<new>{_AMT}))?$"
-)
-_FINISHED_RE: Final = re.compile(
-    rf"^(?P<name>.+) finished the tournament(?: in (?P<place>\d+)(?:st|nd|rd|th) place)?"
-    rf"(?: and received (?P<prize>{_AMT})\.)?$"
-)
-_TWON_RE: Final = re.compile(
-    rf"^(?P<name>.+) wins the tournament(?: and receives (?P<prize>{_AMT}))? - congratulations!$"
-)
 #: A carry-over pot (``Starting Pot: 120 chips.``) holds chips no player of the hand put in: the
 #: referee cannot prove such a pot, so the hand is refused with this reason (no real hand shows one).
 _STARTING_POT = "carry-over pot ('Starting Pot: ...') not supported: the pot would hold chips no player of this hand put in"
-_EVENT_RES: Final[tuple[tuple[re.Pattern[str], TableEventKind], ...]] = (
-    (re.compile(r'^(?P<name>.+?) said, "(?P<text>.*)"$'), TableEventKind.CHAT),
-    (re.compile(r"^(?P<name>.+) joins the table at seat #(?P<seat>\d+)$"), TableEventKind.JOINS),
-    (re.compile(r"^(?P<name>.+) leaves the table$"), TableEventKind.LEAVES),
-    (re.compile(r"^(?P<name>.+): sits out$"), TableEventKind.SITS_OUT),
-    (re.compile(r"^(?P<name>.+): is sitting out$"), TableEventKind.IS_SITTING_OUT_COLON),
-    (re.compile(r"^(?P<name>.+) is sitting out$"), TableEventKind.IS_SITTING_OUT),
-    (re.compile(r"^(?P<name>.+) has timed out while disconnected$"), TableEventKind.TIMED_OUT_DISCONNECTED),
-    (
-        re.compile(r"^(?P<name>.+) has timed out while being disconnected$"),
-        TableEventKind.TIMED_OUT_BEING_DISCONNECTED,
-    ),
-    (re.compile(r"^(?P<name>.+) has timed out$"), TableEventKind.TIMED_OUT),
-    (re.compile(r"^(?P<name>.+) is disconnected$"), TableEventKind.DISCONNECTED),
-    (re.compile(r"^(?P<name>.+) is connected$"), TableEventKind.CONNECTED),
-    (re.compile(r"^(?P<name>.+) has returned$"), TableEventKind.RETURNED),
-    (
-        re.compile(r"^(?P<name>.+) will be allowed to play after the button$"),
-        TableEventKind.ALLOWED_AFTER_BUTTON,
-    ),
-    (re.compile(r"^(?P<name>.+) was removed from the table(?P<text>.*)$"), TableEventKind.REMOVED),
-    (
-        re.compile(
-            rf"^(?P<name>.+) cashed out the hand for (?P<amt>{_AMT})(?: \| Cash Out Fee (?P<fee>{_AMT}))?$"
-        ),
-        TableEventKind.CASHED_OUT,
-    ),
-    (re.compile(r"^Betting is capped$"), TableEventKind.BETTING_CAPPED),
-    (
-        re.compile(r"^(?P<name>.+) re-buys and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"),
-        TableEventKind.REBUY,
-    ),
-    (
-        re.compile(
-            r"^(?P<name>.+) takes the add-on and receives (?P<chips>\d[\d,]*) chips(?: for (?P<text>.+))?$"
-        ),
-        TableEventKind.ADD_ON,
-    ),
-    (
-        re.compile(r"^(?P<name>.+) wins (?P<text>(?:an? '.*' ticket|an entry to tournament #\d+)\.?)$"),
-        TableEventKind.WINS,
-    ),
-    (re.compile(r"^(?P<name>.+): is being treated as all-in$"), TableEventKind.TREATED_ALL_IN_COLON),
-    (re.compile(r"^(?P<name>.+) is being treated as all-in$"), TableEventKind.TREATED_ALL_IN),
+#: The table events in the order they are told apart (the first whose shape matches wins), each
+#: with its grammar fragment (``EV_*``: what follows the player's name, fields as named groups).
+_EVENT_SHAPES: Final[tuple[tuple[str, str, TableEventKind], ...]] = (
+    ("EV_CHAT", " ", TableEventKind.CHAT),
+    ("EV_JOINS", " ", TableEventKind.JOINS),
+    ("EV_LEAVES", " ", TableEventKind.LEAVES),
+    ("EV_SITS_OUT", ": ", TableEventKind.SITS_OUT),
+    ("EV_IS_SITTING_OUT", ": ", TableEventKind.IS_SITTING_OUT_COLON),
+    ("EV_IS_SITTING_OUT", " ", TableEventKind.IS_SITTING_OUT),
+    ("EV_TIMED_OUT_DISCONNECTED", " ", TableEventKind.TIMED_OUT_DISCONNECTED),
+    ("EV_TIMED_OUT_BEING_DISCONNECTED", " ", TableEventKind.TIMED_OUT_BEING_DISCONNECTED),
+    ("EV_TIMED_OUT", " ", TableEventKind.TIMED_OUT),
+    ("EV_DISCONNECTED", " ", TableEventKind.DISCONNECTED),
+    ("EV_CONNECTED", " ", TableEventKind.CONNECTED),
+    ("EV_RETURNED", " ", TableEventKind.RETURNED),
+    ("EV_ALLOWED_AFTER_BUTTON", " ", TableEventKind.ALLOWED_AFTER_BUTTON),
+    ("EV_REMOVED", " ", TableEventKind.REMOVED),
+    ("EV_CASHED_OUT", " ", TableEventKind.CASHED_OUT),
+    ("EV_BETTING_CAPPED", "", TableEventKind.BETTING_CAPPED),
+    ("EV_REBUY", " ", TableEventKind.REBUY),
+    ("EV_ADD_ON", " ", TableEventKind.ADD_ON),
+    ("EV_WINS", " ", TableEventKind.WINS),
+    ("EV_TREATED_ALL_IN", ": ", TableEventKind.TREATED_ALL_IN_COLON),
+    ("EV_TREATED_ALL_IN", " ", TableEventKind.TREATED_ALL_IN),
 )
-_TOTAL_RE: Final = re.compile(
-    rf"^Total pot (?P<total>{_AMT})(?: Main pot (?P<main>{_AMT})\.(?P<sides>.*?))? \| Rake (?P<rake>{_AMT})$"
-)
+
+
+def _event_shape(fragment: str, sep: str, kind: TableEventKind) -> re.Pattern[str]:
+    """A table event line: the player's name, ``sep``, then its kind's fragment (as
+    ``EVENT_LINE`` in the grammar); a chat line takes the shortest name (the longest seated one
+    is preferred later), ``Betting is capped`` (no ``sep``) names no one."""
+    if not sep:
+        return re.compile(fragment + "\n")
+    name = "(?P<name>[^\n]+?)" if kind is TableEventKind.CHAT else "(?P<name>[^\n]+)"
+    return re.compile(name + sep + fragment + "\n")
+
+
+#: The pots of a ``Total pot`` line between the total and the rake, when there are side pots
+#: (the grammar's line shape leaves that part open): `` Main pot $10. Side pot-1 $4. ``.
+_POTS_RE: Final = re.compile(rf" Main pot (?P<main>{_AMT})\.(?P<sides>.*) ")
 _SIDE_RE: Final = re.compile(rf" Side pot(?:-(?P<n>\d+))? (?P<amt>{_AMT})\.")
-_BOARD_RE: Final = re.compile(r"^(?:(?P<run>FIRST|SECOND) )?Board \[(?P<cards>[^\]]*)\]$")
-_SSEAT_HEAD_RE: Final = re.compile(r"^Seat (?P<seat>\d+): ")
 _WON_RE: Final = re.compile(rf",? and won \((?P<amt>{_AMT})\)(?: with (?P<desc>.*?))?(?=, and won \(|$)")
 #: One clause of a showed line when run twice: ``and won ($X) with D`` or ``and lost with D``,
 #: the first after the cards, the next ones after ", " (``showed [..] and lost with two pair,
@@ -297,6 +241,10 @@ class _Problem(Exception):
         self.message = message
 
 
+#: The bracketed groups of a street line's board and the cards in one (the board may be printed in
+#: the 2016 client's mangled forms, so the grammar's shape leaves the brackets' contents open).
+_BRACKET_RE: Final = re.compile(r"\[([^\]]*)\]")
+_CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
 _RANKS: Final = frozenset("23456789TJQKA")
 _SUITS: Final = frozenset("cdhs")
 _CARD_SET: Final = frozenset(r + s for r in _RANKS for s in _SUITS)  # a card is one of these 52 strings
@@ -355,7 +303,37 @@ class _Builder:
     lark callbacks come back wrapped and lose their meaning).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, shapes: dict[str, str]) -> None:
+        # each line's fields, read from the grammar's terminal for that line (its named groups:
+        # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
+        self.header_re = re.compile(shapes["HEADER_FIELDS"])
+        self.table_re = re.compile(shapes["TABLE"])
+        self.table_words_re = re.compile(shapes["TABLE_WORDS"])
+        self.amt_re = re.compile(shapes["AMT"])
+        self.seat_re = re.compile(shapes["SEAT"])
+        self.post_re = re.compile(shapes["POST_LINE"])
+        self.dealt_re = re.compile(shapes["DEALT_LINE"])
+        self.expose_re = re.compile(shapes["EXPOSE"])
+        self.expose_bug_re = re.compile(shapes["EXPOSE_BUG"])
+        self.street_re = re.compile(shapes["STREET_LINE"])
+        self.fold_re = re.compile(shapes["FOLD_LINE"])
+        self.check_re = re.compile(shapes["CHECK_LINE"])
+        self.call_re = re.compile(shapes["CALL_LINE"])
+        self.bet_re = re.compile(shapes["BET_LINE"])
+        self.raise_re = re.compile(shapes["RAISE_LINE"])
+        self.uncalled_re = re.compile(shapes["UNCALLED_LINE"])
+        self.showdown_re = re.compile(shapes["SHOWDOWN"])
+        self.show_re = re.compile(shapes["SHOW_LINE"])
+        self.muck_re = re.compile(shapes["MUCK_LINE"])
+        self.noshow_re = re.compile(shapes["NOSHOW_LINE"])
+        self.collect_re = re.compile(shapes["COLLECT_LINE"])
+        self.bounty_re = re.compile(shapes["BOUNTY_LINE"])
+        self.finished_re = re.compile(shapes["FINISHED_LINE"])
+        self.twon_re = re.compile(shapes["TWON_LINE"])
+        self.total_re = re.compile(shapes["TOTAL"])
+        self.board_re = re.compile(shapes["BOARD"])
+        self.sseat_re = re.compile(shapes["SSEAT_LINE"])
+        self.event_shapes = [(_event_shape(shapes[f], sep, kind), kind) for f, sep, kind in _EVENT_SHAPES]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
 
@@ -386,9 +364,14 @@ class _Builder:
         self.sseats: list[SummarySeat] = []
 
     # -- helpers --------------------------------------------------------------------------
+    def _at(self, tok: Any) -> int:
+        """The file line of a token: the block's offset plus the token's line in the block."""
+        line: int = tok.line
+        return self.offset + line
+
     def _line(self, tok: Any) -> tuple[str, int]:
         value: str = tok.value
-        return value[:-1], self.offset + tok.line
+        return value[:-1], self._at(tok)
 
     def _amt(self, text: str, line: int) -> int:
         """An amount of this line (memoised: :func:`_amount`); a bad one is a problem of the line."""
@@ -400,6 +383,10 @@ class _Builder:
         except ValueError as exc:
             self.problems.append((line, str(exc)))
             return 0
+
+    def _opt_amt(self, text: str | None, line: int) -> int | None:
+        """An optional amount of this line (a cap, a bounty, a prize): None when absent."""
+        return self._amt(text, line) if text else None
 
     def _small(self, text: str, line: int) -> int:
         """A seat or pot number: below :data:`SMALL_LIMIT` (what the warehouse's columns hold)."""
@@ -415,19 +402,29 @@ class _Builder:
             return 0
         return int(text)
 
-    def _match(self, rx: re.Pattern[str], text: str, line: int) -> re.Match[str] | None:
-        m = rx.match(text)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-        return m
-
-    def _token(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
-        """Match ``rx`` against a line token (without its "\\n"); records a problem on failure."""
+    def _fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
+        """A line token matched against its terminal's shape (``rx``): its fields, and its file
+        line. The lexer matched the token with that very shape, so this never fails unless the
+        grammar and the builder disagree (then a problem of the line, not a crash)."""
+        line = self._at(tok)
         value: str = tok.value
-        line: int = self.offset + tok.line
-        m = rx.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
+        m = _FIELDS.get(value)  # lines recur ("X: folds", a blind, a bet): read once
+        if m is None or m.re is not rx:
+            m = rx.match(value)
+            if m is None:
+                self.problems.append((line, "unrecognised line"))
+                return None, line
+            remember(_FIELDS, _FIELDS_MAX, value, m)
+        return m, line
+
+    def _player_fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
+        """:meth:`_fields` of a play line naming a player in its ``name`` field, who must be
+        seated (table events may name anyone)."""
+        m, line = self._fields(rx, tok)
+        if m is not None:
+            name: str = m["name"]
+            if name not in self.seated:
+                self.problems.append((line, f"player {name!r} has no seat line"))
         return m, line
 
     def _card_list(self, text: str | None, line: int) -> Cards:
@@ -438,11 +435,6 @@ class _Builder:
             self.problems.append((line, f"bad cards [{text}]"))
             return ()
         return cards
-
-    def _player(self, name: str, line: int) -> None:
-        """Names in play lines must be seated players (table events may name anyone)."""
-        if name not in self.seated:
-            self.problems.append((line, f"player {name!r} has no seat line"))
 
     # -- header / table / seats -----------------------------------------------------------
     def first_seat(self, c: list[Any]) -> None:
@@ -458,24 +450,34 @@ class _Builder:
 
     def _seat(self, tok: Any) -> None:
         value: str = tok.value
-        line: int = self.offset + tok.line
+        line = self._at(tok)
         k = _SEAT_LINES.get(value)  # a player's seat line recurs until their stack changes
         if k is not None:
             self.seats.append(Seat(k.seat, k.player, k.stack, line, k.bounty, k.sitting_out, k.out_of_hand))
             self.seated.add(k.player)
             return
-        m = _SEAT_RE.match(value, 0, len(value) - 1)
+        m, line = self._fields(self.seat_re, tok)
         if m is None:
+            return
+        number, name, stack, bounty, out, reason = m.group("seat", "name", "stack", "bounty", "out", "reason")
+        # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
+        # be unrecognised where it stands; its amounts are the grammar's AMT
+        amt = self.amt_re
+        if (
+            stack[-1:] != " "
+            or amt.fullmatch(stack, 0, len(stack) - 1) is None
+            or (bounty is not None and amt.fullmatch(bounty) is None)
+        ):
             self.problems.append((line, "unrecognised line"))
             return
-        number, name, stack, bounty, out, reason = m.groups()
+        stack = stack[:-1]
         before = len(self.problems)
         seat = Seat(
             self._small(number, line),
             name,
             self._amt(stack, line),
             line,
-            self._amt(bounty, line) if bounty else None,
+            self._opt_amt(bounty, line),
             out is not None,
             reason,
         )
@@ -485,51 +487,48 @@ class _Builder:
             remember(_SEAT_LINES, _OUTCOMES_MAX, value, seat)
 
     # -- play -----------------------------------------------------------------------------
-    # Each play line checks its player is seated (:meth:`_player`) and reads its amounts through
-    # the memo (:meth:`_amt`): compiled, those are direct native calls.
+    # Each play line reads its fields from its terminal's shape and checks its player is seated
+    # (:meth:`_player_fields`), and reads its amounts through the memo (:meth:`_amt`).
 
     def no_plays(self, c: list[Any]) -> None:
         return None
 
     def post(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line: int = self.offset + tok.line
-        m = _POST_RE.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return
-        name, kind, amt, allin = m.groups()
-        self._player(name, line)
-        self.events.append(PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None))
+        m, line = self._player_fields(self.post_re, c[1])
+        if m is not None:
+            name, kind, amt, allin = m.group("name", "kind", "amt", "allin")
+            self.events.append(
+                PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None)
+            )
 
     def hole(self, c: list[Any]) -> None:
-        self.events.append(HoleCardsMarker(self.offset + c[1].line))
+        self.events.append(HoleCardsMarker(self._at(c[1])))
 
     def dealt(self, c: list[Any]) -> None:
-        m, line = self._token(_DEALT_RE, c[1])
-        if m is None:
-            return
-        name, cards = m.groups()
-        self._player(name, line)
-        self.events.append(DealHole(line, name, self._card_list(cards, line)))
+        m, line = self._player_fields(self.dealt_re, c[1])
+        if m is not None:
+            self.events.append(DealHole(line, m["name"], self._card_list(m["cards"], line)))
 
     def expose(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        self.events.append(ExposeCard(line, text[text.rindex("[") + 1 : -1], False))
+        m, line = self._fields(self.expose_re, c[1])
+        if m is not None:
+            self.events.append(ExposeCard(line, m["cards"], False))
 
     def expose_bug(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        self.warnings.append(
-            ParseWarning("courchevel-2016-board", line, "PokerStars 2016 client bug: mangled PRE-FLOP line")
-        )
-        self.events.append(ExposeCard(line, text[text.rindex("[") + 1 : -1], True))
+        m, line = self._fields(self.expose_bug_re, c[1])
+        if m is not None:
+            self.warnings.append(
+                ParseWarning(
+                    "courchevel-2016-board", line, "PokerStars 2016 client bug: mangled PRE-FLOP line"
+                )
+            )
+            self.events.append(ExposeCard(line, m["cards"], True))
 
     def street(self, c: list[Any]) -> None:
-        m, line = self._token(_STREET_RE, c[1])
+        m, line = self._fields(self.street_re, c[1])
         if m is None:
             return
-        run, name, rest = m.groups()
+        run, name, rest = m.group("run", "street", "rest")
         street = _STREET_NAMES[name]
         groups = _BRACKET_RE.findall(rest)
         form = FlopForm.PLAIN
@@ -572,150 +571,99 @@ class _Builder:
         self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line: int = self.offset + tok.line
-        if value.endswith(": folds\n"):
-            name = value[:-8]
-            shown: Cards = ()
-        else:
-            m = _FOLD_RE.match(value, 0, len(value) - 1)
-            if m is None:
-                self.problems.append((line, "unrecognised line"))
-                return
-            name, cards = m.groups()
-            shown = self._card_list(cards, line)
-        self._player(name, line)
-        self.events.append(Fold(line, name, shown))
+        m, line = self._player_fields(self.fold_re, c[1])
+        if m is not None:
+            self.events.append(Fold(line, m["name"], self._card_list(m["cards"], line)))
 
     def check(self, c: list[Any]) -> None:
-        tok = c[1]
-        line: int = self.offset + tok.line
-        name: str = tok.value[: -len(": checks\n")]
-        self._player(name, line)
-        self.events.append(Check(line, name))
+        m, line = self._player_fields(self.check_re, c[1])
+        if m is not None:
+            self.events.append(Check(line, m["name"]))
 
     def call(self, c: list[Any]) -> None:
-        read = self._amount_action(c[1], _CALL_RE)
-        if read is not None:
-            line, name, amount, all_in, cap = read
-            self.events.append(Call(line, name, amount, all_in, cap))
+        m, line = self._player_fields(self.call_re, c[1])
+        if m is not None:
+            name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
+            self.events.append(
+                Call(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
+            )
 
     def bet(self, c: list[Any]) -> None:
-        read = self._amount_action(c[1], _BET_RE)
-        if read is not None:
-            line, name, amount, all_in, cap = read
-            self.events.append(Bet(line, name, amount, all_in, cap))
-
-    def _amount_action(
-        self, tok: Any, regex: re.Pattern[str]
-    ) -> tuple[int, str, int, bool, int | None] | None:
-        """``NAME: calls|bets AMT[ and is all-in| and has reached the AMT cap]`` — one shape, two
-        events: their fields, or None (problem recorded)."""
-        value: str = tok.value
-        line: int = self.offset + tok.line
-        m = regex.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return None
-        name, amt, allin, cap = m.groups()
-        self._player(name, line)
-        return (
-            line,
-            name,
-            self._amt(amt, line),
-            allin is not None,
-            self._amt(cap, line) if cap else None,
-        )
+        m, line = self._player_fields(self.bet_re, c[1])
+        if m is not None:
+            name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
+            self.events.append(
+                Bet(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
+            )
 
     def raise_(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line: int = self.offset + tok.line
-        m = _RAISE_RE.match(value, 0, len(value) - 1)
-        if m is None:
-            self.problems.append((line, "unrecognised line"))
-            return
-        name, by, to, allin, cap = m.groups()
-        self._player(name, line)
-        self.events.append(
-            Raise(
-                line,
-                name,
-                self._amt(by, line),
-                self._amt(to, line),
-                allin is not None,
-                self._amt(cap, line) if cap else None,
+        m, line = self._player_fields(self.raise_re, c[1])
+        if m is not None:
+            name, by, to, allin, cap = m.group("name", "by", "to", "allin", "cap")
+            self.events.append(
+                Raise(
+                    line,
+                    name,
+                    self._amt(by, line),
+                    self._amt(to, line),
+                    allin is not None,
+                    self._opt_amt(cap, line),
+                )
             )
-        )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line = self._token(_UNCALLED_RE, c[1])
-        if m is None:
-            return
-        amt, name = m.groups()
-        self._player(name, line)
-        self.events.append(UncalledBet(line, name, self._amt(amt, line)))
+        m, line = self._player_fields(self.uncalled_re, c[1])
+        if m is not None:
+            self.events.append(UncalledBet(line, m["name"], self._amt(m["amt"], line)))
 
     def showdown(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        self.run = 1 if "FIRST" in text else 2 if "SECOND" in text else 0
-        self.events.append(ShowdownMarker(line, self.run))
+        m, line = self._fields(self.showdown_re, c[1])
+        if m is not None:
+            self.run = _RUNS[m["run"]]
+            self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
-        m, line = self._token(_SHOW_RE, c[1])
+        m, line = self._player_fields(self.show_re, c[1])
         if m is None:
             return
-        name, cards, desc = m.groups()
+        name, cards, desc = m.group("name", "cards", "desc")
         hi: str | None = desc
         lo: str | None = None
         if desc is not None and desc.startswith("HI: "):
             hi, sep, low = desc[4:].partition("; LO: ")
             lo = low if sep else None
-        self._player(name, line)
         self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
-        tok = c[1]
-        line: int = self.offset + tok.line
-        name: str = tok.value[: -len(": mucks hand\n")]
-        self._player(name, line)
-        self.events.append(Muck(line, name))
+        m, line = self._player_fields(self.muck_re, c[1])
+        if m is not None:
+            self.events.append(Muck(line, m["name"]))
 
     def noshow(self, c: list[Any]) -> None:
-        tok = c[1]
-        line: int = self.offset + tok.line
-        name: str = tok.value[: -len(": doesn't show hand\n")]
-        self._player(name, line)
-        self.events.append(DoesNotShow(line, name))
+        m, line = self._player_fields(self.noshow_re, c[1])
+        if m is not None:
+            self.events.append(DoesNotShow(line, m["name"]))
 
     def collect(self, c: list[Any]) -> None:
-        tok = c[1]
-        value: str = tok.value
-        line: int = self.offset + tok.line
-        m = _COLLECT_RE.match(value, 0, len(value) - 1)
+        m, line = self._player_fields(self.collect_re, c[1])
         if m is None:
-            self.problems.append((line, "unrecognised line"))
             return
-        name, amt, label, n = m.groups()
+        name, amt, label, n = m.group("name", "amt", "pot", "n")
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
-        self._player(name, line)
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
     def nolow(self, c: list[Any]) -> None:
-        self.events.append(NoLowHand(self.offset + c[1].line))
+        self.events.append(NoLowHand(self._at(c[1])))
 
     def cancelled(self, c: list[Any]) -> None:
-        self.events.append(HandCancelled(self.offset + c[1].line))
+        self.events.append(HandCancelled(self._at(c[1])))
         self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        m = self._match(_BOUNTY_RE, text, line)
+        m, line = self._fields(self.bounty_re, c[1])
         if m is None:
             return
         winners = tuple(m["w"].split(", ")) if m["verb"] == "split" else (m["w"],)
-        inc, new = m["inc"], m["new"]
         self.events.append(
             Bounty(
                 line,
@@ -724,35 +672,27 @@ class _Builder:
                 m["elim"],
                 progressive=m["bword"] is None,
                 split=m["how"].startswith("splitting"),
-                increase=self._amt(inc, line) if inc else None,
-                new_bounty=self._amt(new, line) if new else None,
+                increase=self._opt_amt(m["inc"], line),
+                new_bounty=self._opt_amt(m["new"], line),
             )
         )
 
     def finished(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        m = self._match(_FINISHED_RE, text, line)
+        m, line = self._fields(self.finished_re, c[1])
         if m is None:
             return
-        prize, place = m["prize"], m["place"]
+        place = m["place"]
         self.events.append(
             Finished(
-                line,
-                m["name"],
-                self._place(place, line) if place else None,
-                self._amt(prize, line) if prize else None,
+                line, m["name"], self._place(place, line) if place else None, self._opt_amt(m["prize"], line)
             )
         )
 
     def twon(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
-        m = self._match(_TWON_RE, text, line)
-        if m is None:
-            return
-        prize = m["prize"]
-        self.events.append(
-            TournamentWon(line, m["name"], self._amt(prize, line) if prize else None, prize or "")
-        )
+        m, line = self._fields(self.twon_re, c[1])
+        if m is not None:
+            prize = m["prize"]
+            self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
 
     def event(self, c: list[Any]) -> None:
         self._event(c[1])
@@ -768,17 +708,15 @@ class _Builder:
         hand (already in the seat stacks), nothing else."""
         kind = self._event(tok)
         if kind is not None and kind is not TableEventKind.REBUY and kind is not TableEventKind.ADD_ON:
-            self.problems.append(
-                (self.offset + tok.line, "only re-buys and add-ons stand before the seat lines")
-            )
+            self.problems.append((self._at(tok), "only re-buys and add-ons stand before the seat lines"))
 
     def _event(self, tok: Any) -> TableEventKind | None:
         text, line = self._line(tok)
         if text.startswith("Starting Pot: "):
             self.problems.append((line, _STARTING_POT))
             return None
-        for rx, kind in _EVENT_RES:
-            m = rx.match(text)
+        for rx, kind in self.event_shapes:
+            m = rx.match(tok.value)
             if m is None:
                 continue
             groups = m.groupdict()
@@ -801,8 +739,8 @@ class _Builder:
                     kind,
                     groups.get("text") or "",
                     self._small(seat, line) if seat else None,
-                    self._amt(amt, line) if amt else None,
-                    self._amt(fee, line) if fee else None,
+                    self._opt_amt(amt, line),
+                    self._opt_amt(fee, line),
                 )
             )
             return kind
@@ -814,10 +752,18 @@ class _Builder:
         return None
 
     def total(self, c: list[Any]) -> None:
-        data, ln = self._token(_TOTAL_RE, c[1])
+        data, ln = self._fields(self.total_re, c[1])
         if data is None:
             return
-        total, main, rest, rake = data.groups()
+        total, pots, rake = data.group("total", "pots", "rake")
+        main: str | None = None
+        rest = ""
+        if pots != " ":
+            pm = _POTS_RE.fullmatch(pots)
+            if pm is None:
+                self.problems.append((ln, "unrecognised line"))
+                return
+            main, rest = pm.group("main", "sides")
         self.total_line = ln
         self.pot_total = self._amt(total, ln)
         self.rake = self._amt(rake, ln)
@@ -833,7 +779,7 @@ class _Builder:
         self.run_twice_seen = True
 
     def board(self, c: list[Any]) -> None:
-        m, ln = self._token(_BOARD_RE, c[1])
+        m, ln = self._fields(self.board_re, c[1])
         if m is not None:
             self.boards.append(self._card_list(m["cards"], ln))
             self.board_lines.append(ln)
@@ -853,7 +799,11 @@ class _Builder:
                 )
             )  # fmt: skip
             return
-        ss = self._summary_seat(line, text, self.by_number)
+        m = self.sseat_re.match(c[1].value)
+        if m is None:
+            self.problems.append((line, "unrecognised summary line"))
+            return
+        ss = self._summary_seat(line, text, m["seat"], m["rest"], self.by_number)
         if ss is not None:
             self.sseats.append(ss)
 
@@ -888,13 +838,14 @@ class _Builder:
         """
         assert self.head is not None
         header_text, header_line = self._line(self.head[0])
-        table_text, table_line = self._line(self.head[1])
-        summary_line: int = self.offset + c[2].line
+        table_line = self._at(self.head[1])
+        summary_line: int = self._at(c[2])
         memo_text, memo = self.header_memo
+        m = memo if memo_text == header_text else self.header_re.fullmatch(header_text)
+        table = self.table_re.match(self.head[1].value)
+        words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
         try:
-            header = _header(
-                header_text, header_line, table_text, table_line, memo if memo_text == header_text else None
-            )
+            header = _header(m, header_line, table, words, table_line)
         except _Problem as p:
             self.problems.append((p.line, p.message))
             return None
@@ -923,13 +874,11 @@ class _Builder:
             tuple(self.warnings),
         )
 
-    def _summary_seat(self, line: int, text: str, by_number: dict[int, str]) -> SummarySeat | None:
-        head = _SSEAT_HEAD_RE.match(text)
-        if head is None:
-            self.problems.append((line, "unrecognised summary line"))
-            return None
-        number = self._small(head["seat"], line)
-        rest = text[head.end() :]
+    def _summary_seat(
+        self, line: int, text: str, seat: str, rest: str, by_number: dict[int, str]
+    ) -> SummarySeat | None:
+        """``Seat N: rest`` (``text``, the whole line): the seat's player, then the outcome."""
+        number = self._small(seat, line)
         name = by_number.get(number)
         if name is None or not (rest == name or rest.startswith(name + " ")):
             self.problems.append((line, f"summary seat {number} does not name the player of seat {number}"))
@@ -1057,6 +1006,41 @@ class _Builder:
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
 
+#: The terminals whose regex the builder reads fields with (:func:`hhparse.larkglue.load_grammar`).
+_SHAPES: Final = (
+    "AMT",
+    "HEADER_FIELDS",
+    "TABLE",
+    "TABLE_WORDS",
+    "SEAT",
+    "POST_LINE",
+    "DEALT_LINE",
+    "EXPOSE",
+    "EXPOSE_BUG",
+    "STREET_LINE",
+    "FOLD_LINE",
+    "CHECK_LINE",
+    "CALL_LINE",
+    "BET_LINE",
+    "RAISE_LINE",
+    "UNCALLED_LINE",
+    "SHOWDOWN",
+    "SHOW_LINE",
+    "MUCK_LINE",
+    "NOSHOW_LINE",
+    "COLLECT_LINE",
+    "BOUNTY_LINE",
+    "FINISHED_LINE",
+    "TWON_LINE",
+    "TOTAL",
+    "BOARD",
+    "SSEAT_LINE",
+    *sorted({fragment for fragment, _, _ in _EVENT_SHAPES}),
+)
+#: A line -> its fields (the match of its terminal's shape, which it keeps: ``m.re``); bounded
+#: like the other memos.
+_FIELDS: Final[dict[str, re.Match[str]]] = {}
+_FIELDS_MAX: Final = 4096
 #: A summary seat line after the name -> its reading (the SummarySeat fields after the player).
 #: "(button) folded before Flop" and friends repeat endlessly; bounded like the amount memo.
 _Outcome = tuple[
@@ -1271,13 +1255,20 @@ def _body(body: str, line: int, hand_id: str) -> _Stakes:
     return stakes
 
 
-def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[str] | None = None) -> Header:
-    """Read the header and table lines; ``m`` is ``_HEADER_RE.match(text)`` when already known."""
+def _header(
+    m: re.Match[str] | None,
+    line: int,
+    table: re.Match[str] | None,
+    words: re.Match[str] | None,
+    table_line: int,
+) -> Header:
+    """Read the header and table lines from their fields (grammar: ``HEADER_FIELDS``, ``TABLE``
+    and ``TABLE_WORDS``); None where the line does not have that shape."""
     if m is None:
-        m = _HEADER_RE.match(text)
-        if m is None:
-            raise _Problem(line, "unrecognised hand header")
-    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.groups()
+        raise _Problem(line, "unrecognised hand header")
+    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
+        "site", "kind", "id", "body", "date", "time", "tz_paren", "tz", "et_date", "et_time", "reg_end"
+    )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
     )
@@ -1293,10 +1284,10 @@ def _header(text: str, line: int, table_text: str, table_line: int, m: re.Match[
             raise _Problem(line, f"unknown time zone {tz!r}")
     except (ValueError, OverflowError):
         raise _Problem(line, "impossible date or time in hand header") from None
-    t = _TABLE_RE.match(table_text)
-    if t is None:
+    if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, stealth, max_seats, stealth2, play, button, won = t.groups()
+    name, button, won = table.group("name", "button", "won")
+    stealth, max_seats, stealth2, play = words.group("stealth", "max", "stealth2", "play")
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
@@ -1372,16 +1363,26 @@ def _build(backend: str) -> None:
     from this lark, lark alone with lark-cython when installed. ``lark``/``lark-cython``: that
     lark back end alone."""
     global _PARSER, _BUILDER, _DRIVER
-    builder = _Builder()
+    grammar, shapes = load_grammar(grammar_text(), _SHAPES)
+    builder = _Builder(shapes)
     driver: LineParser | None = None
     if backend == "driver":
-        lark = make_parser(grammar_text(), builder, cython=False)
+        lark = make_parser(grammar, builder, cython=False)
         driver = line_parser(lark, line_memo=_LINE_MEMO)
         if driver is None:
-            lark = make_parser(grammar_text(), builder)
+            lark = make_parser(grammar, builder)
     else:
-        lark = make_parser(grammar_text(), builder, cython=backend == "lark-cython")
+        lark = make_parser(grammar, builder, cython=backend == "lark-cython")
     _PARSER, _BUILDER, _DRIVER = lark, builder, driver
+
+
+def _builder() -> _Builder:
+    """The process-wide builder (its line shapes are the grammar's), built with the parser."""
+    builder = _BUILDER
+    if builder is None:
+        with _LOCK:
+            builder = _parser()[1]
+    return builder
 
 
 def _parser() -> tuple[Any, _Builder]:
@@ -1457,7 +1458,7 @@ def parse_block(block: Block) -> Hand | ParseError:
     idm = _HAND_ID_RE.search(first)
     hand_id = idm[1] if idm else None
     # unsupported games are recognised from the header before the grammar sees the hand
-    m = _HEADER_RE.match(first)
+    m = _builder().header_re.fullmatch(first)
     if m is None and HEADER_RE.match(first) is None:  # the splitter cut after a hand's blank lines
         return _err(
             block,
@@ -1542,11 +1543,11 @@ def _cut_seat_line(builder: _Builder, text: str, last: int, problems: list[tuple
     if any(line != last for line, _ in problems):
         return False
     line_text = text.rstrip("\n").rpartition("\n")[2]
-    head = _SSEAT_HEAD_RE.match(line_text)
+    head = builder.sseat_re.match(line_text + "\n")
     if head is None:
         return False
     name = next((s.player for s in builder.seats if s.seat == int(head["seat"])), None)
-    rest = line_text[head.end() :]
+    rest: str = head["rest"]
     return name is not None and (name.startswith(rest) or rest.startswith(name))
 
 

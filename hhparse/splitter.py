@@ -65,7 +65,9 @@ BLOCK_BINARY = "binary"  # a file with NUL bytes and no hand header in its first
 #: A hand header: a site word, optional kind words, then ``Hand #123:`` / ``Game #123:``.
 #: Restricted to letters/spaces before the ``#`` so a chat line quoting a header never cuts; the
 #: one exception is the 2012 Zoom form ``PokerStars Game #PokerStars Zoom Hand #84414134468:``,
-#: whose first ``#`` still follows ``Game `` (the chunked path's test below holds).
+#: whose first ``#`` still follows ``Game `` (the chunked path's test below holds). The grammar
+#: declares the header line and its fields (``HEADER_LINE``, ``HEADER_FIELDS``); this only finds
+#: where a hand starts, before the grammar runs and without loading lark.
 HEADER_RE = re.compile(
     r"^[A-Za-z][\w']*(?: Game #[A-Za-z]\w*)?(?: [A-Za-z][A-Za-z' ]*?)? (?:Hand|Game) #\d+: "
 )

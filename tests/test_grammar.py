@@ -93,3 +93,52 @@ def test_repeated_lines_read_alike_and_keep_their_own_line_numbers() -> None:
     errors = list(parse_text(bad + "\n\n" + bad.replace("#1:", "#2:")))
     assert [type(e).__name__ for e in errors] == ["ParseError", "ParseError"]
     assert all(isinstance(e, ParseError) and "bad amount" in e.message for e in errors)
+
+
+def test_table_event_fields_come_from_the_grammar_fragments() -> None:
+    """Each table event kind is one ``EV_*`` fragment of the grammar, its fields named groups."""
+    text = GOOD.replace(
+        "Hero: posts big blind $0.25\n",
+        "Hero: posts big blind $0.25\nCarl joins the table at seat #5\nHero cashed out the hand for $3.10 | Cash Out Fee $0.03\n"
+        "Carl re-buys and receives 1,500 chips for 2 FPP\nBob was removed from the table for failing to post\n"
+        "Betting is capped\n",
+    )
+    (h,) = parse_text(text)
+    assert isinstance(h, Hand)
+    got = [(e.kind, e.player, e.text, e.seat, e.amount, e.fee) for e in h.events if isinstance(e, TableEvent)]
+    assert got == [
+        (TableEventKind.JOINS, "Carl", "", 5, None, None),
+        (TableEventKind.CASHED_OUT, "Hero", "", None, 310, 3),
+        (TableEventKind.REBUY, "Carl", "2 FPP", None, 1500, None),
+        (TableEventKind.REMOVED, "Bob", " for failing to post", None, None, None),
+        (TableEventKind.BETTING_CAPPED, "", "", None, None, None),
+    ]
+
+
+def test_rebuy_chips_start_with_a_digit() -> None:
+    """The re-buy line's chips are ``\\d[\\d,]*`` in the grammar itself (the lexer once accepted
+    ``,5`` and the builder then rejected the line as an unrecognised table event): the same line,
+    the same code, now said by the grammar."""
+    text = GOOD.replace("*** HOLE CARDS ***\n", "Hero re-buys and receives ,5 chips\n*** HOLE CARDS ***\n")
+    (e,) = parse_text(text)
+    assert isinstance(e, ParseError) and e.code == "syntax" and e.line == 7
+    assert e.message == "unrecognised line"
+
+
+def test_the_lexer_sees_no_capture_groups_and_the_builder_sees_the_fields() -> None:
+    """``load_grammar``: the grammar's named groups are non-capturing in lark's terminals (its
+    lexer joins them into one alternation) and kept in the shapes the builder reads."""
+    import re
+
+    from hhparse.larkglue import load_grammar, make_parser
+
+    grammar, shapes = load_grammar(grammar_text(), ["POST_LINE"])
+    lark = make_parser(grammar, object(), cython=False)
+    assert all(re.compile(t.pattern.to_regexp()).groups == 0 for t in lark.terminals)
+    post = re.compile(shapes["POST_LINE"]).match("A b: posts the ante $1 and is all-in\n")
+    assert post is not None and post.group("name", "kind", "amt", "allin") == (
+        "A b",
+        "the ante",
+        "$1",
+        " and is all-in",
+    )
