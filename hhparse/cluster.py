@@ -6,7 +6,7 @@ many), and the importer needs nothing from it but "run this function somewhere a
 result". So this module is only an :class:`~hhparse.importer.Executor`: the importer plans the
 tasks, merges the results in submission order, de-duplicates, records conflicts, rejects and
 live-file pending hands, and publishes through the warehouse's manifest exactly as for a local
-import. The one difference is where :func:`hhparse.importer.process_packed` runs (parse, referee,
+import. The one difference is where :func:`hhparse.import_worker.process_packed` runs (parse, referee,
 all-in EV, Arrow tables): on the cluster's workers, which return Arrow IPC streams, as the local
 pool's workers do.
 
@@ -49,7 +49,8 @@ from typing import Any, Final
 
 from hhparse import __version__
 from hhparse.failures import HhparseError
-from hhparse.importer import GC_THRESHOLD, PackedBlocks, Task, TaskResult, pack_blocks, process_packed
+from hhparse.import_worker import GC_THRESHOLD, PackedBlocks, TaskResult, pack_blocks, process_packed
+from hhparse.importer import Task
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
 from hhparse.workers import _std_streams_to_devnull
@@ -143,9 +144,9 @@ def ship_blocks(blocks: Sequence[Block]) -> bytes:
 
 
 def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool) -> TaskResult:
-    """The task a worker runs: :func:`hhparse.importer.process_packed` of :func:`ship_blocks`'s
+    """The task a worker runs: :func:`hhparse.import_worker.process_packed` of :func:`ship_blocks`'s
     blob, with the collector quietened for its duration as in a local worker
-    (:data:`hhparse.importer.GC_THRESHOLD`), after checking that this worker's hhparse is the
+    (:data:`hhparse.import_worker.GC_THRESHOLD`), after checking that this worker's hhparse is the
     client's (:func:`fingerprint`)."""
     mine = fingerprint()
     if mine != expected:

@@ -10,8 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import hhparse
-import hhparse.importer as importer
-from hhparse.importer import UsageError, import_paths
+import hhparse.import_plan as import_plan
+from hhparse.failures import UsageError
+from hhparse.importer import compact, import_paths
 from hhparse.tables.store import Warehouse
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -95,15 +96,15 @@ def test_broken_symlink_is_not_fatal(tmp_path: Path) -> None:
 
 def test_read_error_mid_file_is_resumed_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     f = write_hands(tmp_path / "a.txt", [str(i) for i in range(1, 11)])
-    real = importer._iter_file_blocks
+    real = import_plan.iter_file_blocks
 
-    def failing(run: importer.FileRun) -> object:
+    def failing(run: import_plan.FileRun) -> object:
         for n, block in enumerate(real(run)):
             if n == 4:
                 raise OSError(5, "Input/output error")
             yield block
 
-    monkeypatch.setattr(importer, "_iter_file_blocks", failing)
+    monkeypatch.setattr(import_plan, "iter_file_blocks", failing)
     r = import_paths([f], tmp_path / "wh", jobs=1)
     assert (r.files[0].status, r.stats.new, r.exit_code) == ("error", 4, 2)
     monkeypatch.undo()
@@ -226,6 +227,6 @@ def test_compact_drops_superseded_rejects_an_import_left_behind(
     folder = tmp_path / "wh" / "rejects"
     assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 1
     assert read_views(tmp_path / "wh")["rejects"].num_rows == 0
-    importer.compact(tmp_path / "wh")
+    compact(tmp_path / "wh")
     assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 0
     assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2"]
