@@ -12,16 +12,16 @@ Nothing here parses, referees or writes the warehouse: the run (:mod:`hhparse.im
 from __future__ import annotations
 
 import hashlib
-import io
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
+from hhparse import inputs
 from hhparse.failures import UsageError, os_reason
-from hhparse.splitter import BLOCK_BINARY, Block, NotRegularFileError, iter_files, split_stream
+from hhparse.splitter import BLOCK_BINARY, HISTORY_SUFFIXES, Block, NotRegularFileError, iter_files
 
 DEFAULT_SETTLE_SECONDS = 10.0
 """A file whose last change (mtime) is at least this old when the import plans it has stopped
@@ -36,13 +36,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def hash_prefix(path: Path, sizes: Sequence[int]) -> list[str]:
+def hash_prefix(path: Path | str, sizes: Sequence[int]) -> list[str]:
     """BLAKE2b hex digests of the first ``n`` bytes of ``path`` for each ``n`` in ``sizes`` (one read)."""
     want = sorted(set(sizes))
     out: dict[int, str] = {}
     h = hashlib.blake2b(digest_size=16)
     pos = 0
-    with open(path, "rb") as fh:
+    with inputs.open_binary(path) as fh:
         for n in want:
             while pos < n:
                 chunk = fh.read(min(_HASH_CHUNK, n - pos))
@@ -52,30 +52,6 @@ def hash_prefix(path: Path, sizes: Sequence[int]) -> list[str]:
                 pos += len(chunk)
             out[n] = h.hexdigest() if pos == n else ""
     return [out[n] for n in sizes]
-
-
-class _Limited(io.RawIOBase):
-    """The first ``limit`` bytes of a binary file: the import covers exactly what it hashed,
-    even if the poker client appends to the file while we read it."""
-
-    def __init__(self, fh: BinaryIO, limit: int) -> None:
-        self._fh = fh
-        self._left = limit
-        self.last = b""  # the last byte read (whether the file ends with a line end)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self._left <= 0:
-            return 0
-        view = memoryview(buffer)
-        n = self._fh.readinto(view[: min(len(view), self._left)])  # type: ignore[attr-defined]
-        n = n or 0
-        self._left -= n
-        if n:
-            self.last = bytes(view[n - 1 : n])
-        return int(n)
 
 
 @dataclass
@@ -166,7 +142,7 @@ class FileRun:
 
 
 def plan_file(
-    path: Path,
+    path: Path | str,
     manifest_files: dict[str, dict[str, Any]],
     touched: dict[str, dict[str, Any]] | None = None,
     *,
@@ -187,8 +163,7 @@ def plan_file(
     key = str(path)
     run = FileRun(key)
     try:
-        st = path.stat()
-        run.size, run.mtime_ns = st.st_size, st.st_mtime_ns
+        run.size, run.mtime_ns = inputs.stat(path)
         now = time.time_ns() if now_ns is None else now_ns
         run.settled = now - run.mtime_ns >= settle_seconds * 1e9
         rec = manifest_files.get(key)
@@ -231,36 +206,17 @@ def plan_file(
     return run
 
 
-def with_last(blocks: Iterator[Block]) -> Iterator[tuple[Block, bool]]:
-    """Each block with whether it is the file's last one (a read error ends the file early: the
-    block read before it is then not the last, and still comes out before the error)."""
-    previous: Block | None = None
-    try:
-        for block in blocks:
-            if previous is not None:
-                yield previous, False
-            previous = block
-    except OSError:
-        if previous is not None:
-            yield previous, False
-        raise
-    if previous is not None:
-        yield previous, True
-
-
 def iter_file_blocks(run: FileRun) -> Iterator[Block]:
     """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes;
     ``run.unterminated`` is set before the last block comes out (the stream is read to its end
     before the splitter hands on a file's last block)."""
-    with open(run.path, "rb") as fh:
-        limited = _Limited(fh, run.size)
-        stream = io.BufferedReader(limited, buffer_size=1 << 16)
-        for n, block in enumerate(split_stream(stream, run.path)):
-            if n == 0 and block.kind == BLOCK_BINARY:
-                run.status = "binary"
-            run.unterminated = limited.last not in (b"\r", b"\n")
-            if n >= run.skip_blocks:
-                yield block
+
+    def seen(n: int, block: Block, last: bytes) -> None:
+        if n == 0 and block.kind == BLOCK_BINARY:
+            run.status = "binary"
+        run.unterminated = last not in (b"\r", b"\n")
+
+    yield from inputs.read_blocks(run.path, run.size, run.skip_blocks, on_block=seen)
 
 
 def expand_paths(
@@ -293,7 +249,28 @@ def expand_paths(
     return list(out)
 
 
-def unreadable_run(path: Path, exc: OSError) -> FileRun:
+def expand_inputs(
+    paths: Sequence[Path | str], problems: list[tuple[Path, OSError]] | None = None
+) -> list[Path | str]:
+    """:func:`expand_paths`, where an fsspec URL (``scheme://...``, :mod:`hhparse.inputs`) stays a
+    URL: the file it names, or the history files below it (sorted). A URL with nothing there is a
+    :class:`UsageError`, as a missing path is."""
+    out: dict[Path | str, None] = {}
+    for p in paths:
+        if not inputs.is_url(p):
+            out.update(dict.fromkeys(expand_paths([p], problems=problems)))
+            continue
+        try:
+            found = inputs.list_url(str(p), HISTORY_SUFFIXES)
+        except OSError as exc:
+            raise UsageError(f"cannot read {p}: {exc}") from None
+        if found is None:
+            raise UsageError(f"no such file or folder: {p}")
+        out.update(dict.fromkeys(found))
+    return list(out)
+
+
+def unreadable_run(path: Path | str, exc: OSError) -> FileRun:
     """An input that could not be read at all: reported, counted (an ``imports`` row), retried
     next run (never recorded as done in the manifest)."""
     skipped = isinstance(exc, NotRegularFileError)

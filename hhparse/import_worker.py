@@ -10,7 +10,9 @@ process, the busy one, decodes fastest (``bench/import.py``, ``docs/performance.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +20,9 @@ from typing import Any
 import pyarrow as pa
 
 from hhparse.errors import ParseError
-from hhparse.splitter import BLOCK_SUMMARY, Block, Fault
+from hhparse.failures import os_reason
+from hhparse.inputs import read_blocks, with_last
+from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, Fault
 from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
 from hhparse.tables.build import BatchBuilder, HandRef, content_hash
 from hhparse.tables.tourney import event_rows, events_table, summaries_table
@@ -251,6 +255,105 @@ def process_packed(
 ) -> TaskResult:
     """:func:`process_blocks` of packed blocks (the worker entry point)."""
     return process_blocks([Block(*b) for b in packed], open_tails, ev)
+
+
+Segment = tuple[str, int, int, bool, str]
+"""One file of a task whose worker reads its inputs (issue #18): ``(name, size, skip, settled,
+hash)`` — the path or fsspec URL, the bytes the plan covers, the blocks already committed, whether
+the file has stopped changing, and the BLAKE2b of its ``size`` bytes as the client planned them."""
+
+FileOutcome = tuple[str, str | None, int, bool]
+"""What reading one segment found: ``(status, error, pending, unterminated)``; status ``ok``,
+``binary`` or ``error`` (the file could not be read where the task ran, or its bytes were not
+the planned ones: none of its hands is in the result, and its record stays incomplete)."""
+
+SAME_BYTES_ERROR = (
+    "read other bytes than the import planned (the file changed after planning, or this worker "
+    "sees another file under this name): not imported, read again by the next import"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FilesResult:
+    """What a worker returns for a task of whole files it read itself: the tables of every block
+    read, and where each block came from (the client has no blocks of its own to match)."""
+
+    result: TaskResult
+    segments: list[int]  # each block's segment (position in the task's segment list)
+    lines: list[int]  # each block's first line
+    open_tails: list[int]  # blocks that end their file with no blank line after
+    live: list[int]  # open tails of files still changing: final only if whole
+    outcomes: list[FileOutcome]  # one per segment
+    nbytes: int  # text read (progress)
+
+
+def read_segment(
+    segment: Segment,
+) -> tuple[list[Block], list[int], list[int], FileOutcome]:
+    """The blocks to process of one file, read here, with the positions (in the list) of its open
+    tail and live tail, as :meth:`hhparse.importer._Importer.tasks` cuts a file the client reads:
+    a last block with no blank line after it and no line end, in a file still changing, is not
+    read (``pending``)."""
+    name, size, skip, settled, expected = segment
+    state = {"status": "ok", "unterminated": False}
+
+    def seen(n: int, block: Block, last: bytes) -> None:
+        if n == 0 and block.kind == BLOCK_BINARY:
+            state["status"] = "binary"
+        state["unterminated"] = last not in (b"\r", b"\n")
+
+    hasher = hashlib.blake2b(digest_size=16) if expected else None
+    blocks: list[Block] = []
+    tails: list[int] = []
+    live: list[int] = []
+    pending = 0
+    try:
+        reader = read_blocks(name, size, skip, hasher=hasher, on_block=seen)
+        for block, last in with_last(reader):
+            open_tail = last and block.kind != BLOCK_BINARY and not block.text.endswith("\n\n")
+            if open_tail and not settled and state["unterminated"]:
+                pending += 1  # cut inside a line: the client is writing it
+                break
+            if open_tail:
+                tails.append(len(blocks))
+                if not settled:
+                    live.append(len(blocks))
+            blocks.append(block)
+        reader.close()
+    except OSError as exc:
+        where = f"the worker on {socket.gethostname()}"
+        return [], [], [], ("error", f"{where} cannot read {name}: {os_reason(exc)}", 0, False)
+    if hasher is not None and hasher.hexdigest() != expected:
+        return [], [], [], ("error", SAME_BYTES_ERROR, 0, False)
+    return blocks, tails, live, (str(state["status"]), None, pending, bool(state["unterminated"]))
+
+
+def process_files(segments: Sequence[Segment], ev: bool = True) -> FilesResult:
+    """Read each file of the task here (a path every worker sees, or an fsspec URL: the client
+    ships names, not text) and :func:`process_blocks` them (the cluster worker's entry point)."""
+    blocks: list[Block] = []
+    seg_of: list[int] = []
+    tails: list[int] = []
+    live: list[int] = []
+    outcomes: list[FileOutcome] = []
+    for si, segment in enumerate(segments):
+        got, seg_tails, seg_live, outcome = read_segment(segment)
+        base = len(blocks)
+        tails.extend(base + i for i in seg_tails)
+        live.extend(base + i for i in seg_live)
+        blocks.extend(got)
+        seg_of.extend([si] * len(got))
+        outcomes.append(outcome)
+    result = process_blocks(blocks, frozenset(tails), ev)
+    return FilesResult(
+        result,
+        seg_of,
+        [b.line for b in blocks],
+        tails,
+        live,
+        outcomes,
+        sum(len(b.text) for b in blocks),
+    )
 
 
 #: Young-generation threshold while importing (CPython's default is 700). Parsing and refereeing

@@ -57,18 +57,27 @@ from typing import Any, Protocol
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhparse import import_plan, import_worker
+from hhparse import import_plan, import_worker, inputs
 from hhparse.failures import ExitCode, UsageError, WarehouseNotFoundError, os_reason
 from hhparse.import_plan import (
     DEFAULT_SETTLE_SECONDS,
     FileRun,
+    expand_inputs,
     expand_paths,
     plan_file,
     unreadable_run,
     utc_now,
-    with_last,
 )
-from hhparse.import_worker import TaskResult, pack_blocks, process_blocks, process_packed, worker_init
+from hhparse.import_worker import (
+    FilesResult,
+    Segment,
+    TaskResult,
+    pack_blocks,
+    process_blocks,
+    process_packed,
+    worker_init,
+)
+from hhparse.inputs import with_last
 from hhparse.known import KnownHands, hash_value
 from hhparse.splitter import BLOCK_BINARY, Block
 from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
@@ -100,6 +109,11 @@ TASK_BYTES = 16 << 20
 """A task also ends at this much text, so a file of huge (rejected) blocks keeps memory bounded."""
 ENV_SETTLE_SECONDS = "HHPARSE_SETTLE_SECONDS"
 MAX_LISTED_CONFLICTS = 1000
+BYTES_A_HAND = 1 << 10
+"""About what a hand's text weighs: a task of files its worker reads holds whole files, about
+``task_hands`` hands' worth of bytes (or one larger file)."""
+READ_PROBE_FILES = 8
+"""Inputs a cluster's workers are asked to open before they are trusted to read them all."""
 
 
 class Executor(Protocol):
@@ -116,8 +130,18 @@ class Executor(Protocol):
     :class:`hhparse.cluster.DaskExecutor` on a Dask cluster.
     """
 
-    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in the order of ``tasks``."""
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult | FilesResult]]:
+        """Each task with its result, in the order of ``tasks``: a :class:`FilesResult` for a task
+        of :attr:`Task.segments` (only an executor whose ``reads_inputs`` said yes gets those)."""
+        ...
+
+
+class InputReader(Protocol):
+    """An executor whose workers can read the inputs themselves (a Dask cluster on a shared file
+    system, fsspec URLs): asked once per import, with a sample of the planned inputs."""
+
+    def reads_inputs(self, sample: Sequence[tuple[str, int]]) -> bool:
+        """Whether tasks may name files (``(name, planned size)``) instead of carrying text."""
         ...
 
 
@@ -203,6 +227,9 @@ class Task:
     live: frozenset[int] = frozenset()  # open tails of files still changing: final only if whole
     rereads: dict[int, list[Any]] = field(default_factory=dict)  # position -> [line, hash] of the
     # reject an earlier run stored for a half-written last hand, read again here
+    segments: list[Segment] = field(default_factory=list)  # files the worker reads itself (then
+    # ``blocks`` is empty until the result says what was read), one per ``segment_files`` entry
+    segment_files: list[int] = field(default_factory=list)
 
 
 class Reporter(Protocol):
@@ -377,6 +404,75 @@ class _Importer:
 
     # -- task generation -------------------------------------------------------------------
 
+    def file_tasks(self) -> Iterator[Task]:
+        """The files to read, in tasks that name them (the worker reads them: issue #18): whole
+        files, grouped up to about ``task_hands`` hands' worth of bytes. A file is never cut
+        between tasks (its worker reads it from the start to skip what is committed, as
+        :meth:`tasks` does), so its last block, its open tail and its end are in one task."""
+        target = self.task_hands * BYTES_A_HAND
+        segments: list[Segment] = []
+        seg_files: list[int] = []
+        ends: list[int] = []
+        nbytes = 0
+        for i, run in enumerate(self.runs):
+            ends.append(i)
+            if run.status not in ("unreadable", "skipped"):
+                segments.append((run.path, run.size, run.skip_blocks, run.settled, run.hash))
+                seg_files.append(i)
+                nbytes += run.size - run.resumed_from
+            if nbytes >= target:
+                yield Task([], [], ends, nbytes, segments=segments, segment_files=seg_files)
+                segments, seg_files, ends, nbytes = [], [], [], 0
+        if ends:
+            yield Task([], [], ends, nbytes, segments=segments, segment_files=seg_files)
+
+    def unpack(self, task: Task, got: FilesResult) -> tuple[Task, TaskResult]:
+        """The task as :meth:`tasks` would have cut it, from what its worker read: each file's
+        status, pending last hand and the reject an earlier run left open are applied to its run."""
+        rereads: dict[int, list[Any]] = {}
+        first: dict[int, int] = {}
+        for idx, si in enumerate(got.segments):
+            first.setdefault(si, idx)
+        for si, fi in enumerate(task.segment_files):
+            run = self.runs[fi]
+            status, error, pending, unterminated = got.outcomes[si]
+            if status != "ok":
+                run.status, run.error = status, error
+            run.unterminated = unterminated
+            run.pending += pending
+            self.stats.pending += pending
+            if si in first and run.previous_tail is not None:
+                rereads[first[si]] = run.previous_tail
+                run.previous_tail = None
+            elif si not in first:  # its earlier reject stays until that hand is read
+                run.open_tail = run.previous_tail
+        files = [task.segment_files[si] for si in got.segments]
+        merged = Task(
+            [],
+            files,
+            task.ends,
+            task.nbytes,
+            frozenset(got.open_tails),
+            got.lines,
+            frozenset(got.live),
+            rereads,
+            task.segments,
+            task.segment_files,
+        )
+        return merged, got.result
+
+    def _block(self, task: Task, idx: int) -> Block:
+        """Block ``idx`` of ``task``: a worker that read its files kept their text, so a
+        conflicting hand's text (kept in ``rejects``) is read again here, from its file."""
+        if task.blocks:
+            return task.blocks[idx]
+        run = self.runs[task.files[idx]]
+        line = task.lines[idx]
+        for block in inputs.read_blocks(run.path, run.size, 0):
+            if block.line == line:
+                return block
+        raise OSError(f"{run.path}: the hand at line {line} is no longer there")
+
     def tasks(self) -> Iterator[Task]:
         """The blocks to read, in tasks.
 
@@ -498,7 +594,9 @@ class _Importer:
                         run.conflicts.append(hand_id)
                     self.conflicts.append((run.path, hand_id))
                     reject_keys.add((run.path, line, chash))
-                    conflict_rows.append(_conflict_row(task.blocks[idx], site, hand_id, chash, result, idx))
+                    conflict_rows.append(
+                        _conflict_row(self._block(task, idx), site, hand_id, chash, result, idx)
+                    )
             elif (run.path, line, chash) in reject_keys or (accepted and chash in summary_hashes):
                 # this text at this place is a stored reject, or this summary file is stored already
                 run.duplicate += 1
@@ -577,9 +675,19 @@ class _Importer:
     def run(self) -> None:
         # closing(): an error or Ctrl-C while merging reaches the executor at once (GeneratorExit
         # at its ``yield``), so it stops its workers instead of finishing the queued tasks
-        with contextlib.closing(self.executor.results(self.tasks(), self.ev)) as results:
-            for task, result in results:
-                self.merge(task, result)
+        reader = getattr(self.executor, "reads_inputs", None)
+        sample = [(r.path, r.size) for r in self.runs if r.status not in ("unreadable", "skipped")]
+        tasks = self.file_tasks() if reader and sample and reader(sample[:READ_PROBE_FILES]) else self.tasks()
+        said = getattr(self.executor, "notes", None)
+        if said:  # (the cluster's workers could not read the inputs: the client ships them)
+            self.wh.notes.extend(said)
+            said.clear()
+        with contextlib.closing(self.executor.results(tasks, self.ev)) as results:
+            for task, got in results:
+                if isinstance(got, FilesResult):
+                    self.merge(*self.unpack(task, got))
+                else:
+                    self.merge(task, got)
         self.publish()
 
 
@@ -617,7 +725,7 @@ def import_paths(
     """
     problems: list[tuple[Path, OSError]] = []
     _settle_seconds(settle_seconds)  # a bad value is a usage error before anything is read
-    files = expand_paths(paths, problems=problems)
+    files = expand_inputs(paths, problems=problems)
     with ImportSession(
         warehouse,
         jobs=jobs,
@@ -707,13 +815,13 @@ class ImportSession:
 
     def import_files(
         self,
-        files: Sequence[Path],
+        files: Sequence[Path | str],
         problems: Sequence[tuple[Path, OSError]] = (),
         *,
         reporter: Reporter | None = None,
         pool_min_bytes: int = 0,
     ) -> ImportResult:
-        """Import ``files`` (already expanded: :func:`expand_paths`); ``problems`` are inputs
+        """Import ``files`` (already expanded: :func:`expand_paths`, or URLs: :func:`expand_inputs`); ``problems`` are inputs
         that could not be read, reported as such. The pool runs only when ``jobs`` > 1 and the
         files have at least ``pool_min_bytes`` of new text (:data:`POOL_MIN_BYTES` for a
         session's small imports), else the import runs in this process.

@@ -143,6 +143,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "importer.py",
         "import_plan.py",
         "import_worker.py",
+        "inputs.py",
         "recompute.py",
         "checking.py",
         "watch.py",
@@ -166,6 +167,11 @@ def test_import_worker_knows_nothing_of_the_warehouse_or_the_run() -> None:
     assert not _forbidden(
         imports, ("hhparse.tables.store", "hhparse.importer", "hhparse.import_plan", "hhparse.known")
     ), imports
+    # what it reads itself (a cluster worker reading its inputs) it opens as the plan does
+    assert not _forbidden(
+        _imports(PKG / "inputs.py"),
+        ("hhparse.tables", "hhparse.importer", "hhparse.import_plan", "hhparse.parsing"),
+    )
 
 
 def test_import_plan_reads_bytes_and_never_parses() -> None:
