@@ -230,3 +230,24 @@ def test_compact_drops_superseded_rejects_an_import_left_behind(
     compact(tmp_path / "wh")
     assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 0
     assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2"]
+
+
+def test_a_worker_reading_other_bytes_than_planned_imports_none_of_them(tmp_path: Path) -> None:
+    """Issue #18: a worker reads a file itself and hashes what it reads; a file that changed
+    after planning (or another file under the same name where the worker runs) is an error for
+    that file, none of its hands is used, and the next file of the task is read as planned."""
+    from hhparse.import_plan import hash_prefix
+    from hhparse.import_worker import SAME_BYTES_ERROR, process_files
+
+    a = write_hands(tmp_path / "a.txt", ["1", "2"])
+    b = write_hands(tmp_path / "b.txt", ["3", "4", "5"])
+    size_a, size_b = a.stat().st_size, b.stat().st_size
+    planned = [
+        (str(a), size_a, 0, True, hash_prefix(a, [size_a])[0]),
+        (str(b), size_b, 0, True, hash_prefix(b, [size_b])[0]),
+    ]
+    a.write_bytes(a.read_bytes().replace(b"Player1", b"Player9"))  # same size, other bytes
+    got = process_files(planned, ev=False)
+    assert got.outcomes[0] == ("error", SAME_BYTES_ERROR, 0, False)
+    assert got.outcomes[1][0] == "ok" and got.segments == [1, 1, 1]
+    assert got.result.hand_ids == ["3", "4", "5"]
