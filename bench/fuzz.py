@@ -49,11 +49,11 @@ def main() -> int:
     import harness
     from _warehouse_helpers import install_referee
 
-    import hhparse.importer as importer
+    import hhparse.import_worker as import_worker
 
     install_referee()
-    importer._quiet_gc = lambda: (700, 10, 10)  # thousands of tiny imports: not the big-run GC tuning
-    importer._restore_gc = lambda previous: None
+    import_worker.quiet_gc = lambda: (700, 10, 10)  # thousands of tiny imports: not the big-run GC tuning
+    import_worker.restore_gc = lambda previous: None
     os.fsync = lambda fd: None  # nor durability
     work = Path(tempfile.mkdtemp(prefix="hhparse-fuzz-"))
     counts: Counter[str] = Counter()

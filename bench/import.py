@@ -31,6 +31,11 @@ side can be projected to a larger cluster.
 
 Usage: python bench/import.py [--hands 20000] [--jobs 1 2] [--repeat 3] [--input mix synth]
        [--keep DIR] [--ev on|off|both] [--executor pool|cluster|both]
+       [--cluster-reads workers client auto]
+
+``--cluster-reads`` (issue #18): the cluster's workers read the input files themselves
+(``workers``), or the client cuts them and ships the text (``client``); several values run each
+in every round.
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ import psutil
 from hhparse.importer import import_paths
 from hhparse.cluster import connect
 t = time.perf_counter()
-with connect("local:" + sys.argv[3]) as ex:
+with connect("local:" + sys.argv[3], inputs=sys.argv[5]) as ex:
     startup = time.perf_counter() - t
     workers = psutil.Process().children(recursive=True)
     def workers_cpu():
@@ -328,9 +333,19 @@ def main() -> None:
         default="pool",
         help="local process pool (--jobs N), Dask LocalCluster (--cluster local:N), or both",
     )
+    ap.add_argument(
+        "--cluster-reads",
+        nargs="+",
+        choices=("workers", "client", "auto"),
+        default=["workers"],
+        help="with the cluster: who reads the inputs (issue #18); several values: each in every round",
+    )
     args = ap.parse_args()
     evs = ("off", "on") if args.ev == "both" else (args.ev,)
-    executors = ("pool", "cluster") if args.executor == "both" else (args.executor,)
+    chosen = ("pool", "cluster") if args.executor == "both" else (args.executor,)
+    executors = [
+        x for c in chosen for x in ([f"cluster-{m}" for m in args.cluster_reads] if c == "cluster" else [c])
+    ]
     inputs = ["corpus"] if args.corpus_input else list(dict.fromkeys(args.input))
 
     work = Path(tempfile.mkdtemp(prefix="hhparse-bench-"))
@@ -356,8 +371,9 @@ def main() -> None:
                 name, executor, jobs, ev = key
                 wh = work / f"wh-{name}-{executor}-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
-                child = CHILD_CLUSTER if executor == "cluster" else CHILD
-                out, mem = run_sampled([sys.executable, "-c", child, str(srcs[name]), str(wh), str(jobs), ev])
+                child = CHILD_CLUSTER if executor.startswith("cluster") else CHILD
+                argv = [sys.executable, "-c", child, str(srcs[name]), str(wh), str(jobs), ev]
+                out, mem = run_sampled([*argv, executor.removeprefix("cluster-")])
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
@@ -368,7 +384,7 @@ def main() -> None:
                 runs_of[key].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
                 extra = ""
-                if executor == "cluster":
+                if executor.startswith("cluster"):
                     extra = (
                         f", client CPU {1e6 * r['cpu_seconds'] / r['read']:.1f} µs/hand, workers' CPU "
                         f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, cluster start "
@@ -404,7 +420,7 @@ def main() -> None:
                 f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
                 f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
             )
-            if executor == "cluster":
+            if executor.startswith("cluster"):
                 client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
                 workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
                 line += (
@@ -472,7 +488,9 @@ def main() -> None:
 
 
 def _label(executor: str, jobs: int) -> str:
-    return f"--cluster local:{jobs}" if executor == "cluster" else f"--jobs {jobs}"
+    if executor.startswith("cluster"):
+        return f"--cluster local:{jobs} --cluster-reads {executor.removeprefix('cluster-')}"
+    return f"--jobs {jobs}"
 
 
 if __name__ == "__main__":

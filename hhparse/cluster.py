@@ -6,15 +6,18 @@ many), and the importer needs nothing from it but "run this function somewhere a
 result". So this module is only an :class:`~hhparse.importer.Executor`: the importer plans the
 tasks, merges the results in submission order, de-duplicates, records conflicts, rejects and
 live-file pending hands, and publishes through the warehouse's manifest exactly as for a local
-import. The one difference is where :func:`hhparse.importer.process_packed` runs (parse, referee,
+import. The one difference is where :func:`hhparse.import_worker.process_packed` runs (parse, referee,
 all-in EV, Arrow tables): on the cluster's workers, which return Arrow IPC streams, as the local
 pool's workers do.
 
-* **The client reads the inputs, the workers need none.** The importer hashes every new or grown
-  file to decide what to read (incremental imports), so it reads each byte anyway; it also cuts
-  the files into hand blocks and ships them with the task. Inputs therefore need to be reachable
-  only from the machine running ``hhparse import``; the workers need hhparse (the same version:
-  :func:`fingerprint` is checked on every task) and no file system in common with it.
+* **The workers read the inputs where they can** (issue #18). The client plans (it hashes every
+  new or grown file to decide what to read: incremental imports) and sends tasks that *name*
+  files (:data:`hhparse.import_worker.Segment`: path or fsspec URL, planned size and hash); a
+  worker reads and hashes exactly those bytes (:func:`run_file_task`). When a worker cannot open
+  the first inputs (:func:`can_read`, asked once an import with ``inputs="auto"``), the client
+  cuts the files into hand blocks and ships them with the task instead, as ``inputs="client"``
+  always does; then the workers need no file system in common with it. Either way the workers
+  need hhparse (the same version: :func:`fingerprint` is checked on every task).
 * **Only the client writes the warehouse.** Workers never touch it; the client holds its lock and
   commits each batch with the manifest protocol of :mod:`hhparse.tables.store`. So a worker
   killed mid-import costs only its running task, which the scheduler gives to another worker
@@ -48,8 +51,19 @@ from pathlib import Path
 from typing import Any, Final
 
 from hhparse import __version__
+from hhparse import inputs as _inputs
 from hhparse.failures import HhparseError
-from hhparse.importer import GC_THRESHOLD, PackedBlocks, Task, TaskResult, pack_blocks, process_packed
+from hhparse.import_worker import (
+    GC_THRESHOLD,
+    FilesResult,
+    PackedBlocks,
+    Segment,
+    TaskResult,
+    pack_blocks,
+    process_files,
+    process_packed,
+)
+from hhparse.importer import Task
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
 from hhparse.workers import _std_streams_to_devnull
@@ -70,6 +84,9 @@ ALLOWED_FAILURES: Final = 3
 WAIT_SECONDS: Final = 0.5
 """Results are awaited in steps this long, so Ctrl-C reaches the client at once."""
 INSTALL_HINT: Final = "pip install 'hhparse[cluster]'"
+INPUT_MODES: Final = ("auto", "workers", "client")
+"""Who reads the inputs: ``workers`` (a shared file system, fsspec URLs), ``client`` (it ships
+the text), ``auto`` (the workers when they can open the first inputs, else the client)."""
 
 _LOCAL_RE: Final = re.compile(r"^local(?::(\d+))?$")
 _ADDRESS_RE: Final = re.compile(r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?[^\s/:]+(?::\d+)?$")
@@ -143,9 +160,9 @@ def ship_blocks(blocks: Sequence[Block]) -> bytes:
 
 
 def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool) -> TaskResult:
-    """The task a worker runs: :func:`hhparse.importer.process_packed` of :func:`ship_blocks`'s
+    """The task a worker runs: :func:`hhparse.import_worker.process_packed` of :func:`ship_blocks`'s
     blob, with the collector quietened for its duration as in a local worker
-    (:data:`hhparse.importer.GC_THRESHOLD`), after checking that this worker's hhparse is the
+    (:data:`hhparse.import_worker.GC_THRESHOLD`), after checking that this worker's hhparse is the
     client's (:func:`fingerprint`)."""
     mine = fingerprint()
     if mine != expected:
@@ -157,6 +174,36 @@ def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool
         return process_packed(packed, open_tails, ev)
     finally:
         gc.set_threshold(*previous)
+
+
+def run_file_task(expected: str, segments: list[Segment], ev: bool) -> FilesResult:
+    """The task a worker runs when it reads the inputs itself (issue #18):
+    :func:`hhparse.import_worker.process_files` of the files the task names, checked and with the
+    collector quietened as in :func:`run_task`."""
+    mine = fingerprint()
+    if mine != expected:
+        raise WorkerMismatchError(f"this worker runs hhparse {mine}, the client {expected}")
+    previous = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLD)
+    try:
+        return process_files(segments, ev)
+    finally:
+        gc.set_threshold(*previous)
+
+
+def can_read(sample: list[tuple[str, int]]) -> str | None:
+    """``None`` when this worker can open every input of ``sample`` (``(name, planned size)``)
+    and sees at least the planned bytes; else the first input it cannot read, and why."""
+    for name, size in sample:
+        try:
+            seen, _ = _inputs.stat(name)
+            with _inputs.open_binary(name) as fh:
+                fh.read(1)
+        except OSError as exc:
+            return f"{name}: {exc.strerror or exc}"
+        if seen < size:
+            return f"{name}: {seen:,} bytes here, {size:,} where the import runs"
+    return None
 
 
 def _warm_up(main_pid: int | None) -> str:
@@ -217,16 +264,41 @@ class DaskExecutor:
     again elsewhere by the scheduler; any failure stops the import with the tasks cancelled.
     """
 
-    def __init__(self, client: Any, *, depth: int | None = None, address: str = "") -> None:
+    def __init__(
+        self, client: Any, *, depth: int | None = None, address: str = "", inputs: str = "auto"
+    ) -> None:
+        if inputs not in INPUT_MODES:
+            raise ClusterError(f"inputs={inputs!r}: one of {', '.join(INPUT_MODES)}")
         self.client = client
         self.depth = depth
+        self.inputs = inputs
+        self.notes: list[str] = []  # what the user should know (the client read the inputs...)
         self.address = address or str(getattr(getattr(client, "scheduler", None), "address", "") or "")
+
+    def reads_inputs(self, sample: Sequence[tuple[str, int]]) -> bool:
+        """Whether the workers read the inputs themselves (:class:`hhparse.importer.InputReader`):
+        always with ``inputs="workers"``, never with ``"client"``; with ``"auto"`` when every
+        worker can open the first planned inputs (``sample``), else the client reads and ships
+        the text, and says so in :attr:`notes`."""
+        if self.inputs != "auto":
+            return self.inputs == "workers"
+        answers: dict[str, str | None] = self.client.run(can_read, list(sample))
+        refused = {w: why for w, why in answers.items() if why is not None}
+        if not answers or refused:
+            worker, why = sorted(refused.items())[0] if refused else ("(none)", "no worker")
+            self.notes.append(
+                f"the Dask worker {worker} cannot read the inputs ({why}): this client reads them "
+                f"and ships their text to the workers (a shared file system or an fsspec URL every "
+                f"worker can open lets the workers read them)"
+            )
+            return False
+        return True
 
     def threads(self) -> int:
         """Worker threads in the cluster now."""
         return int(sum(self.client.nthreads().values()))
 
-    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult | FilesResult]]:
         """Each task with its result, in order."""
         distributed = _distributed()
         depth = self.depth or max(4, 4 * self.threads())
@@ -235,15 +307,13 @@ class DaskExecutor:
         window: deque[tuple[Task, Any]] = deque()
         try:
             for n, task in enumerate(tasks):
-                fut = self.client.submit(
-                    run_task,
-                    expected,
-                    ship_blocks(task.blocks),
-                    task.open_tails,
-                    ev,
-                    key=f"hhparse-import-{run}-{n:08d}",
-                    pure=False,
-                )
+                key = f"hhparse-import-{run}-{n:08d}"
+                if task.segment_files:  # the worker reads the files
+                    fut = self.client.submit(run_file_task, expected, task.segments, ev, key=key, pure=False)
+                else:
+                    fut = self.client.submit(
+                        run_task, expected, ship_blocks(task.blocks), task.open_tails, ev, key=key, pure=False
+                    )
                 window.append((task, fut))  # the text stays until merged: a conflict keeps it
                 while len(window) > depth:
                     t, f = window.popleft()
@@ -256,10 +326,10 @@ class DaskExecutor:
                 self.client.cancel([f for _, f in window], force=True)
             raise
 
-    def _wait(self, future: Any, distributed: Any) -> TaskResult:
+    def _wait(self, future: Any, distributed: Any) -> TaskResult | FilesResult:
         while True:
             try:
-                result: TaskResult = future.result(timeout=WAIT_SECONDS)
+                result: TaskResult | FilesResult = future.result(timeout=WAIT_SECONDS)
                 future.release()
                 return result
             except (TimeoutError, distributed.TimeoutError):
@@ -305,7 +375,7 @@ def _check_workers(client: Any, address: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def connect(spec: str, *, timeout: float | None = None) -> Iterator[DaskExecutor]:
+def connect(spec: str, *, timeout: float | None = None, inputs: str = "auto") -> Iterator[DaskExecutor]:
     """An executor on the cluster ``spec`` names (:func:`parse_address`), for one import.
 
     ``local:N`` starts a ``LocalCluster`` of N single-threaded worker processes, closed on exit;
@@ -363,7 +433,7 @@ def connect(spec: str, *, timeout: float | None = None) -> Iterator[DaskExecutor
                 ) from None
         client.register_plugin(_make_plugin(main_pid), name="hhparse-warm-up")
         _check_workers(client, address)
-        yield DaskExecutor(client, address=address)
+        yield DaskExecutor(client, address=address, inputs=inputs)
     finally:
         if client is not None:
             with contextlib.suppress(Exception):

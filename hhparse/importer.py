@@ -1,20 +1,25 @@
-"""Bulk import: files → blocks → parse → referee → Arrow batches → the Parquet warehouse.
+"""Bulk import, the run: plan → tasks → executor → merge → the Parquet warehouse.
 
-Design (issue #5), and why:
+An import is three modules: :mod:`hhparse.import_plan` decides which files and which of their
+bytes to read (incremental imports, live files); :mod:`hhparse.import_worker` turns a task's
+blocks into Arrow tables (parse, referee, all-in EV), wherever an :class:`Executor` runs it; this
+module runs the import: it cuts the planned files into tasks, merges the results, de-duplicates
+and publishes. Design (issue #5), and why:
 
 * **Blocks are the unit of work.** The main process streams files through the splitter and sends
   batches of ``task_hands`` blocks to a process pool; workers parse, referee and build *Arrow
-  columns* (≈10× faster to write than Python rows) and return finished tables. At most
-  ``2 × jobs`` tasks are in flight, and results are published every ``batch_hands`` hands, so
-  memory stays bounded whatever the input size. ``jobs=1`` runs everything in-process.
+  columns* (cheaper to write than Python rows: ``docs/performance.md``) and return finished
+  tables. At most ``4 × jobs`` tasks are in flight, and results are published every
+  ``batch_hands`` hands, so memory stays bounded whatever the input size. ``jobs=1`` runs
+  everything in-process.
 * **Results are consumed in submission order**, so "blocks processed so far" is always a prefix of
   each file: the manifest can record per-file progress as a block count, published atomically with
   the batch that completes it. A run killed at any moment resumes from the last published batch;
   the uncommitted work is simply redone, so no hand is lost or doubled.
-* **Incremental.** A file whose size and mtime match a complete manifest record is skipped without
-  reading it. A file that grew is verified (hash of the already-imported prefix) and only its new
-  blocks are parsed; a file whose prefix changed is re-read from the start (its hands then show up
-  as duplicates or conflicts).
+* **Incremental** (:func:`~hhparse.import_plan.plan_file`): a file whose size and mtime match a
+  complete manifest record is skipped without reading it; a file that grew is verified and only
+  its new blocks are parsed; a file whose prefix changed is re-read from the start (its hands then
+  show up as duplicates or conflicts).
 * **Duplicates and conflicts** are decided in the main process against the known
   ``(site, hand_id) → content hash`` index (:class:`~hhparse.known.KnownHands`, 16 bytes a hand,
   so memory stays bounded however large the warehouse), loaded once from the published ``hands``
@@ -38,9 +43,6 @@ never opened) become ``imports`` rows with a status and error; unparsable or ill
 from __future__ import annotations
 
 import contextlib
-import gc
-import hashlib
-import io
 import multiprocessing
 import os
 import time
@@ -49,320 +51,69 @@ from collections import deque
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import Any, Protocol
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from hhparse.errors import ParseError
+from hhparse import import_plan, import_worker, inputs
 from hhparse.failures import ExitCode, UsageError, WarehouseNotFoundError, os_reason
+from hhparse.import_plan import (
+    DEFAULT_SETTLE_SECONDS,
+    FileRun,
+    expand_inputs,
+    expand_paths,
+    plan_file,
+    unreadable_run,
+    utc_now,
+)
+from hhparse.import_worker import (
+    FilesResult,
+    Segment,
+    TaskResult,
+    pack_blocks,
+    process_blocks,
+    process_packed,
+    worker_init,
+)
+from hhparse.inputs import with_last
 from hhparse.known import KnownHands, hash_value
-from hhparse.splitter import (
-    BLOCK_BINARY,
-    BLOCK_SUMMARY,
-    Block,
-    Fault,
-    NotRegularFileError,
-    iter_files,
-    split_stream,
-)
-from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
-from hhparse.tables.build import (
-    HAND_IDX,
-    BatchBuilder,
-    HandRef,
-    content_hash,
-    records_from_pylist,
-    strip_hand_idx,
-)
+from hhparse.splitter import BLOCK_BINARY, Block
+from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import Warehouse, classify
-from hhparse.tables.tourney import event_rows, events_table, summaries_table
-from hhparse.workers import die_with_parent, start_helpers, stop_pool, wait_result
+from hhparse.workers import start_helpers, stop_pool, wait_result
+
+__all__ = [
+    "DEFAULT_BATCH_HANDS",
+    "DEFAULT_TASK_HANDS",
+    "POOL_MIN_BYTES",
+    "Executor",
+    "FileRun",
+    "ImportResult",
+    "ImportSession",
+    "ImportStats",
+    "InProcessExecutor",
+    "PoolExecutor",
+    "Reporter",
+    "Task",
+    "compact",
+    "expand_paths",
+    "import_paths",
+    "local_executor",
+]
 
 DEFAULT_TASK_HANDS = 500
 DEFAULT_BATCH_HANDS = 50_000
 TASK_BYTES = 16 << 20
 """A task also ends at this much text, so a file of huge (rejected) blocks keeps memory bounded."""
-DEFAULT_SETTLE_SECONDS = 10.0
-"""A file whose last change (mtime) is at least this old when the import plans it has stopped
-changing: its last hand is final even with no blank line after it. The client writes a hand in
-one go when it ends, so only a stalled or crashed writer leaves a file half-written for longer.
-``import_paths(settle_seconds=...)`` or ``$HHPARSE_SETTLE_SECONDS`` change it."""
 ENV_SETTLE_SECONDS = "HHPARSE_SETTLE_SECONDS"
 MAX_LISTED_CONFLICTS = 1000
-_HASH_CHUNK = 1 << 20
-
-
-# --------------------------------------------------------------------------------------------
-# Worker side
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TaskResult:
-    """What a worker returns for one task: tables (with ``_hand_idx``) and, per block, the
-    columns of its :class:`HandRef` (plain lists pickle ≈10× faster than ref objects)."""
-
-    tables: dict[str, pa.Table]
-    sites: list[str | None]
-    hand_ids: list[str | None]
-    hashes: list[str]
-    accepted: list[bool]
-
-    @classmethod
-    def of(cls, tables: dict[str, pa.Table], refs: Sequence[HandRef]) -> TaskResult:
-        """The result of a finished batch."""
-        return cls(
-            tables,
-            [r.site for r in refs],
-            [r.hand_id for r in refs],
-            [r.content_hash for r in refs],
-            [r.accepted for r in refs],
-        )
-
-    @property
-    def refs(self) -> list[HandRef]:
-        """One :class:`HandRef` per block, in block order."""
-        return [HandRef(*x) for x in zip(self.sites, self.hand_ids, self.hashes, self.accepted, strict=True)]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Arrow IPC streams: cheaper to load in the (busy) main process than pickled tables
-        return (
-            _result_from_ipc,
-            (_tables_to_ipc(self.tables), self.sites, self.hand_ids, self.hashes, self.accepted),
-        )
-
-
-def _tables_to_ipc(tables: dict[str, pa.Table]) -> dict[str, bytes]:
-    out: dict[str, bytes] = {}
-    for name, table in tables.items():
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
-        out[name] = sink.getvalue().to_pybytes()
-    return out
-
-
-def _result_from_ipc(
-    ipc: dict[str, bytes],
-    sites: list[str | None],
-    hand_ids: list[str | None],
-    hashes: list[str],
-    accepted: list[bool],
-) -> TaskResult:
-    tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
-    return TaskResult(tables, sites, hand_ids, hashes, accepted)
-
-
-def process_blocks(
-    blocks: Sequence[Block], open_tails: frozenset[int] = frozenset(), ev: bool = True
-) -> TaskResult:
-    """Parse, referee, take the all-in EV of (unless ``ev`` is false) and tabulate ``blocks``
-    (runs in a worker process, or in-process).
-
-    An exception from the parser or referee on one hand is a bug there, but must not lose the
-    batch: it becomes a reject with code ``internal-error`` and the exception's text (and a hand
-    the tables cannot hold becomes an ``unstorable-hand`` reject in :meth:`BatchBuilder.finish`).
-    ``open_tails`` are the positions of blocks that end their file with no blank line after: such
-    a hand whose summary lists fewer seats than its seat lines was cut while being written
-    (``truncated-hand``: pending while its file changes, a reject once it has stopped), never a
-    valid hand.
-    """
-    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
-    from hhparse.ev import safe_hand_ev
-    from hhparse.parsing import parse_block
-
-    builder = BatchBuilder()
-    tourney = _TourneyRows()
-    for i, block in enumerate(blocks):
-        try:
-            if block.kind == BLOCK_SUMMARY:
-                tourney.add_summary(builder, block)
-                continue
-            parsed = parse_block(block)
-            if isinstance(parsed, ParseError):
-                builder.add_parse_error(parsed, block.source, block.line, block.text)
-                continue
-            if i in open_tails and (cut := _truncated(parsed, block)) is not None:
-                builder.add_parse_error(cut, block.source, block.line, block.text)
-                continue
-            result = referee(parsed)
-            ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
-            if ref.accepted:
-                tourney.add_hand(len(builder.refs) - 1, parsed)
-        except Exception as exc:  # one hand's bug must not abort the import
-            err = ParseError(
-                code="internal-error",
-                message=f"{type(exc).__name__}: {str(exc)[:500]}",
-                source=block.source,
-                line=block.line,
-                column=0,
-                hand_id=None,
-                text="",
-                block=block.text,
-                block_line=block.line,
-            )
-            builder.add_parse_error(err, block.source, block.line, block.text)
-    tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
-    return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
-
-
-class _TourneyRows:
-    """A batch's ``tournament_events`` (from accepted hands) and ``tournament_summaries`` (from
-    summary files: accepted, with no site or hand id, so the merge keeps them apart from hands)."""
-
-    def __init__(self) -> None:
-        self.events: list[dict[str, Any]] = []
-        self.event_idx: list[int] = []
-        self.summaries: list[dict[str, Any]] = []
-        self.summary_idx: list[int] = []
-
-    def add_hand(self, idx: int, hand: Any) -> None:
-        rows = event_rows(hand)
-        self.events.extend(rows)
-        self.event_idx.extend([idx] * len(rows))
-
-    def add_summary(self, builder: BatchBuilder, block: Block) -> None:
-        # the splitter keeps a bounded excerpt of text that is not hands: read the whole file
-        size = os.path.getsize(block.source) if os.path.isfile(block.source) else 0
-        if size > SUMMARY_MAX_BYTES:
-            problem = (
-                f"tournament summary: the file is {size:,} bytes, more than a summary file holds "
-                f"({SUMMARY_MAX_BYTES:,}): not read"
-            )
-            error = ParseError(
-                SUMMARY_CODE,
-                problem,
-                block.source,
-                block.line,
-                1,
-                None,
-                "",
-                block=block.text,
-                block_line=block.line,
-            )
-            builder.add_parse_error(error, block.source, block.line, block.text)
-            return
-        text = read_summary_text(block.source) if size else block.text
-        parsed = parse_summaries(text, block.source, block.line)
-        if isinstance(parsed, ParseError):
-            builder.add_parse_error(parsed, block.source, block.line, text)
-            return
-        chash = content_hash(text)
-        idx = len(builder.refs)
-        rows = [row for summary in parsed for row in summary.rows(chash)]
-        try:  # a file is few rows: proven storable here, so the batch's table cannot fail on it
-            summaries_table(rows, [idx] * len(rows))
-        except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
-            problem = f"tournament summary: a value the warehouse cannot hold: {type(exc).__name__}: {str(exc)[:300]}"
-            error = ParseError(
-                SUMMARY_CODE,
-                problem,
-                block.source,
-                block.line,
-                1,
-                None,
-                "",
-                block=text,
-                block_line=block.line,
-            )
-            builder.add_parse_error(error, block.source, block.line, text)
-            return
-        builder.refs.append(HandRef(None, None, chash, accepted=True))
-        self.summaries.extend(rows)
-        self.summary_idx.extend([idx] * len(rows))
-
-    def finish(self, refs: Sequence[HandRef]) -> dict[str, pa.Table]:
-        """The two tables; the events of a hand the batch builder set apart (``refs``: no longer
-        accepted, now a reject) are dropped with it."""
-        kept = [i for i, idx in enumerate(self.event_idx) if refs[idx].accepted]
-        return {
-            "tournament_events": events_table(
-                [self.events[i] for i in kept], [self.event_idx[i] for i in kept]
-            ),
-            "tournament_summaries": summaries_table(self.summaries, self.summary_idx),
-        }
-
-
-def _truncated(hand: Any, block: Block) -> ParseError | None:
-    """A ``truncated-hand`` error when the file ends among the summary's seat lines of ``hand``
-    (the client lists every seat there: a shorter list means the rest is not written yet)."""
-    summary = hand.summary
-    if summary is None or len(summary.seats) >= len(hand.seats):
-        return None
-    last = block.line + block.text.rstrip("\n").count("\n")
-    return ParseError(
-        code="truncated-hand",
-        message=(
-            f"the file ends after {len(summary.seats)} of the {len(hand.seats)} summary seat lines: "
-            "the rest of this hand is not written yet"
-        ),
-        source=block.source,
-        line=last,
-        column=0,
-        hand_id=hand.header.hand_id,
-        text="",
-        block=block.text,
-        block_line=block.line,
-    )
-
-
-PackedBlocks = list[tuple[str, int, str, str, Fault | None]]
-"""Blocks as plain ``(source, line, text, kind, fault)`` tuples: what is pickled to a worker (a
-list of tuples pickles much faster than slotted dataclasses, and each file's path only once;
-``bench/import.py`` measures it)."""
-
-
-def pack_blocks(blocks: Sequence[Block]) -> PackedBlocks:
-    """The blocks as plain tuples, for a worker."""
-    return [(b.source, b.line, b.text, b.kind, b.fault) for b in blocks]
-
-
-def process_packed(
-    packed: PackedBlocks, open_tails: frozenset[int] = frozenset(), ev: bool = True
-) -> TaskResult:
-    """:func:`process_blocks` of packed blocks (the worker entry point)."""
-    return process_blocks([Block(*b) for b in packed], open_tails, ev)
-
-
-#: Young-generation threshold while importing (CPython's default is 700). Parsing and refereeing
-#: a hand allocates a few thousand container objects, nearly all freed by reference counting
-#: (hands, events and facts hold no cycles), so at 700 the collector runs several times per
-#: hand for nothing, and every object the batch keeps is scanned again as it ages. Measured
-#: with ``bench/import.py``: about 8-10 % of the import's time. Cycles are still collected,
-#: just every 50,000 allocations (a few dozen hands) instead of every 700.
-GC_THRESHOLD = (50_000, 50, 100)
-
-
-def _quiet_gc() -> tuple[int, int, int]:
-    """Freeze what exists (parser, referee, warehouse state) and raise the young threshold;
-    returns the previous thresholds, for :func:`_restore_gc`."""
-    previous = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLD)
-    return previous
-
-
-def _restore_gc(previous: tuple[int, int, int]) -> None:
-    gc.set_threshold(*previous)
-    gc.unfreeze()
-
-
-def _worker_init(main_pid: int) -> None:
-    """Tie the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
-    parser and referee once, then move everything that lives for the whole run out of the
-    garbage collector's sight (``gc.freeze``): the collector then only scans the objects of the
-    hands being processed."""
-    die_with_parent(main_pid)
-    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
-    from hhparse.parsing import _parser
-
-    _parser()
-    _quiet_gc()
+BYTES_A_HAND = 1 << 10
+"""About what a hand's text weighs: a task of files its worker reads holds whole files, about
+``task_hands`` hands' worth of bytes (or one larger file)."""
+READ_PROBE_FILES = 8
+"""Inputs a cluster's workers are asked to open before they are trusted to read them all."""
 
 
 class Executor(Protocol):
@@ -379,14 +130,24 @@ class Executor(Protocol):
     :class:`hhparse.cluster.DaskExecutor` on a Dask cluster.
     """
 
-    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in the order of ``tasks``."""
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult | FilesResult]]:
+        """Each task with its result, in the order of ``tasks``: a :class:`FilesResult` for a task
+        of :attr:`Task.segments` (only an executor whose ``reads_inputs`` said yes gets those)."""
+        ...
+
+
+class InputReader(Protocol):
+    """An executor whose workers can read the inputs themselves (a Dask cluster on a shared file
+    system, fsspec URLs): asked once per import, with a sample of the planned inputs."""
+
+    def reads_inputs(self, sample: Sequence[tuple[str, int]]) -> bool:
+        """Whether tasks may name files (``(name, planned size)``) instead of carrying text."""
         ...
 
 
 class InProcessExecutor:
     """Every task in this process (``--jobs 1``): the parser is built before the collector is
-    quietened (:func:`_quiet_gc`), as in a worker — unless ``quiet_gc`` is false (an
+    quietened (:func:`~hhparse.import_worker.quiet_gc`), as in a worker — unless ``quiet_gc`` is false (an
     :class:`ImportSession` kept warm did it once for all its imports)."""
 
     def __init__(self, quiet_gc: bool = True) -> None:
@@ -399,13 +160,13 @@ class InProcessExecutor:
         from hhparse.parsing import _parser
 
         _parser()  # built before the freeze, like a worker's
-        previous = _quiet_gc() if self.quiet_gc else None
+        previous = import_worker.quiet_gc() if self.quiet_gc else None
         try:
             for task in tasks:
                 yield task, process_blocks(task.blocks, task.open_tails, ev)
         finally:
             if previous is not None:
-                _restore_gc(previous)
+                import_worker.restore_gc(previous)
 
 
 class PoolExecutor:
@@ -423,7 +184,7 @@ class PoolExecutor:
         # to Parquet (results are still merged, and published, in submission order).
         depth = max(4, 4 * self.jobs)
         pool = ProcessPoolExecutor(
-            max_workers=self.jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+            max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
         )
         try:
             window: deque[tuple[Task, Future[TaskResult]]] = deque()
@@ -448,242 +209,6 @@ def local_executor(jobs: int) -> Executor:
 
 
 # --------------------------------------------------------------------------------------------
-# Files
-# --------------------------------------------------------------------------------------------
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def hash_prefix(path: Path, sizes: Sequence[int]) -> list[str]:
-    """BLAKE2b hex digests of the first ``n`` bytes of ``path`` for each ``n`` in ``sizes`` (one read)."""
-    want = sorted(set(sizes))
-    out: dict[int, str] = {}
-    h = hashlib.blake2b(digest_size=16)
-    pos = 0
-    with open(path, "rb") as fh:
-        for n in want:
-            while pos < n:
-                chunk = fh.read(min(_HASH_CHUNK, n - pos))
-                if not chunk:
-                    break
-                h.update(chunk)
-                pos += len(chunk)
-            out[n] = h.hexdigest() if pos == n else ""
-    return [out[n] for n in sizes]
-
-
-class _Limited(io.RawIOBase):
-    """The first ``limit`` bytes of a binary file: the import covers exactly what it hashed,
-    even if the poker client appends to the file while we read it."""
-
-    def __init__(self, fh: BinaryIO, limit: int) -> None:
-        self._fh = fh
-        self._left = limit
-        self.last = b""  # the last byte read (whether the file ends with a line end)
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self._left <= 0:
-            return 0
-        view = memoryview(buffer)
-        n = self._fh.readinto(view[: min(len(view), self._left)])  # type: ignore[attr-defined]
-        n = n or 0
-        self._left -= n
-        if n:
-            self.last = bytes(view[n - 1 : n])
-        return int(n)
-
-
-@dataclass
-class FileRun:
-    """One file's import in this run: the plan, then the counters (persisted in the manifest)."""
-
-    path: str
-    size: int = 0
-    mtime_ns: int = 0
-    hash: str = ""
-    skip_blocks: int = 0  # blocks already committed (resume / grown file)
-    resumed_from: int = 0  # bytes imported by earlier runs
-    status: str = "ok"  # ok | empty | binary | unreadable | skipped (not a regular file) | error
-    error: str | None = None
-    started_at: datetime = field(default_factory=_now)
-    blocks: int = 0  # blocks committed (including skipped ones)
-    read: int = 0
-    new: int = 0
-    duplicate: int = 0
-    conflicting: int = 0
-    rejected: int = 0
-    summaries: int = 0  # tournament summaries stored (not persisted: the CLI's summary only)
-    conflicts: list[str] = field(default_factory=list)
-    complete: bool = False
-    reopened: int = 0  # its last hand was rejected and may have been half written
-    in_manifest: bool = True  # False for unreadable files: retried next run
-    settled: bool = True  # its mtime is settle_seconds old: its last hand is final
-    unterminated: bool = False  # its last line has no line end (known once read)
-    pending: int = 0  # its last hand, not read: the file is still being written
-    open_tail: list[Any] | None = None  # [line, content hash] of the reopened last hand's reject
-    previous_tail: list[Any] | None = None  # the open tail an earlier run left (re-read first)
-    superseded: list[list[Any]] = field(default_factory=list)  # [line, hash] of stale rejects
-
-    def progress(self, import_id: str) -> dict[str, Any]:
-        """The manifest record (what a rerun needs to resume or skip this file)."""
-        return {
-            "size": self.size,
-            "mtime_ns": self.mtime_ns,
-            "hash": self.hash,
-            "blocks": self.blocks,
-            "complete": self.complete,
-            "import_id": import_id,
-            "status": self.status,
-            "started_at": self.started_at.isoformat(),
-            "resumed_from": self.resumed_from,
-            "read": self.read,
-            "new": self.new,
-            "duplicate": self.duplicate,
-            "conflicting": self.conflicting,
-            "rejected": self.rejected,
-            "conflicts": self.conflicts,
-            **({"pending": True} if self.pending else {}),
-            **({"open_tail": self.open_tail} if self.open_tail else {}),
-            **({"superseded": self.superseded} if self.superseded else {}),
-        }
-
-    def restore_counters(self, rec: dict[str, Any]) -> None:
-        """Continue an interrupted import of this file: keep its counters and start time."""
-        for k in ("read", "new", "duplicate", "conflicting", "rejected"):
-            setattr(self, k, int(rec.get(k, 0)))
-        self.conflicts = list(rec.get("conflicts", []))
-        self.resumed_from = int(rec.get("resumed_from", 0))
-        if rec.get("status") in ("ok", "binary", "empty"):
-            self.status = str(rec["status"])
-        if rec.get("started_at"):
-            self.started_at = datetime.fromisoformat(rec["started_at"])
-
-    def import_row(self, import_id: str, finished: datetime) -> dict[str, Any]:
-        """The ``imports`` table row for this file."""
-        return {
-            "import_id": import_id,
-            "path": self.path,
-            "status": self.status,
-            "error": self.error,
-            "size": self.size,
-            "mtime": datetime.fromtimestamp(self.mtime_ns / 1e9, UTC) if self.mtime_ns else None,
-            "content_hash": self.hash or None,
-            "resumed_from": self.resumed_from,
-            "hands_read": self.read,
-            "hands_new": self.new,
-            "hands_duplicate": self.duplicate,
-            "hands_conflicting": self.conflicting,
-            "hands_rejected": self.rejected,
-            "conflicts": self.conflicts,
-            "started_at": self.started_at,
-            "finished_at": finished,
-        }
-
-
-def plan_file(
-    path: Path,
-    manifest_files: dict[str, dict[str, Any]],
-    touched: dict[str, dict[str, Any]] | None = None,
-    *,
-    settle_seconds: float = DEFAULT_SETTLE_SECONDS,
-    now_ns: int | None = None,
-) -> FileRun | None:
-    """Decide what to do with one file; ``None`` means unchanged, skip it.
-
-    Unchanged = a complete record with the same size and mtime (no read needed), or the same
-    content hash. A file that is longer than its record and starts with the recorded bytes
-    resumes after the recorded blocks; anything else is read from the start. An unchanged file
-    whose mtime moved (copied, synced, touched) gets its record with the new mtime in
-    ``touched``: once that is in the manifest, the next run skips it without reading it. A file
-    whose last hand was left pending (the file was still being written) is never skipped: that
-    hand is read again, from where the record ends. ``run.settled`` says whether the file has
-    stopped changing (mtime at least ``settle_seconds`` before ``now_ns``).
-    """
-    key = str(path)
-    run = FileRun(key)
-    try:
-        st = path.stat()
-        run.size, run.mtime_ns = st.st_size, st.st_mtime_ns
-        now = time.time_ns() if now_ns is None else now_ns
-        run.settled = now - run.mtime_ns >= settle_seconds * 1e9
-        rec = manifest_files.get(key)
-        if rec:
-            run.superseded = [list(x) for x in rec.get("superseded", [])]
-            run.previous_tail = rec.get("open_tail")
-        pending = bool(rec and rec.get("pending"))
-        if (
-            rec
-            and rec.get("complete")
-            and not pending
-            and rec["size"] == run.size
-            and rec["mtime_ns"] == run.mtime_ns
-        ):
-            return None
-        old_size = int(rec["size"]) if rec else -1
-        sizes = [run.size] + ([old_size] if 0 <= old_size <= run.size else [])
-        hashes = hash_prefix(path, sizes)
-        run.hash = hashes[0]
-        if rec and len(hashes) == 2 and hashes[1] == rec["hash"]:
-            if rec.get("complete"):
-                if old_size == run.size and not pending:
-                    if touched is not None:
-                        touched[key] = {**rec, "mtime_ns": run.mtime_ns}
-                    return None  # touched, not changed
-                run.skip_blocks = int(rec["blocks"])
-                run.resumed_from = old_size
-            else:
-                run.restore_counters(rec)
-                run.skip_blocks = int(rec["blocks"])  # same import, even if it grew meanwhile
-        else:
-            run.previous_tail = None  # read from the start: block positions mean nothing now
-    except OSError as exc:
-        run.status, run.error, run.in_manifest = "unreadable", os_reason(exc), False
-        run.complete = True
-        return run
-    run.blocks = run.skip_blocks
-    if run.size == 0:
-        run.status = "empty"
-    return run
-
-
-def _with_last(blocks: Iterator[Block]) -> Iterator[tuple[Block, bool]]:
-    """Each block with whether it is the file's last one (a read error ends the file early: the
-    block read before it is then not the last, and still comes out before the error)."""
-    previous: Block | None = None
-    try:
-        for block in blocks:
-            if previous is not None:
-                yield previous, False
-            previous = block
-    except OSError:
-        if previous is not None:
-            yield previous, False
-        raise
-    if previous is not None:
-        yield previous, True
-
-
-def _iter_file_blocks(run: FileRun) -> Iterator[Block]:
-    """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes;
-    ``run.unterminated`` is set before the last block comes out (the stream is read to its end
-    before the splitter hands on a file's last block)."""
-    with open(run.path, "rb") as fh:
-        limited = _Limited(fh, run.size)
-        stream = io.BufferedReader(limited, buffer_size=1 << 16)
-        for n, block in enumerate(split_stream(stream, run.path)):
-            if n == 0 and block.kind == BLOCK_BINARY:
-                run.status = "binary"
-            run.unterminated = limited.last not in (b"\r", b"\n")
-            if n >= run.skip_blocks:
-                yield block
-
-
-# --------------------------------------------------------------------------------------------
 # Main loop
 # --------------------------------------------------------------------------------------------
 
@@ -702,6 +227,9 @@ class Task:
     live: frozenset[int] = frozenset()  # open tails of files still changing: final only if whole
     rereads: dict[int, list[Any]] = field(default_factory=dict)  # position -> [line, hash] of the
     # reject an earlier run stored for a half-written last hand, read again here
+    segments: list[Segment] = field(default_factory=list)  # files the worker reads itself (then
+    # ``blocks`` is empty until the result says what was read), one per ``segment_files`` entry
+    segment_files: list[int] = field(default_factory=list)
 
 
 class Reporter(Protocol):
@@ -823,46 +351,6 @@ def _conflict_row(
     }
 
 
-def expand_paths(
-    paths: Sequence[Path | str],
-    exclude: Path | None = None,
-    problems: list[tuple[Path, OSError]] | None = None,
-) -> list[Path]:
-    """Absolute file paths (folders expanded, recursive, sorted), each once, in argument order.
-
-    Files under ``exclude`` are left out. Raises :class:`UsageError` for a path that does not
-    exist. Inputs that cannot be read (an unreadable folder, a symbolic link loop, a FIFO or
-    device) are appended to ``problems`` (raised when it is ``None``) and the rest goes on.
-    """
-    out: dict[Path, None] = {}
-    skip = exclude.resolve() if exclude is not None else None
-
-    def problem(path: Path, exc: OSError) -> None:
-        if problems is None:
-            raise exc
-        problems.append((path.absolute(), exc))
-
-    for p in paths:
-        path = Path(p)
-        if not path.exists() and not path.is_symlink():
-            raise UsageError(f"no such file or folder: {p}")
-        for f in iter_files(path, problem):
-            if skip is not None and f.absolute().resolve().is_relative_to(skip):
-                continue
-            out[f.absolute()] = None
-    return list(out)
-
-
-def _unreadable_run(path: Path, exc: OSError) -> FileRun:
-    """An input that could not be read at all: reported, counted (an ``imports`` row), retried
-    next run (never recorded as done in the manifest)."""
-    skipped = isinstance(exc, NotRegularFileError)
-    run = FileRun(str(path), status="skipped" if skipped else "unreadable", in_manifest=False)
-    run.error = os_reason(exc)
-    run.complete = True
-    return run
-
-
 def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
     """The stored hands' index, read a record batch at a time (memory stays flat); where each
     stored reject was read: a reject is a duplicate only at the same place of the same file (the
@@ -916,6 +404,75 @@ class _Importer:
 
     # -- task generation -------------------------------------------------------------------
 
+    def file_tasks(self) -> Iterator[Task]:
+        """The files to read, in tasks that name them (the worker reads them: issue #18): whole
+        files, grouped up to about ``task_hands`` hands' worth of bytes. A file is never cut
+        between tasks (its worker reads it from the start to skip what is committed, as
+        :meth:`tasks` does), so its last block, its open tail and its end are in one task."""
+        target = self.task_hands * BYTES_A_HAND
+        segments: list[Segment] = []
+        seg_files: list[int] = []
+        ends: list[int] = []
+        nbytes = 0
+        for i, run in enumerate(self.runs):
+            ends.append(i)
+            if run.status not in ("unreadable", "skipped"):
+                segments.append((run.path, run.size, run.skip_blocks, run.settled, run.hash))
+                seg_files.append(i)
+                nbytes += run.size - run.resumed_from
+            if nbytes >= target:
+                yield Task([], [], ends, nbytes, segments=segments, segment_files=seg_files)
+                segments, seg_files, ends, nbytes = [], [], [], 0
+        if ends:
+            yield Task([], [], ends, nbytes, segments=segments, segment_files=seg_files)
+
+    def unpack(self, task: Task, got: FilesResult) -> tuple[Task, TaskResult]:
+        """The task as :meth:`tasks` would have cut it, from what its worker read: each file's
+        status, pending last hand and the reject an earlier run left open are applied to its run."""
+        rereads: dict[int, list[Any]] = {}
+        first: dict[int, int] = {}
+        for idx, si in enumerate(got.segments):
+            first.setdefault(si, idx)
+        for si, fi in enumerate(task.segment_files):
+            run = self.runs[fi]
+            status, error, pending, unterminated = got.outcomes[si]
+            if status != "ok":
+                run.status, run.error = status, error
+            run.unterminated = unterminated
+            run.pending += pending
+            self.stats.pending += pending
+            if si in first and run.previous_tail is not None:
+                rereads[first[si]] = run.previous_tail
+                run.previous_tail = None
+            elif si not in first:  # its earlier reject stays until that hand is read
+                run.open_tail = run.previous_tail
+        files = [task.segment_files[si] for si in got.segments]
+        merged = Task(
+            [],
+            files,
+            task.ends,
+            task.nbytes,
+            frozenset(got.open_tails),
+            got.lines,
+            frozenset(got.live),
+            rereads,
+            task.segments,
+            task.segment_files,
+        )
+        return merged, got.result
+
+    def _block(self, task: Task, idx: int) -> Block:
+        """Block ``idx`` of ``task``: a worker that read its files kept their text, so a
+        conflicting hand's text (kept in ``rejects``) is read again here, from its file."""
+        if task.blocks:
+            return task.blocks[idx]
+        run = self.runs[task.files[idx]]
+        line = task.lines[idx]
+        for block in inputs.read_blocks(run.path, run.size, 0):
+            if block.line == line:
+                return block
+        raise OSError(f"{run.path}: the hand at line {line} is no longer there")
+
     def tasks(self) -> Iterator[Task]:
         """The blocks to read, in tasks.
 
@@ -939,7 +496,7 @@ class _Importer:
                 continue
             first = True
             try:
-                for block, last in _with_last(_iter_file_blocks(run)):
+                for block, last in with_last(import_plan.iter_file_blocks(run)):
                     open_tail = last and block.kind != BLOCK_BINARY and not block.text.endswith("\n\n")
                     if open_tail and not run.settled and run.unterminated:
                         run.pending += 1  # cut inside a line: the client is writing it
@@ -1037,7 +594,9 @@ class _Importer:
                         run.conflicts.append(hand_id)
                     self.conflicts.append((run.path, hand_id))
                     reject_keys.add((run.path, line, chash))
-                    conflict_rows.append(_conflict_row(task.blocks[idx], site, hand_id, chash, result, idx))
+                    conflict_rows.append(
+                        _conflict_row(self._block(task, idx), site, hand_id, chash, result, idx)
+                    )
             elif (run.path, line, chash) in reject_keys or (accepted and chash in summary_hashes):
                 # this text at this place is a stored reject, or this summary file is stored already
                 run.duplicate += 1
@@ -1095,7 +654,7 @@ class _Importer:
         if not self.buffer and not self.dirty:
             return
         tables = {name: pa.concat_tables(parts) for name, parts in self.buffer.items()}
-        finished_at = _now()
+        finished_at = utc_now()
         rows = [self.runs[fi].import_row(self.import_id, finished_at) for fi in self.finished]
         if rows:
             tables["imports"] = records_from_pylist("imports", rows)
@@ -1116,9 +675,19 @@ class _Importer:
     def run(self) -> None:
         # closing(): an error or Ctrl-C while merging reaches the executor at once (GeneratorExit
         # at its ``yield``), so it stops its workers instead of finishing the queued tasks
-        with contextlib.closing(self.executor.results(self.tasks(), self.ev)) as results:
-            for task, result in results:
-                self.merge(task, result)
+        reader = getattr(self.executor, "reads_inputs", None)
+        sample = [(r.path, r.size) for r in self.runs if r.status not in ("unreadable", "skipped")]
+        tasks = self.file_tasks() if reader and sample and reader(sample[:READ_PROBE_FILES]) else self.tasks()
+        said = getattr(self.executor, "notes", None)
+        if said:  # (the cluster's workers could not read the inputs: the client ships them)
+            self.wh.notes.extend(said)
+            said.clear()
+        with contextlib.closing(self.executor.results(tasks, self.ev)) as results:
+            for task, got in results:
+                if isinstance(got, FilesResult):
+                    self.merge(*self.unpack(task, got))
+                else:
+                    self.merge(task, got)
         self.publish()
 
 
@@ -1156,7 +725,7 @@ def import_paths(
     """
     problems: list[tuple[Path, OSError]] = []
     _settle_seconds(settle_seconds)  # a bad value is a usage error before anything is read
-    files = expand_paths(paths, problems=problems)
+    files = expand_inputs(paths, problems=problems)
     with ImportSession(
         warehouse,
         jobs=jobs,
@@ -1222,14 +791,14 @@ class ImportSession:
 
     def _warm(self) -> None:
         """Load the parser, referee and EV tables once, then freeze them out of the collector's
-        sight for the whole session (as a worker does, :func:`_worker_init`)."""
+        sight for the whole session (as a worker does, :func:`~hhparse.import_worker.worker_init`)."""
         from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
         from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
         from hhparse.parsing import _parser
 
         _parser()
         self._index = _load_known(self.wh)
-        self._gc_previous = _quiet_gc()
+        self._gc_previous = import_worker.quiet_gc()
 
     def __enter__(self) -> ImportSession:
         return self
@@ -1240,19 +809,19 @@ class ImportSession:
     def close(self) -> None:
         """Release the warehouse (and the collector's settings)."""
         if self._gc_previous is not None:
-            _restore_gc(self._gc_previous)
+            import_worker.restore_gc(self._gc_previous)
             self._gc_previous = None
         self.wh.close()
 
     def import_files(
         self,
-        files: Sequence[Path],
+        files: Sequence[Path | str],
         problems: Sequence[tuple[Path, OSError]] = (),
         *,
         reporter: Reporter | None = None,
         pool_min_bytes: int = 0,
     ) -> ImportResult:
-        """Import ``files`` (already expanded: :func:`expand_paths`); ``problems`` are inputs
+        """Import ``files`` (already expanded: :func:`expand_paths`, or URLs: :func:`expand_inputs`); ``problems`` are inputs
         that could not be read, reported as such. The pool runs only when ``jobs`` > 1 and the
         files have at least ``pool_min_bytes`` of new text (:data:`POOL_MIN_BYTES` for a
         session's small imports), else the import runs in this process.
@@ -1261,14 +830,14 @@ class ImportSession:
         session then reads its manifest and index again, so that its next import goes on from
         there."""
         reporter = reporter or _NullReporter()
-        import_id = f"{_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
+        import_id = f"{utc_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
         stats = ImportStats()
         wh = self.wh
         if self._stale:
             wh.reload()
             self._index = None
             self._stale = False
-        runs: list[FileRun] = [_unreadable_run(path, exc) for path, exc in problems]
+        runs: list[FileRun] = [unreadable_run(path, exc) for path, exc in problems]
         touched: dict[str, dict[str, Any]] = {}
         now_ns = time.time_ns()
         for f in files:

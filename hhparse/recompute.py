@@ -30,14 +30,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from hhparse.failures import UsageError
-from hhparse.importer import (
-    DEFAULT_TASK_HANDS,
-    TaskResult,
-    _worker_init,
-    pack_blocks,
-    process_blocks,
-    process_packed,
-)
+from hhparse.import_worker import TaskResult, pack_blocks, process_blocks, process_packed, worker_init
+from hhparse.importer import DEFAULT_TASK_HANDS
 from hhparse.splitter import Block, split_stream
 from hhparse.tables.build import content_hash, strip_hand_idx
 from hhparse.tables.schema import MANIFEST_NAME, arrow_schema, create_views
@@ -125,7 +119,7 @@ def _results(blocks: Iterator[Block], jobs: int, task_hands: int) -> Iterator[Ta
     ctx = multiprocessing.get_context("forkserver")
     start_helpers(ctx)  # as the import's: workers die with this process, never hold its stdout
     pool = ProcessPoolExecutor(
-        max_workers=jobs, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+        max_workers=jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
     )
     try:
         window: deque[Future[TaskResult]] = deque()

@@ -398,14 +398,16 @@ def batches(wh: Path) -> int:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("inputs", ["workers", "client"])
 def test_local_cluster_of_two_processes_gives_the_local_import(
-    template: Path, reference: Outcome, tmp_path: Path
+    inputs: str, template: Path, reference: Outcome, tmp_path: Path
 ) -> None:
-    """``connect("local:2")`` (a LocalCluster of 2 worker processes) as the import's executor:
-    every table, every file record and every count equal a local import's, in both steps; the
-    worker processes end with the cluster."""
+    """``connect("local:2")`` (a LocalCluster of 2 worker processes) as the import's executor,
+    its workers reading the input files themselves (issue #18) or the client shipping their
+    text: every table, every file record and every count equal a local import's, in both steps;
+    the worker processes end with the cluster."""
     before = children(os.getpid())
-    with connect("local:2") as executor:
+    with connect("local:2", inputs=inputs) as executor:
         assert executor.threads() == 2
         spawned = {p for p in children(os.getpid()) - before if b"spawn_main" in cmdline(p)}
         assert len(spawned) == 2  # (multiprocessing's resource tracker lives as long as pytest)
@@ -613,3 +615,76 @@ def test_a_worker_with_another_hhparse_is_refused(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(cluster.WorkerMismatchError):
         cluster.run_task("0.0.0+other", cluster.ship_blocks([]), frozenset(), True)
     assert cluster.run_task(cluster.fingerprint(), cluster.ship_blocks([]), frozenset(), True).hashes == []
+
+
+# --------------------------------------------------------------------------------------------
+# Who reads the inputs (issue #18)
+# --------------------------------------------------------------------------------------------
+
+
+def _hand_rows(wh: Path, prefix: str) -> list[tuple[Any, ...]]:
+    hands = read_views(wh)["hands"]
+    return sorted(
+        (r["hand_id"], r["content_hash"], r["source"].removeprefix(prefix)) for r in hands.to_pylist()
+    )
+
+
+@pytest.fixture(scope="module")
+def local2() -> Iterator[Any]:
+    with connect("local:2", inputs="workers") as executor:
+        yield executor
+
+
+def test_workers_read_a_file_url_and_a_memory_url_reads_in_process(local2: Any, tmp_path: Path) -> None:
+    """An fsspec ``file://`` URL imported through the cluster (its workers open it) and a
+    ``memory://`` URL imported in process give the hands of a local import of the same text."""
+    import fsspec
+
+    src = tmp_path / "in"
+    src.mkdir()
+    text = _crafted(range(70000501, 70000541))
+    (src / "u.txt").write_text(text)
+    import_paths([src], tmp_path / "local", jobs=1, settle_seconds=SETTLE)
+    local_prefix = str(src.resolve()) + "/"
+    want = _hand_rows(tmp_path / "local", local_prefix)
+    url = "file://" + str(src)
+    probe = type(local2)(local2.client, inputs="auto")  # every worker opens it: they read the inputs
+    assert probe.reads_inputs([(url + "/u.txt", len(text))]) and not probe.notes
+    got = import_paths([url], tmp_path / "wh", task_hands=10, settle_seconds=SETTLE, executor=local2)
+    assert (got.stats.new, got.exit_code, [f.path for f in got.files]) == (40, 0, [url + "/u.txt"])
+    assert _hand_rows(tmp_path / "wh", "file://" + local_prefix) == want
+    fsspec.filesystem("memory").pipe("/hh18/in/u.txt", text.encode())
+    mem = import_paths(["memory://hh18/in"], tmp_path / "mem", jobs=1, settle_seconds=SETTLE)
+    assert (mem.stats.new, mem.exit_code) == (40, 0)
+    assert _hand_rows(tmp_path / "mem", "memory:///hh18/in/") == want
+    again = import_paths(["memory://hh18/in"], tmp_path / "mem", jobs=1, settle_seconds=SETTLE)
+    assert (again.stats.files_skipped, again.stats.read) == (1, 0)  # incremental: not read again
+
+
+def test_an_input_the_workers_cannot_read_is_an_error_naming_it_and_nothing_else_is_lost(
+    local2: Any, tmp_path: Path
+) -> None:
+    """A ``memory://`` file exists in the client's process only: a worker told to read it says
+    which file it cannot read (exit 2, its record left incomplete), every other file is imported
+    as a local import would, and the next import (here in process) imports the file. With
+    ``inputs="auto"`` the cluster sees that its workers cannot read it and the client ships it."""
+    import fsspec
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "ok.txt").write_text(_crafted(range(70000601, 70000621)))
+    fsspec.filesystem("memory").pipe("/hh18/only-here.txt", _crafted(range(70000701, 70000711)).encode())
+    url = "memory:///hh18/only-here.txt"
+    r = import_paths([src, url], tmp_path / "wh", task_hands=10, settle_seconds=SETTLE, executor=local2)
+    (failed,) = r.failed_files
+    assert (failed.path, failed.status, r.exit_code, r.stats.new) == (url, "error", 2, 20)
+    assert failed.error is not None and f"cannot read {url}" in failed.error, failed.error
+    assert len(read_views(tmp_path / "wh")["hands"]) == 20
+    again = import_paths([src, url], tmp_path / "wh", jobs=1, settle_seconds=SETTLE)
+    assert (again.stats.new, again.stats.files_skipped, again.exit_code) == (10, 1, 0)
+    assert len(read_views(tmp_path / "wh")["hands"]) == 30
+
+    auto = type(local2)(local2.client, inputs="auto")
+    shipped = import_paths([src, url], tmp_path / "wh2", task_hands=10, settle_seconds=SETTLE, executor=auto)
+    assert (shipped.stats.new, shipped.exit_code) == (30, 0)
+    assert any("cannot read the inputs" in n and url in n for n in shipped.notes), shipped.notes

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hhparse.importer as importer
+import hhparse.import_worker as import_worker
 
 sys.path.insert(0, str(Path(__file__).parent / "fuzz"))
 sys.path.insert(0, str(Path(__file__).parent))
@@ -67,10 +67,10 @@ def test_fuzz_random_batches() -> None:
 @given(cases)
 @settings(FUZZ, max_examples=25)
 def test_fuzz_the_import(tmp_path_factory: pytest.TempPathFactory, case: harness.Case) -> None:
-    saved = importer._quiet_gc, importer._restore_gc
-    importer._quiet_gc, importer._restore_gc = (lambda: (700, 10, 10)), (lambda previous: None)
+    saved = import_worker.quiet_gc, import_worker.restore_gc
+    import_worker.quiet_gc, import_worker.restore_gc = (lambda: (700, 10, 10)), (lambda previous: None)
     try:
         with harness.time_limit(60):
             harness.check_import(case, tmp_path_factory.mktemp("fuzz"))
     finally:
-        importer._quiet_gc, importer._restore_gc = saved
+        import_worker.quiet_gc, import_worker.restore_gc = saved

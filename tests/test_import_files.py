@@ -10,8 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import hhparse
-import hhparse.importer as importer
-from hhparse.importer import UsageError, import_paths
+import hhparse.import_plan as import_plan
+from hhparse.failures import UsageError
+from hhparse.importer import compact, import_paths
 from hhparse.tables.store import Warehouse
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -95,15 +96,15 @@ def test_broken_symlink_is_not_fatal(tmp_path: Path) -> None:
 
 def test_read_error_mid_file_is_resumed_next_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     f = write_hands(tmp_path / "a.txt", [str(i) for i in range(1, 11)])
-    real = importer._iter_file_blocks
+    real = import_plan.iter_file_blocks
 
-    def failing(run: importer.FileRun) -> object:
+    def failing(run: import_plan.FileRun) -> object:
         for n, block in enumerate(real(run)):
             if n == 4:
                 raise OSError(5, "Input/output error")
             yield block
 
-    monkeypatch.setattr(importer, "_iter_file_blocks", failing)
+    monkeypatch.setattr(import_plan, "iter_file_blocks", failing)
     r = import_paths([f], tmp_path / "wh", jobs=1)
     assert (r.files[0].status, r.stats.new, r.exit_code) == ("error", 4, 2)
     monkeypatch.undo()
@@ -226,6 +227,27 @@ def test_compact_drops_superseded_rejects_an_import_left_behind(
     folder = tmp_path / "wh" / "rejects"
     assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 1
     assert read_views(tmp_path / "wh")["rejects"].num_rows == 0
-    importer.compact(tmp_path / "wh")
+    compact(tmp_path / "wh")
     assert sum(pq.read_table(p).num_rows for p in folder.glob("*.parquet")) == 0
     assert sorted(read_views(tmp_path / "wh")["hands"].column("hand_id").to_pylist()) == ["1", "2"]
+
+
+def test_a_worker_reading_other_bytes_than_planned_imports_none_of_them(tmp_path: Path) -> None:
+    """Issue #18: a worker reads a file itself and hashes what it reads; a file that changed
+    after planning (or another file under the same name where the worker runs) is an error for
+    that file, none of its hands is used, and the next file of the task is read as planned."""
+    from hhparse.import_plan import hash_prefix
+    from hhparse.import_worker import SAME_BYTES_ERROR, process_files
+
+    a = write_hands(tmp_path / "a.txt", ["1", "2"])
+    b = write_hands(tmp_path / "b.txt", ["3", "4", "5"])
+    size_a, size_b = a.stat().st_size, b.stat().st_size
+    planned = [
+        (str(a), size_a, 0, True, hash_prefix(a, [size_a])[0]),
+        (str(b), size_b, 0, True, hash_prefix(b, [size_b])[0]),
+    ]
+    a.write_bytes(a.read_bytes().replace(b"Player1", b"Player9"))  # same size, other bytes
+    got = process_files(planned, ev=False)
+    assert got.outcomes[0] == ("error", SAME_BYTES_ERROR, 0, False)
+    assert got.outcomes[1][0] == "ok" and got.segments == [1, 1, 1]
+    assert got.result.hand_ids == ["3", "4", "5"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import hhparse.importer as importer
+import hhparse.import_plan as import_plan
 from hhparse.importer import import_paths
 from hhparse.tables.store import Warehouse
 
@@ -53,7 +53,7 @@ def test_touched_but_unchanged_file_is_not_reread(tmp_path: Path, monkeypatch: p
     def no_read(path: Path, sizes: object) -> list[str]:
         raise AssertionError(f"{path} was hashed again")
 
-    monkeypatch.setattr(importer, "hash_prefix", no_read)
+    monkeypatch.setattr(import_plan, "hash_prefix", no_read)
     third = import_paths([f], tmp_path / "wh", jobs=1)
     assert (third.stats.files_skipped, third.stats.read, third.stats.batches) == (1, 0, 0)
 

@@ -186,7 +186,7 @@ def test_a_summary_number_the_warehouse_cannot_hold_is_a_reject_not_a_failed_bat
 def test_the_events_of_a_hand_set_apart_go_with_it(tmp_path: Path) -> None:
     """Regression (merge with the batch builder's last line of defence): a hand the builder sets
     apart at the end of a batch becomes a reject; its tournament lines must not stay stored."""
-    from hhparse.importer import _TourneyRows
+    from hhparse.import_worker import _TourneyRows
     from hhparse.tables.build import HandRef
 
     name, text = next((n, t) for n, t in tournament_hands().items() if "T900003" in n)
@@ -208,9 +208,9 @@ def test_a_summary_file_too_large_to_be_one_is_not_read(
 ) -> None:
     """The splitter bounds what it keeps of a file that is not hands; the summary reader reads the
     whole file, so it is bounded too (a reject naming the size, not a file read into memory)."""
-    import hhparse.importer
+    import hhparse.import_worker
 
-    monkeypatch.setattr(hhparse.importer, "SUMMARY_MAX_BYTES", 100)
+    monkeypatch.setattr(hhparse.import_worker, "SUMMARY_MAX_BYTES", 100)
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "TS20240501 T900001.txt").write_text(SUMMARY_900001 + "\n\n")
     result = import_paths([tmp_path / "in"], tmp_path / "wh", jobs=1, settle_seconds=0)

@@ -139,7 +139,15 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "referee": ("engine",),
     "ev": ("ev.py",),
     "tables": ("tables",),
-    "import": ("importer.py", "recompute.py", "checking.py", "watch.py"),
+    "import": (
+        "importer.py",
+        "import_plan.py",
+        "import_worker.py",
+        "inputs.py",
+        "recompute.py",
+        "checking.py",
+        "watch.py",
+    ),
     "cluster": ("cluster.py",),
     "reports": ("reports",),
     "synth": ("synth",),
@@ -150,6 +158,37 @@ LAYERS: dict[str, tuple[str, ...]] = {
 def _layer_of(path: Path) -> list[str]:
     rel = path.relative_to(PKG).as_posix()
     return [name for name, subs in LAYERS.items() if any(rel == s or rel.startswith(s + "/") for s in subs)]
+
+
+def test_import_worker_knows_nothing_of_the_warehouse_or_the_run() -> None:
+    """A task's work (parse, referee, EV, tables) runs in a worker process, a Dask worker or in
+    process: it never opens the warehouse, and knows neither the plan nor the run that merges."""
+    imports = _imports(PKG / "import_worker.py")
+    assert not _forbidden(
+        imports, ("hhparse.tables.store", "hhparse.importer", "hhparse.import_plan", "hhparse.known")
+    ), imports
+    # what it reads itself (a cluster worker reading its inputs) it opens as the plan does
+    assert not _forbidden(
+        _imports(PKG / "inputs.py"),
+        ("hhparse.tables", "hhparse.importer", "hhparse.import_plan", "hhparse.parsing"),
+    )
+
+
+def test_import_plan_reads_bytes_and_never_parses() -> None:
+    """The plan decides which bytes to read from sizes, mtimes, hashes and the manifest's records:
+    it cuts blocks (the splitter) but never parses, referees, builds tables or writes."""
+    imports = _imports(PKG / "import_plan.py")
+    assert not _forbidden(
+        imports,
+        (
+            "hhparse.parsing",
+            "hhparse.engine",
+            "hhparse.ev",
+            "hhparse.tables",
+            "hhparse.importer",
+            "hhparse.import_worker",
+        ),
+    ), imports
 
 
 def test_every_module_is_in_one_layer() -> None:

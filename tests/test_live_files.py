@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-import hhparse.importer as importer
+import hhparse.import_worker as import_worker
+from hhparse.failures import UsageError
 from hhparse.importer import import_paths
 from hhparse.tables.schema import TABLES, superseded_rejects
 from hhparse.tables.store import Warehouse
@@ -40,8 +41,8 @@ def _referee() -> None:
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """Thousands of tiny imports: skip what only matters for big ones (durability, the full GC)."""
-    monkeypatch.setattr(importer, "_quiet_gc", lambda: (700, 10, 10))
-    monkeypatch.setattr(importer, "_restore_gc", lambda previous: None)
+    monkeypatch.setattr(import_worker, "quiet_gc", lambda: (700, 10, 10))
+    monkeypatch.setattr(import_worker, "restore_gc", lambda previous: None)
     monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
@@ -209,5 +210,5 @@ def test_settle_seconds_from_the_environment(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setenv("HHPARSE_SETTLE_SECONDS", "0")
     assert import_paths([f], tmp_path / "wh", jobs=1).stats.rejected == 1
     monkeypatch.setenv("HHPARSE_SETTLE_SECONDS", "soon")
-    with pytest.raises(importer.UsageError):
+    with pytest.raises(UsageError):
         import_paths([f], tmp_path / "wh2", jobs=1)

@@ -253,7 +253,12 @@ def summary_table(
 
 def import_command(
     paths: Annotated[
-        list[Path], typer.Argument(metavar="PATH", help="Hand-history files or folders (recursive).")
+        list[str],
+        typer.Argument(
+            metavar="PATH",
+            help="Hand-history files or folders (recursive), or fsspec URLs (file://, s3://...: "
+            "any the installed fsspec drivers open).",
+        ),
     ],
     warehouse: WarehouseOption = None,
     jobs: Annotated[
@@ -285,6 +290,16 @@ def import_command(
             "given. Needs pip install 'hhparse[cluster]'.",
         ),
     ] = None,
+    cluster_reads: Annotated[
+        str,
+        typer.Option(
+            "--cluster-reads",
+            metavar="WHO",
+            help="With --cluster, who reads the input files: workers (a shared file system or URLs "
+            "every worker opens), client (it ships their text), auto (workers if they can open the "
+            "first inputs, else client).",
+        ),
+    ] = "auto",
     verbose: Annotated[
         bool,
         typer.Option(
@@ -332,6 +347,7 @@ def import_command(
 
     from hhparse import importer
     from hhparse.failures import UsageError
+    from hhparse.inputs import is_url
 
     target = warehouse_dir(warehouse)
     if watch:
@@ -363,11 +379,19 @@ def import_command(
         from hhparse.cluster import ENV_SCHEDULER
 
         cluster = os.environ.get(ENV_SCHEDULER) or None
+    if cluster_reads not in ("auto", "workers", "client"):
+        raise UsageError(f"--cluster-reads {cluster_reads}: give auto, workers or client")
+    if cluster is None and cluster_reads != "auto":
+        raise UsageError(
+            "--cluster-reads says who reads the inputs of a --cluster import: give --cluster too"
+        )
     with contextlib.ExitStack() as stack:
-        executor = stack.enter_context(_cluster(cluster, console)) if cluster is not None else None
+        executor = (
+            stack.enter_context(_cluster(cluster, console, cluster_reads)) if cluster is not None else None
+        )
         try:
             result = importer.import_paths(
-                [Path(os.path.expanduser(p)) for p in paths],
+                [p if is_url(p) else Path(os.path.expanduser(p)) for p in paths],
                 target,
                 jobs=jobs,
                 task_hands=task_hands,
@@ -410,14 +434,14 @@ def import_command(
 
 
 @contextlib.contextmanager
-def _cluster(spec: str, console: Console) -> Iterator[Executor]:
+def _cluster(spec: str, console: Console, reads: str = "auto") -> Iterator[Executor]:
     """The Dask executor of ``--cluster`` (:mod:`hhparse.cluster`; Dask itself is imported only
     then: it is an optional extra), announced on stderr."""
     from rich.text import Text
 
     from hhparse.cluster import connect, dashboard_link
 
-    with connect(spec) as executor:
+    with connect(spec, inputs=reads) as executor:
         line = f"hhparse import: Dask cluster {executor.address}, {executor.threads()} worker thread(s)"
         link = dashboard_link(executor)
         console.print(Text(visible(line + (f", dashboard {link}" if link else ""))))

@@ -285,7 +285,7 @@ class Manifest:
 
     ``tables`` lists each table's live files as ``<table>/<file>.parquet``. ``files`` maps an
     imported file's absolute path to its progress record (see
-    :class:`hhparse.importer.FileRun`, stored as a plain dict so this module stays generic).
+    :class:`hhparse.import_plan.FileRun`, stored as a plain dict so this module stays generic).
     ``retired`` maps files :meth:`Warehouse.compact` replaced to when (Unix time); ``pending``
     lists the tags of batches being written (announced before their files exist).
     """

@@ -37,7 +37,8 @@ from typing import Any
 
 from hhparse import splitter
 from hhparse.errors import ParseError
-from hhparse.importer import import_paths, process_blocks
+from hhparse.import_worker import process_blocks
+from hhparse.importer import import_paths
 from hhparse.model import Hand
 from hhparse.parsing import parse_block
 from hhparse.splitter import Block, split_stream

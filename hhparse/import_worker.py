@@ -1,0 +1,394 @@
+"""The worker side of an import: one task's blocks → parse → referee → all-in EV → Arrow tables.
+
+What runs in a worker process (a local pool's, a Dask worker's) or in the importing process for
+``--jobs 1``; nothing here knows the warehouse, the manifest or the other tasks (the run,
+:mod:`hhparse.importer`, merges and publishes). Results travel as Arrow IPC streams
+(:class:`TaskResult`), blocks as plain tuples (:func:`pack_blocks`): both are what the importing
+process, the busy one, decodes fastest (``bench/import.py``, ``docs/performance.md``).
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from hhparse.errors import ParseError
+from hhparse.failures import os_reason
+from hhparse.inputs import read_blocks, with_last
+from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, Fault
+from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
+from hhparse.tables.build import BatchBuilder, HandRef, content_hash
+from hhparse.tables.tourney import event_rows, events_table, summaries_table
+from hhparse.workers import die_with_parent
+
+
+@dataclass(frozen=True, slots=True)
+class TaskResult:
+    """What a worker returns for one task: tables (with ``_hand_idx``) and, per block, the
+    columns of its :class:`HandRef` (plain lists pickle much faster than
+    ref objects: ``docs/performance.md``)."""
+
+    tables: dict[str, pa.Table]
+    sites: list[str | None]
+    hand_ids: list[str | None]
+    hashes: list[str]
+    accepted: list[bool]
+
+    @classmethod
+    def of(cls, tables: dict[str, pa.Table], refs: Sequence[HandRef]) -> TaskResult:
+        """The result of a finished batch."""
+        return cls(
+            tables,
+            [r.site for r in refs],
+            [r.hand_id for r in refs],
+            [r.content_hash for r in refs],
+            [r.accepted for r in refs],
+        )
+
+    @property
+    def refs(self) -> list[HandRef]:
+        """One :class:`HandRef` per block, in block order."""
+        return [HandRef(*x) for x in zip(self.sites, self.hand_ids, self.hashes, self.accepted, strict=True)]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Arrow IPC streams: cheaper to load in the (busy) main process than pickled tables
+        return (
+            _result_from_ipc,
+            (_tables_to_ipc(self.tables), self.sites, self.hand_ids, self.hashes, self.accepted),
+        )
+
+
+def _tables_to_ipc(tables: dict[str, pa.Table]) -> dict[str, bytes]:
+    out: dict[str, bytes] = {}
+    for name, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out[name] = sink.getvalue().to_pybytes()
+    return out
+
+
+def _result_from_ipc(
+    ipc: dict[str, bytes],
+    sites: list[str | None],
+    hand_ids: list[str | None],
+    hashes: list[str],
+    accepted: list[bool],
+) -> TaskResult:
+    tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+    return TaskResult(tables, sites, hand_ids, hashes, accepted)
+
+
+def process_blocks(
+    blocks: Sequence[Block], open_tails: frozenset[int] = frozenset(), ev: bool = True
+) -> TaskResult:
+    """Parse, referee, take the all-in EV of (unless ``ev`` is false) and tabulate ``blocks``
+    (runs in a worker process, or in-process).
+
+    An exception from the parser or referee on one hand is a bug there, but must not lose the
+    batch: it becomes a reject with code ``internal-error`` and the exception's text (and a hand
+    the tables cannot hold becomes an ``unstorable-hand`` reject in :meth:`BatchBuilder.finish`).
+    ``open_tails`` are the positions of blocks that end their file with no blank line after: such
+    a hand whose summary lists fewer seats than its seat lines was cut while being written
+    (``truncated-hand``: pending while its file changes, a reject once it has stopped), never a
+    valid hand.
+    """
+    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
+    from hhparse.ev import safe_hand_ev
+    from hhparse.parsing import parse_block
+
+    builder = BatchBuilder()
+    tourney = _TourneyRows()
+    for i, block in enumerate(blocks):
+        try:
+            if block.kind == BLOCK_SUMMARY:
+                tourney.add_summary(builder, block)
+                continue
+            parsed = parse_block(block)
+            if isinstance(parsed, ParseError):
+                builder.add_parse_error(parsed, block.source, block.line, block.text)
+                continue
+            if i in open_tails and (cut := _truncated(parsed, block)) is not None:
+                builder.add_parse_error(cut, block.source, block.line, block.text)
+                continue
+            result = referee(parsed)
+            ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+            if ref.accepted:
+                tourney.add_hand(len(builder.refs) - 1, parsed)
+        except Exception as exc:  # one hand's bug must not abort the import
+            err = ParseError(
+                code="internal-error",
+                message=f"{type(exc).__name__}: {str(exc)[:500]}",
+                source=block.source,
+                line=block.line,
+                column=0,
+                hand_id=None,
+                text="",
+                block=block.text,
+                block_line=block.line,
+            )
+            builder.add_parse_error(err, block.source, block.line, block.text)
+    tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
+    return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
+
+
+class _TourneyRows:
+    """A batch's ``tournament_events`` (from accepted hands) and ``tournament_summaries`` (from
+    summary files: accepted, with no site or hand id, so the merge keeps them apart from hands)."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.event_idx: list[int] = []
+        self.summaries: list[dict[str, Any]] = []
+        self.summary_idx: list[int] = []
+
+    def add_hand(self, idx: int, hand: Any) -> None:
+        rows = event_rows(hand)
+        self.events.extend(rows)
+        self.event_idx.extend([idx] * len(rows))
+
+    def add_summary(self, builder: BatchBuilder, block: Block) -> None:
+        # the splitter keeps a bounded excerpt of text that is not hands: read the whole file
+        size = os.path.getsize(block.source) if os.path.isfile(block.source) else 0
+        if size > SUMMARY_MAX_BYTES:
+            problem = (
+                f"tournament summary: the file is {size:,} bytes, more than a summary file holds "
+                f"({SUMMARY_MAX_BYTES:,}): not read"
+            )
+            error = ParseError(
+                SUMMARY_CODE,
+                problem,
+                block.source,
+                block.line,
+                1,
+                None,
+                "",
+                block=block.text,
+                block_line=block.line,
+            )
+            builder.add_parse_error(error, block.source, block.line, block.text)
+            return
+        text = read_summary_text(block.source) if size else block.text
+        parsed = parse_summaries(text, block.source, block.line)
+        if isinstance(parsed, ParseError):
+            builder.add_parse_error(parsed, block.source, block.line, text)
+            return
+        chash = content_hash(text)
+        idx = len(builder.refs)
+        rows = [row for summary in parsed for row in summary.rows(chash)]
+        try:  # a file is few rows: proven storable here, so the batch's table cannot fail on it
+            summaries_table(rows, [idx] * len(rows))
+        except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
+            problem = f"tournament summary: a value the warehouse cannot hold: {type(exc).__name__}: {str(exc)[:300]}"
+            error = ParseError(
+                SUMMARY_CODE,
+                problem,
+                block.source,
+                block.line,
+                1,
+                None,
+                "",
+                block=text,
+                block_line=block.line,
+            )
+            builder.add_parse_error(error, block.source, block.line, text)
+            return
+        builder.refs.append(HandRef(None, None, chash, accepted=True))
+        self.summaries.extend(rows)
+        self.summary_idx.extend([idx] * len(rows))
+
+    def finish(self, refs: Sequence[HandRef]) -> dict[str, pa.Table]:
+        """The two tables; the events of a hand the batch builder set apart (``refs``: no longer
+        accepted, now a reject) are dropped with it."""
+        kept = [i for i, idx in enumerate(self.event_idx) if refs[idx].accepted]
+        return {
+            "tournament_events": events_table(
+                [self.events[i] for i in kept], [self.event_idx[i] for i in kept]
+            ),
+            "tournament_summaries": summaries_table(self.summaries, self.summary_idx),
+        }
+
+
+def _truncated(hand: Any, block: Block) -> ParseError | None:
+    """A ``truncated-hand`` error when the file ends among the summary's seat lines of ``hand``
+    (the client lists every seat there: a shorter list means the rest is not written yet)."""
+    summary = hand.summary
+    if summary is None or len(summary.seats) >= len(hand.seats):
+        return None
+    last = block.line + block.text.rstrip("\n").count("\n")
+    return ParseError(
+        code="truncated-hand",
+        message=(
+            f"the file ends after {len(summary.seats)} of the {len(hand.seats)} summary seat lines: "
+            "the rest of this hand is not written yet"
+        ),
+        source=block.source,
+        line=last,
+        column=0,
+        hand_id=hand.header.hand_id,
+        text="",
+        block=block.text,
+        block_line=block.line,
+    )
+
+
+PackedBlocks = list[tuple[str, int, str, str, Fault | None]]
+"""Blocks as plain ``(source, line, text, kind, fault)`` tuples: what is pickled to a worker (a
+list of tuples pickles much faster than slotted dataclasses, and each file's path only once;
+``bench/import.py`` measures it)."""
+
+
+def pack_blocks(blocks: Sequence[Block]) -> PackedBlocks:
+    """The blocks as plain tuples, for a worker."""
+    return [(b.source, b.line, b.text, b.kind, b.fault) for b in blocks]
+
+
+def process_packed(
+    packed: PackedBlocks, open_tails: frozenset[int] = frozenset(), ev: bool = True
+) -> TaskResult:
+    """:func:`process_blocks` of packed blocks (the worker entry point)."""
+    return process_blocks([Block(*b) for b in packed], open_tails, ev)
+
+
+Segment = tuple[str, int, int, bool, str]
+"""One file of a task whose worker reads its inputs (issue #18): ``(name, size, skip, settled,
+hash)`` — the path or fsspec URL, the bytes the plan covers, the blocks already committed, whether
+the file has stopped changing, and the BLAKE2b of its ``size`` bytes as the client planned them."""
+
+FileOutcome = tuple[str, str | None, int, bool]
+"""What reading one segment found: ``(status, error, pending, unterminated)``; status ``ok``,
+``binary`` or ``error`` (the file could not be read where the task ran, or its bytes were not
+the planned ones: none of its hands is in the result, and its record stays incomplete)."""
+
+SAME_BYTES_ERROR = (
+    "read other bytes than the import planned (the file changed after planning, or this worker "
+    "sees another file under this name): not imported, read again by the next import"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FilesResult:
+    """What a worker returns for a task of whole files it read itself: the tables of every block
+    read, and where each block came from (the client has no blocks of its own to match)."""
+
+    result: TaskResult
+    segments: list[int]  # each block's segment (position in the task's segment list)
+    lines: list[int]  # each block's first line
+    open_tails: list[int]  # blocks that end their file with no blank line after
+    live: list[int]  # open tails of files still changing: final only if whole
+    outcomes: list[FileOutcome]  # one per segment
+    nbytes: int  # text read (progress)
+
+
+def read_segment(
+    segment: Segment,
+) -> tuple[list[Block], list[int], list[int], FileOutcome]:
+    """The blocks to process of one file, read here, with the positions (in the list) of its open
+    tail and live tail, as :meth:`hhparse.importer._Importer.tasks` cuts a file the client reads:
+    a last block with no blank line after it and no line end, in a file still changing, is not
+    read (``pending``)."""
+    name, size, skip, settled, expected = segment
+    state = {"status": "ok", "unterminated": False}
+
+    def seen(n: int, block: Block, last: bytes) -> None:
+        if n == 0 and block.kind == BLOCK_BINARY:
+            state["status"] = "binary"
+        state["unterminated"] = last not in (b"\r", b"\n")
+
+    hasher = hashlib.blake2b(digest_size=16) if expected else None
+    blocks: list[Block] = []
+    tails: list[int] = []
+    live: list[int] = []
+    pending = 0
+    try:
+        reader = read_blocks(name, size, skip, hasher=hasher, on_block=seen)
+        for block, last in with_last(reader):
+            open_tail = last and block.kind != BLOCK_BINARY and not block.text.endswith("\n\n")
+            if open_tail and not settled and state["unterminated"]:
+                pending += 1  # cut inside a line: the client is writing it
+                break
+            if open_tail:
+                tails.append(len(blocks))
+                if not settled:
+                    live.append(len(blocks))
+            blocks.append(block)
+        reader.close()
+    except OSError as exc:
+        where = f"the worker on {socket.gethostname()}"
+        return [], [], [], ("error", f"{where} cannot read {name}: {os_reason(exc)}", 0, False)
+    if hasher is not None and hasher.hexdigest() != expected:
+        return [], [], [], ("error", SAME_BYTES_ERROR, 0, False)
+    return blocks, tails, live, (str(state["status"]), None, pending, bool(state["unterminated"]))
+
+
+def process_files(segments: Sequence[Segment], ev: bool = True) -> FilesResult:
+    """Read each file of the task here (a path every worker sees, or an fsspec URL: the client
+    ships names, not text) and :func:`process_blocks` them (the cluster worker's entry point)."""
+    blocks: list[Block] = []
+    seg_of: list[int] = []
+    tails: list[int] = []
+    live: list[int] = []
+    outcomes: list[FileOutcome] = []
+    for si, segment in enumerate(segments):
+        got, seg_tails, seg_live, outcome = read_segment(segment)
+        base = len(blocks)
+        tails.extend(base + i for i in seg_tails)
+        live.extend(base + i for i in seg_live)
+        blocks.extend(got)
+        seg_of.extend([si] * len(got))
+        outcomes.append(outcome)
+    result = process_blocks(blocks, frozenset(tails), ev)
+    return FilesResult(
+        result,
+        seg_of,
+        [b.line for b in blocks],
+        tails,
+        live,
+        outcomes,
+        sum(len(b.text) for b in blocks),
+    )
+
+
+#: Young-generation threshold while importing (CPython's default is 700). Parsing and refereeing
+#: a hand allocates a few thousand container objects, nearly all freed by reference counting
+#: (hands, events and facts hold no cycles), so at 700 the collector runs several times per
+#: hand for nothing, and every object the batch keeps is scanned again as it ages. Measured
+#: with ``bench/import.py`` (``docs/performance.md``). Cycles are still collected,
+#: just every 50,000 allocations (a few dozen hands) instead of every 700.
+GC_THRESHOLD = (50_000, 50, 100)
+
+
+def quiet_gc() -> tuple[int, int, int]:
+    """Freeze what exists (parser, referee, warehouse state) and raise the young threshold;
+    returns the previous thresholds, for :func:`restore_gc`."""
+    previous = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
+    return previous
+
+
+def restore_gc(previous: tuple[int, int, int]) -> None:
+    gc.set_threshold(*previous)
+    gc.unfreeze()
+
+
+def worker_init(main_pid: int) -> None:
+    """Tie the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
+    parser and referee once, then move everything that lives for the whole run out of the
+    garbage collector's sight (``gc.freeze``): the collector then only scans the objects of the
+    hands being processed."""
+    die_with_parent(main_pid)
+    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
+    from hhparse.parsing import _parser
+
+    _parser()
+    quiet_gc()
