@@ -55,6 +55,7 @@ from hhparse.importer import (
     Reporter,
     expand_paths,
 )
+from hhparse.native_memory import give_back, limit_arenas
 from hhparse.splitter import HISTORY_SUFFIXES
 
 #: A burst of changes is imported at most this long after its first event...
@@ -350,9 +351,11 @@ class Watcher:
     def run(self) -> WatchState:
         """Watch until stopped; returns the final totals.
 
-        Arrow allocates through the C library's allocator while watching: its default pool
-        (mimalloc, made for large batches) keeps pages of thousands of small imports and grows
-        for hours (``bench/watch_soak.py``)."""
+        Memory stays flat over hours (``hhparse/native_memory.py``, ``bench/watch_probe.py``):
+        Arrow allocates through the C library's allocator while watching (its C++ default too
+        when the CLI chose it before pyarrow was loaded: ``prefer_system_pool``), glibc's arenas
+        are capped, and what each import freed is given back to the system after it."""
+        limit_arenas()
         previous_pool = pa.default_memory_pool()
         pa.set_memory_pool(pa.system_memory_pool())
         try:
@@ -473,6 +476,7 @@ class Watcher:
                 # memory would grow with every hand. Collected here, between imports, they are
                 # cheap: the parser, referee and index are frozen out of the collector's sight.
                 gc.collect()
+                give_back()
                 if self._stop.is_set():
                     break
                 if time.monotonic() >= next_clean:
