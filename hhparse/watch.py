@@ -12,8 +12,11 @@ A thin layer over the incremental import, and why it is shaped so:
   each PATH, recursively; a burst is imported once it has been quiet for :data:`STEP_MS` (at
   most :data:`DEBOUNCE_MS` after it began). Where native events do not exist or do not see
   other machines' writes (NFS, SMB, VM shared folders, WSL's Windows drives) it polls
-  (:func:`choose_polling`). A full rescan every :data:`RESCAN_SECONDS` costs a ``stat`` a file
-  and catches anything an event queue dropped.
+  (:func:`choose_polling`). A PATH that is a file is watched through its folder, so that a
+  rename over it (a sync tool, an editor saving) is seen like an append. A file that changed is
+  also ``stat``-ed at every tick for :data:`HOT_SECONDS` (a PATH that is a file, always), and a
+  full rescan every :data:`RESCAN_SECONDS` costs a ``stat`` a file: a change whose event was
+  lost is seen within a tick if the file is live, at the rescan otherwise.
 * **The importer decides when a hand is final**, as for any import (``docs/input.md``): a hand
   followed by anything, or that reads whole, is stored at once; a last hand that does not is
   *pending*, and the watch comes back to its file when the file has been unchanged for
@@ -22,6 +25,8 @@ A thin layer over the incremental import, and why it is shaped so:
   import publishes one small batch; :meth:`~hhparse.tables.store.Warehouse.compact_tail` merges
   the small files at the end of each table as they pile up, so queries stay fast with no
   ``hhparse compact``.
+* **Memory stays flat** (:mod:`hhparse.native_memory`): Arrow allocates through malloc, whose
+  arenas are capped and whose free pages are given back after each import.
 * **Stopping** (:func:`stop_on_signals`): Ctrl-C or SIGTERM ends the watch between imports,
   having published every batch whole; during a large import (with a pool) the import is
   abandoned at once, its uncommitted batch discarded, as an interrupted ``hhparse import`` is.
