@@ -162,6 +162,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=19)
     ap.add_argument("--json", type=Path, help="write the figures here too")
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
+    ap.add_argument("--rss-every", type=float, default=60.0, help="seconds between two RSS samples")
+    ap.add_argument(
+        "--probe",
+        type=Path,
+        help="run the watch under bench/watch_probe.py, its samples (malloc, Arrow, objects) here",
+    )
+    ap.add_argument("--probe-every", type=float, default=30.0, help="seconds between two probe samples")
+    ap.add_argument("--tracemalloc", action="store_true", help="with --probe: tracemalloc snapshots too")
     args = ap.parse_args()
     # stopped early (Ctrl-C, even when started in the background, or SIGTERM): the watch is
     # stopped too, never left running
@@ -183,10 +191,14 @@ def main() -> None:
             with open(path, "a", encoding="utf-8", newline="") as fh:
                 fh.write(text)
     env = {**os.environ, "HHPARSE_NO_PROGRESS": "1"}
+    if args.probe:
+        probe = [str(REPO / "bench" / "watch_probe.py"), str(args.probe), str(args.probe_every)]
+        launcher = [*probe, *(["--tracemalloc"] if args.tracemalloc else []), "--"]
+    else:
+        launcher = ["-c", "from hhparse.cli import main; main()"]
     cmd = [
         sys.executable,
-        "-c",
-        "from hhparse.cli import main; main()",
+        *launcher,
         "import",
         str(folder.parent),
         "--warehouse",
@@ -214,7 +226,14 @@ def main() -> None:
     schedule = [(start + rng.uniform(0, args.every[1]), k) for k in range(args.tables)]
     heapq.heapify(schedule)
     written = halves = 0
-    next_rss = start + 60
+    sampling = threading.Event()
+
+    def sample_rss() -> None:  # on a clock of its own: the writer may run late at high rates
+        while not sampling.wait(args.rss_every):
+            rss.append((time.monotonic() - start, rss_kb(proc.pid)))
+
+    sampler = threading.Thread(target=sample_rss, daemon=True)
+    sampler.start()
     try:
         while True:
             at, k = heapq.heappop(schedule)
@@ -222,9 +241,6 @@ def main() -> None:
             if at >= end:
                 break
             while now < at:
-                if now >= next_rss:
-                    rss.append((now - start, rss_kb(proc.pid)))
-                    next_rss += 60
                 time.sleep(min(at - now, 1.0))
                 now = time.monotonic()
             assert proc.poll() is None, (root / "watch.log").read_text()[-2000:]
@@ -245,8 +261,11 @@ def main() -> None:
         deadline = time.monotonic() + 30
         while reader.waiting and time.monotonic() < deadline:
             time.sleep(0.2)
+        sampling.set()
+        sampler.join()
         rss.append((time.monotonic() - start, rss_kb(proc.pid)))
     finally:
+        sampling.set()
         reader.stop.set()
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
@@ -269,6 +288,7 @@ def main() -> None:
         "tables": args.tables,
         "table_files_opened": sum(t.files for t in tables),
         "hands_written": written,
+        "hands_per_hour": round(written / (rss[-1][0] / 3600)),
         "written_in_two_halves": halves,
         "history_hands": args.history,
         "first_import_s": round(first_import_s, 1),
@@ -286,6 +306,10 @@ def main() -> None:
             "min": round(min(kb for _, kb in rss) / 1024, 1),
             "max": round(max(kb for _, kb in rss) / 1024, 1),
             "slope_second_half_mb_per_hour": round(slope, 2),
+            # growth a hand (the known-hands index grows with every hand stored, by design)
+            "slope_kb_per_hand": round(slope * 1024 / (written / (rss[-1][0] / 3600)), 2)
+            if written
+            else None,
         },
         "reader_query_ms": {
             "first_tenth_p50": round(statistics.median(first_q), 1) if first_q else None,
@@ -301,6 +325,7 @@ def main() -> None:
         "table_files_at_end": files,
         "manifest_kb": round((wh / "manifest.json").stat().st_size / 1024, 1),
         "exit_code": code,
+        "rss_samples": [(round(t, 1), kb) for t, kb in rss],
     }
     print(json.dumps(figures, indent=2))
     if args.json:

@@ -12,8 +12,11 @@ A thin layer over the incremental import, and why it is shaped so:
   each PATH, recursively; a burst is imported once it has been quiet for :data:`STEP_MS` (at
   most :data:`DEBOUNCE_MS` after it began). Where native events do not exist or do not see
   other machines' writes (NFS, SMB, VM shared folders, WSL's Windows drives) it polls
-  (:func:`choose_polling`). A full rescan every :data:`RESCAN_SECONDS` costs a ``stat`` a file
-  and catches anything an event queue dropped.
+  (:func:`choose_polling`). A PATH that is a file is watched through its folder, so that a
+  rename over it (a sync tool, an editor saving) is seen like an append. A file that changed is
+  also ``stat``-ed at every tick for :data:`HOT_SECONDS` (a PATH that is a file, always), and a
+  full rescan every :data:`RESCAN_SECONDS` costs a ``stat`` a file: a change whose event was
+  lost is seen within a tick if the file is live, at the rescan otherwise.
 * **The importer decides when a hand is final**, as for any import (``docs/input.md``): a hand
   followed by anything, or that reads whole, is stored at once; a last hand that does not is
   *pending*, and the watch comes back to its file when the file has been unchanged for
@@ -22,6 +25,8 @@ A thin layer over the incremental import, and why it is shaped so:
   import publishes one small batch; :meth:`~hhparse.tables.store.Warehouse.compact_tail` merges
   the small files at the end of each table as they pile up, so queries stay fast with no
   ``hhparse compact``.
+* **Memory stays flat** (:mod:`hhparse.native_memory`): Arrow allocates through malloc, whose
+  arenas are capped and whose free pages are given back after each import.
 * **Stopping** (:func:`stop_on_signals`): Ctrl-C or SIGTERM ends the watch between imports,
   having published every batch whole; during a large import (with a pool) the import is
   abandoned at once, its uncommitted batch discarded, as an interrupted ``hhparse import`` is.
@@ -55,6 +60,7 @@ from hhparse.importer import (
     Reporter,
     expand_paths,
 )
+from hhparse.native_memory import give_back, limit_arenas
 from hhparse.splitter import HISTORY_SUFFIXES
 
 #: A burst of changes is imported at most this long after its first event...
@@ -67,6 +73,11 @@ TICK_MS = 250
 POLL_DELAY_MS = 400
 #: A full rescan of every PATH (a ``stat`` a file): anything an event queue dropped is found.
 RESCAN_SECONDS = 120.0
+#: A file that changed is also looked at (a ``stat``) at every tick for this long after: a
+#: change whose event was lost (``watchfiles``' polling drops one that lands while the previous
+#: batch is handed over; an event queue overflows) is seen within a tick, not at the rescan.
+#: A PATH that is a file is looked at so for the whole watch.
+HOT_SECONDS = 900.0
 #: Expired files that compaction replaced are deleted this often.
 CLEAN_SECONDS = 600.0
 #: After an import failed for the system's sake (a full disk, a lost share), wait this long.
@@ -263,6 +274,24 @@ class _Roots:
             return False
         return p.suffix.lower() in HISTORY_SUFFIXES or p.is_dir()
 
+    def watch_groups(self) -> list[tuple[list[str], bool]]:
+        """What to give the file watcher: (paths, recursively?) — the folders recursively, and
+        for a PATH that is a file, the folder holding it, not recursively (:meth:`wanted` keeps
+        that file's events only). A watch on the file itself follows its inode, which a rename
+        over it ends (``os.replace``: a sync tool, an editor saving, a client rewriting its
+        file): every later change would wait for the next full rescan."""
+        groups: list[tuple[list[str], bool]] = []
+        if self.folders:
+            groups.append(([str(r) for r in self.folders], True))
+        parents = {
+            str(Path(f).parent)
+            for f in self.files
+            if not any(Path(f).is_relative_to(d) for d in self.folders)
+        }
+        if parents:
+            groups.append((sorted(parents), False))
+        return groups
+
     def is_history(self, path: Path) -> bool:
         return str(path) in self.files or (
             path.suffix.lower() in HISTORY_SUFFIXES and any(not _hidden_below(path, r) for r in self.folders)
@@ -350,9 +379,11 @@ class Watcher:
     def run(self) -> WatchState:
         """Watch until stopped; returns the final totals.
 
-        Arrow allocates through the C library's allocator while watching: its default pool
-        (mimalloc, made for large batches) keeps pages of thousands of small imports and grows
-        for hours (``bench/watch_soak.py``)."""
+        Memory stays flat over hours (``hhparse/native_memory.py``, ``bench/watch_probe.py``):
+        Arrow allocates through the C library's allocator while watching (its C++ default too
+        when the CLI chose it before pyarrow was loaded: ``prefer_system_pool``), glibc's arenas
+        are capped, and what each import freed is given back to the system after it."""
+        limit_arenas()
         previous_pool = pa.default_memory_pool()
         pa.set_memory_pool(pa.system_memory_pool())
         try:
@@ -382,6 +413,14 @@ class Watcher:
         return self.state
 
     def _watch_iter(self) -> Iterator[set[tuple[Any, str]]]:
+        """File events (:meth:`_Roots.watch_groups`): one watcher, or two taken in turn (folders
+        recursively, single files' folders not), each waiting at most half a tick."""
+        groups = self.roots.watch_groups()
+        timeout = TICK_MS // len(groups)
+        watches = [self._watch_group(paths, recursive, timeout) for paths, recursive in groups]
+        return watches[0] if len(watches) == 1 else _merged(watches)
+
+    def _watch_group(self, paths: list[str], recursive: bool, timeout: int) -> Iterator[set[tuple[Any, str]]]:
         import watchfiles
 
         roots = self.roots
@@ -390,17 +429,17 @@ class Watcher:
             return roots.wanted(path)
 
         return watchfiles.watch(
-            *[str(r) for r in self.roots.roots],
+            *paths,
             watch_filter=wanted,
             debounce=DEBOUNCE_MS,
             step=STEP_MS,
             stop_event=self._stop,
-            rust_timeout=TICK_MS,
+            rust_timeout=timeout,
             yield_on_timeout=True,
             raise_interrupt=True,
             force_polling=self.state.polling,
             poll_delay_ms=POLL_DELAY_MS,
-            recursive=True,
+            recursive=recursive,
             ignore_permission_denied=True,
         )
 
@@ -408,6 +447,7 @@ class Watcher:
         import watchfiles
 
         events = self._watch_iter()
+        hot = _Hot(self.roots.files)
         dirty: set[Path] = set()
         scan_all = True  # the first import: everything under the PATHs
         reasons: set[str] = {"start"}
@@ -431,7 +471,11 @@ class Watcher:
                         reasons.add("change")
                     elif self.roots.is_history(path) and path.is_file():
                         dirty.add(path)
+                        hot.touch(raw)
                         reasons.add("change")
+                for raw in hot.changed():  # changes no event told of
+                    dirty.add(Path(raw))
+                    reasons.add("change")
                 now = time.time()
                 for p in [p for p, at in self.state.pending.items() if at <= now]:
                     del self.state.pending[p]
@@ -473,6 +517,7 @@ class Watcher:
                 # memory would grow with every hand. Collected here, between imports, they are
                 # cheap: the parser, referee and index are frozen out of the collector's sight.
                 gc.collect()
+                give_back()
                 if self._stop.is_set():
                     break
                 if time.monotonic() >= next_clean:
@@ -587,6 +632,65 @@ class Watcher:
     def _clean(self) -> None:
         with contextlib.suppress(OSError):
             self.session.wh.clean_orphans()
+
+
+class _Hot:
+    """Files looked at every tick (:data:`HOT_SECONDS`): each with what ``stat`` said of it last
+    (inode, size, modification time), so that a change is noticed whether or not an event
+    came."""
+
+    def __init__(self, always: set[str]) -> None:
+        self.always = frozenset(always)
+        self.until: dict[str, float] = {}
+        self.seen: dict[str, tuple[int, int, int] | None] = {p: _signature(p) for p in self.always}
+
+    def touch(self, path: str) -> None:
+        """``path`` changed (an event said so, and it is being imported): look at it from now on."""
+        self.until[path] = time.monotonic() + HOT_SECONDS
+        self.seen[path] = _signature(path)
+
+    def changed(self) -> list[str]:
+        """The files whose ``stat`` changed since they were last looked at (and still exist)."""
+        now = time.monotonic()
+        for p in [p for p, at in self.until.items() if at < now]:
+            del self.until[p]
+            if p not in self.always:
+                self.seen.pop(p, None)
+        out = []
+        for p in self.always | self.until.keys():
+            sig = _signature(p)
+            if sig != self.seen.get(p):
+                self.seen[p] = sig
+                if sig is not None:
+                    out.append(p)
+        return out
+
+
+def _signature(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def _merged(watches: list[Iterator[set[tuple[Any, str]]]]) -> Iterator[set[tuple[Any, str]]]:
+    """Several watchers' changes as one stream: each is asked in turn (each returns by its own
+    timeout; changes arriving meanwhile wait in its queue). Ends when any of them ends (stopped)."""
+    try:
+        while True:
+            changes: set[tuple[Any, str]] = set()
+            for w in watches:
+                got = next(w, None)
+                if got is None:
+                    return
+                changes |= got
+            yield changes
+    finally:
+        for w in watches:
+            close = getattr(w, "close", None)
+            if close is not None:
+                close()
 
 
 def _size(path: Path) -> int:

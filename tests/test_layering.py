@@ -132,6 +132,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "resources.py",
         "known.py",
         "workers.py",
+        "native_memory.py",
     ),
     "split": ("splitter.py",),
     "parse": ("parsing.py", "larkglue.py", "lalr.py", "render.py", "summaries.py"),

@@ -454,3 +454,43 @@ def test_polling_meets_the_latency_target_too(tmp_path: Path, watches: list[Watc
     assert watch.stop(signal.SIGTERM) == 0, watch.text
     ids = hand_ids(wh)
     assert sorted(ids) == ["1", "2", "3"]
+
+
+def replace_with(path: Path, text: str) -> float:
+    """Rewrite ``path`` as a sync tool or an editor saves it: a new file under another name,
+    renamed over the old one (a new inode); when the rename was done."""
+    tmp = path.with_name(f".{path.name}.sync")
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    return time.monotonic()
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["events", "polling"])
+def test_a_watched_file_replaced_by_a_rename_is_seen_at_once(
+    tmp_path: Path, watches: list[Watch], poll: bool
+) -> None:
+    """A PATH that is a single file, rewritten again and again by ``os.replace`` (the file the
+    client or a sync tool rewrites whole): a watch on the file itself loses it at the first
+    rename (its inode is gone). Every hand each rewrite adds is queryable within the target, not
+    at the next full rescan; a file beside it is not imported."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    f = write_hands(src / "t.txt", ["1"])
+    write_hands(src / "other.txt", ["90"])
+    watch = Watch(f, wh, "--poll" if poll else "--no-poll")
+    watches.append(watch)
+    watch.wait_for("Ctrl-C to stop")
+    text = f.read_text(encoding="utf-8")
+    for hid in ("2", "3", "4"):
+        text += make_hand(hid) + "\n\n\n"
+        at = replace_with(f, text)
+        while hid not in hand_ids(wh):
+            assert time.monotonic() - at <= LATENCY_TARGET, (hid, watch.text)
+            time.sleep(0.05)
+    write_hands(src / "other.txt", ["90", "91"])
+    time.sleep(1.0)
+    assert watch.stop(signal.SIGTERM) == 0, watch.text
+    assert sorted(hand_ids(wh)) == ["1", "2", "3", "4"], watch.text
+    con = duckdb.connect()
+    create_views(con, wh)
+    assert con.execute("SELECT count(*) FROM rejects").fetchone() == (0,), watch.text

@@ -343,6 +343,10 @@ def import_command(
     A file's last hand that is still being written is pending: listed, not stored, read by the
     next import; it does not change the exit code.
     """
+    if watch:  # before pyarrow is loaded: the watch's Arrow allocates through malloc
+        from hhparse.native_memory import prefer_system_pool
+
+        prefer_system_pool()
     from rich.console import Console
 
     from hhparse import importer
