@@ -104,7 +104,7 @@ def _reference(
 ) -> pd.DataFrame:
     """Report ``name`` through :func:`hhparse.report` (same filter resolution, same frame) with its
     reference SQL in place of the shipped one."""
-    path = REFERENCE / query.REPORTS[name].file
+    path = REFERENCE / hhparse.reports.REPORTS[name].file
     with monkeypatch.context() as m:
         m.setattr(query, "report_sql", lambda _name: path.read_text(encoding="utf-8"))
         return hhparse.report(name, con, **kw)

@@ -20,27 +20,23 @@ cards AS (
         player,
         unit,
         exposed_card[1]                                                       AS door_rank,
-        CASE WHEN coalesce(len(hole_cards), 0) = 0 THEN 'unknown'
-             WHEN contains(array_to_string(hole_cards, ''), exposed_card[1]) THEN 'yes'
-             ELSE 'no' END                                                    AS door_pairs,
-        CASE WHEN coalesce(len(hole_cards), 0) = 0 THEN 'unknown'
-             WHEN contains(array_to_string(hole_cards, ''), exposed_card[2]) THEN 'yes'
-             ELSE 'no' END                                                    AS door_suits,
+        exposed_card[2]                                                       AS door_suit,
+        CASE WHEN hole_cards IS NULL THEN '' ELSE array_to_string(hole_cards, '') END AS hole,
         vpip, pfr, walk, net, net_bb
     FROM scope
 ),
 
--- One pass over the player-hands to the finest grain of the four breakdowns (door_low is a
--- function of door_rank, so it is labelled after the pass: one grouping key fewer per row); the
--- breakdowns then re-add these partial counts and sums, which is exact for counts and decimals and
--- is much cheaper than four passes over every row.
+-- One pass over the player-hands to the finest grain of the four breakdowns, grouped by small
+-- codes (0 unknown, 1 yes, 2 no) rather than by the labels, and without door_low (a function of
+-- door_rank, labelled after the pass); the breakdowns then re-add these partial counts and sums,
+-- which is exact for counts and decimals and is much cheaper than four passes over every row.
 partial AS (
     SELECT
         player,
         unit,
         door_rank,
-        door_pairs,
-        door_suits,
+        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_rank) THEN 1 ELSE 2 END AS UTINYINT) AS pairs_code,
+        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_suit) THEN 1 ELSE 2 END AS UTINYINT) AS suits_code,
         count(*)                                                              AS hands,
         cnt(vpip)                                                             AS vpip,
         cnt(pfr)                                                              AS pfr,
@@ -53,9 +49,14 @@ partial AS (
 
 labelled AS (
     SELECT
-        *,
+        player,
+        unit,
+        door_rank,
         CASE WHEN door_rank IN ('A', '2', '3', '4', '5', '6', '7', '8')
-             THEN 'low' ELSE 'high' END                                       AS door_low
+             THEN 'low' ELSE 'high' END                                       AS door_low,
+        ['unknown', 'yes', 'no'][pairs_code + 1]                              AS door_pairs,
+        ['unknown', 'yes', 'no'][suits_code + 1]                              AS door_suits,
+        hands, vpip, pfr, walks, net, net_bb
     FROM partial
 ),
 
