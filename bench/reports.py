@@ -393,6 +393,9 @@ def main() -> None:
     last_month = con.execute("SELECT CAST(max(start_utc) - INTERVAL 30 DAY AS DATE) FROM hands").fetchall()[
         0
     ][0]
+    cash = con.execute(
+        "SELECT stakes FROM stg_hands WHERE tournament_id IS NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()
     cases += [
         ("hand", {"hand_id": hand_id}),
         ("summary", {"player": busiest}),
@@ -402,8 +405,9 @@ def main() -> None:
         ("hands", {"player": "Hero", "since": str(last_month)}),
         ("summary", {"by": "stakes"}),
         ("summary", {"by": "month"}),
-        ("summary", {"stakes": "0.12/0.25"}),
     ]
+    if cash:  # the warehouse's most played cash stakes (a hard-coded one may not exist: a usage error)
+        cases.append(("summary", {"stakes": cash[0][0]}))
     if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
         cases.append(("hands", {"player": "Hero", "limit": 10_000}))
     if args.only:
