@@ -5,6 +5,9 @@
 --   pairs  whether one of the player's hole cards has its rank ('unknown' when their hole cards
 --          are not known: neither hero nor shown)
 --   suits  whether one of the player's hole cards has its suit (same 'unknown' rule)
+-- A card is its rank (A K Q J T 9..2) then its suit (c d h s): in the hole cards written one after
+-- the other, the door card's rank can only match a rank and its suit only a suit, so one substring
+-- test per row answers each question (no per-card lambda).
 -- VPIP and PFR follow stats.sql (walks excluded from the denominator).
 WITH scope AS (
     SELECT *
@@ -17,28 +20,23 @@ cards AS (
         player,
         unit,
         exposed_card[1]                                                       AS door_rank,
-        CASE WHEN coalesce(len(hole_cards), 0) = 0 THEN 'unknown'
-             WHEN len(list_filter(hole_cards, lambda c: c[1] = exposed_card[1])) > 0 THEN 'yes'
-             ELSE 'no' END                                                    AS door_pairs,
-        CASE WHEN coalesce(len(hole_cards), 0) = 0 THEN 'unknown'
-             WHEN len(list_filter(hole_cards, lambda c: c[2] = exposed_card[2])) > 0 THEN 'yes'
-             ELSE 'no' END                                                    AS door_suits,
+        exposed_card[2]                                                       AS door_suit,
+        CASE WHEN hole_cards IS NULL THEN '' ELSE array_to_string(hole_cards, '') END AS hole,
         vpip, pfr, walk, net, net_bb
     FROM scope
 ),
 
--- One pass over the player-hands to the finest grain of the four breakdowns (door_low is a
--- function of door_rank); the breakdowns then re-add these partial counts and sums, which is
--- exact for counts and decimals and is much cheaper than four passes over every row.
+-- One pass over the player-hands to the finest grain of the four breakdowns, grouped by small
+-- codes (0 unknown, 1 yes, 2 no) rather than by the labels, and without door_low (a function of
+-- door_rank, labelled after the pass); the breakdowns then re-add these partial counts and sums,
+-- which is exact for counts and decimals and is much cheaper than four passes over every row.
 partial AS (
     SELECT
         player,
         unit,
         door_rank,
-        CASE WHEN door_rank IN ('A', '2', '3', '4', '5', '6', '7', '8')
-             THEN 'low' ELSE 'high' END                                       AS door_low,
-        door_pairs,
-        door_suits,
+        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_rank) THEN 1 ELSE 2 END AS UTINYINT) AS pairs_code,
+        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_suit) THEN 1 ELSE 2 END AS UTINYINT) AS suits_code,
         count(*)                                                              AS hands,
         cnt(vpip)                                                             AS vpip,
         cnt(pfr)                                                              AS pfr,
@@ -47,6 +45,19 @@ partial AS (
         sum(net_bb)                                                           AS net_bb
     FROM cards
     GROUP BY ALL
+),
+
+labelled AS (
+    SELECT
+        player,
+        unit,
+        door_rank,
+        CASE WHEN door_rank IN ('A', '2', '3', '4', '5', '6', '7', '8')
+             THEN 'low' ELSE 'high' END                                       AS door_low,
+        ['unknown', 'yes', 'no'][pairs_code + 1]                              AS door_pairs,
+        ['unknown', 'yes', 'no'][suits_code + 1]                              AS door_suits,
+        hands, vpip, pfr, walks, net, net_bb
+    FROM partial
 ),
 
 grouped AS (
@@ -63,7 +74,7 @@ grouped AS (
         pct(sum(pfr), sum(hands) - sum(walks))                                AS pfr,
         sum(net)                                                              AS net,
         round(100 * sum(net_bb) / sum(hands), 2)                              AS bb_per_100
-    FROM partial
+    FROM labelled
     GROUP BY GROUPING SETS (
         (player, unit, door_rank),
         (player, unit, door_low),

@@ -8,26 +8,18 @@
 --   low_made_pct     shown hands (any run) holding a qualifying 8-or-better low / hands shown
 --   avg_pot_share    average over hands they collected anything of collected / (total pot - rake), %
 --   won_high, won_low  amounts collected from high halves (and whole pots) and from low halves
+--
+-- The lows are counted apart from the player-hands and joined per player and unit: a shown hand
+-- is one of its player's dealt-in hands (the referee seats whoever shows), so filtering the shown
+-- hands by their hand's attributes (the stg_hands row: one per hand) counts the same hands as
+-- joining every player-hand in scope with them, without a join as wide as the player-hands.
 WITH scope AS (
     SELECT *
     FROM player_hands_in($player, $since, $until, $game, $stakes)
     WHERE hilo
 ),
 
-lows AS (
-    SELECT site, hand_id, player, bool_or(low IS NOT NULL) AS low_made
-    FROM stg_showdowns
-    WHERE NOT mucked
-    GROUP BY ALL
-),
-
-joined AS (
-    SELECT scope.*, lows.low_made
-    FROM scope
-    LEFT JOIN lows USING (site, hand_id, player)
-),
-
-final AS (
+stats AS (
     SELECT
         player,
         unit,
@@ -42,13 +34,44 @@ final AS (
         pct(sum(wsd * won_low * (1 - won_high)), sum(wsd))                    AS low_only_pct,
         cnt(quartered)                                                        AS quartered,
         pct(sum(quartered), sum(wsd))                                         AS quartered_pct,
-        pct(count(*) FILTER (WHERE low_made), count(low_made))                AS low_made_pct,
         round(100 * avg(CAST(collected AS DOUBLE) / NULLIF(CAST(total_pot - rake AS DOUBLE), 0))
             FILTER (WHERE collected > 0), 2)                                  AS avg_pot_share,
         sum(high_won)                                                         AS won_high,
         sum(low_won)                                                          AS won_low
-    FROM joined
+    FROM scope
     GROUP BY ALL
+),
+
+shown AS (
+    SELECT site, hand_id, player, bool_or(low IS NOT NULL) AS low_made
+    FROM stg_showdowns
+    WHERE NOT mucked
+      AND (CAST($player AS VARCHAR) IS NULL OR player = $player)
+    GROUP BY ALL
+),
+
+lows AS (
+    SELECT
+        shown.player,
+        h.unit,
+        count_if(shown.low_made)                                              AS lows_made,
+        count(*)                                                              AS hands_shown
+    FROM shown
+    JOIN stg_hands AS h USING (site, hand_id)
+    WHERE h.hilo
+      AND in_scope($since, $until, $game, $stakes, h.start_utc, h.hand_date, h.game_slug, h.game_label, h.stakes, h.buyin_label)
+    GROUP BY ALL
+),
+
+final AS (
+    SELECT
+        stats.* EXCLUDE (avg_pot_share, won_high, won_low),
+        pct(lows.lows_made, lows.hands_shown)                                 AS low_made_pct,
+        stats.avg_pot_share,
+        stats.won_high,
+        stats.won_low
+    FROM stats
+    LEFT JOIN lows USING (player, unit)
     ORDER BY unit, hands DESC, player
 )
 

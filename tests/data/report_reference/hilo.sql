@@ -1,0 +1,55 @@
+-- hilo: split-pot results per player and unit, hi/lo games only.
+--   showdowns        hands the player went to showdown (referee's went_to_showdown)
+--   won_at_showdown  hands they won any part of any pot at showdown
+--   scoop_pct        scooped (won every chip of every pot they were eligible for) / won_at_showdown
+--   high_only_pct    won a high half or whole pot but no low half, not a scoop / won_at_showdown
+--   low_only_pct     won a low half but no high half / won_at_showdown
+--   quartered_pct    shared a low half with another player / won_at_showdown
+--   low_made_pct     shown hands (any run) holding a qualifying 8-or-better low / hands shown
+--   avg_pot_share    average over hands they collected anything of collected / (total pot - rake), %
+--   won_high, won_low  amounts collected from high halves (and whole pots) and from low halves
+WITH scope AS (
+    SELECT *
+    FROM player_hands_in($player, $since, $until, $game, $stakes)
+    WHERE hilo
+),
+
+lows AS (
+    SELECT site, hand_id, player, bool_or(low IS NOT NULL) AS low_made
+    FROM stg_showdowns
+    WHERE NOT mucked
+    GROUP BY ALL
+),
+
+joined AS (
+    SELECT scope.*, lows.low_made
+    FROM scope
+    LEFT JOIN lows USING (site, hand_id, player)
+),
+
+final AS (
+    SELECT
+        player,
+        unit,
+        count(*)                                                              AS hands,
+        cnt(wtsd)                                                             AS showdowns,
+        cnt(wsd)                                                              AS won_at_showdown,
+        cnt(scooped)                                                          AS scoops,
+        pct(sum(scooped), sum(wsd))                                           AS scoop_pct,
+        cnt(wsd * won_high * (1 - won_low) * (1 - scooped))                   AS high_only,
+        pct(sum(wsd * won_high * (1 - won_low) * (1 - scooped)), sum(wsd))    AS high_only_pct,
+        cnt(wsd * won_low * (1 - won_high))                                   AS low_only,
+        pct(sum(wsd * won_low * (1 - won_high)), sum(wsd))                    AS low_only_pct,
+        cnt(quartered)                                                        AS quartered,
+        pct(sum(quartered), sum(wsd))                                         AS quartered_pct,
+        pct(count(*) FILTER (WHERE low_made), count(low_made))                AS low_made_pct,
+        round(100 * avg(CAST(collected AS DOUBLE) / NULLIF(CAST(total_pot - rake AS DOUBLE), 0))
+            FILTER (WHERE collected > 0), 2)                                  AS avg_pot_share,
+        sum(high_won)                                                         AS won_high,
+        sum(low_won)                                                          AS won_low
+    FROM joined
+    GROUP BY ALL
+    ORDER BY unit, hands DESC, player
+)
+
+SELECT * FROM final
