@@ -10,12 +10,20 @@ Nothing here knows the grammar or the model.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from hhparse.lalr import LineParser
 
-__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "make_parser"]
+__all__ = ["CACHE_ENV", "PROPAGATE_POSITIONS", "cache_dir", "direct_entry", "line_parser", "make_parser"]
+
+#: Where the built parser is cached (see :func:`cache_dir`); set to an empty value: no cache.
+CACHE_ENV = "HHPARSE_CACHE_DIR"
 
 #: lark's ``propagate_positions``. It used to halve the parser's speed because the one flat hand
 #: rule built a tree node per line and lark re-scanned the growing child list on every reduction
@@ -105,11 +113,83 @@ def _line_lexer_class() -> type:
     return LineLexer
 
 
-def make_parser(grammar: str, builder: object, *, cython: bool | None = None) -> Any:
+def cache_dir() -> Path | None:
+    """The folder of hhparse's own caches: ``$HHPARSE_CACHE_DIR`` (empty: none), else the
+    platform's per-user cache folder (``%LOCALAPPDATA%\\hhparse\\Cache``,
+    ``~/Library/Caches/hhparse``, ``$XDG_CACHE_HOME/hhparse`` or ``~/.cache/hhparse``)."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured).expanduser() if configured.strip() else None
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA")
+        return Path(base) / "hhparse" / "Cache" if base else None
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "hhparse"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "hhparse"
+
+
+def _cache_file(folder: Path, grammar: str, options: dict[str, Any]) -> Path:
+    """The cache file of this grammar, these options, this lark and this Python: another grammar
+    (or lark) gets another file, so a file once written never changes."""
+    import lark
+
+    key = "\0".join((grammar, repr(sorted(options.items())), lark.__version__, sys.version))
+    return folder / f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
+
+
+#: The options lark attaches when it loads a saved parser (the builder and the plugins are this
+#: process's objects): left out of the file and of its key, given again at load.
+_AT_LOAD = frozenset({"transformer", "_plugins", "propagate_positions"})
+
+
+def _cached_lark(grammar: str, options: dict[str, Any], folder: Path) -> Any:
+    """``Lark(grammar, **options)``, saved in ``folder`` by the first process and loaded by the next.
+
+    Why: building the LALR tables from the grammar (grammar analysis, table construction) is
+    most of a one-file ``hhparse check``'s start-up. lark can save a built LALR parser
+    (``Lark.save``: its tables, terminals and rules, pickled) and load it back, which is what its
+    own ``cache=`` option does; this does the same with two differences. The file's name is the
+    hash of everything it was built from (grammar, options, lark's version, Python's): another
+    grammar or lark gets another file, so no file ever changes once written. It is written under
+    a temporary name and renamed, so processes starting together (a bulk import's workers) never
+    read a half-written file. A file that cannot be read or loaded (damaged, truncated) is
+    rebuilt from the grammar and replaced; a folder that cannot be written (read-only home, full
+    disk) only means no cache. The file is the user's own, in the user's cache folder, like any
+    file hhparse creates; loading it runs no code of its own (lark's classes, lark's data).
+    """
+    from lark import Lark
+
+    at_load = {k: v for k, v in options.items() if k in _AT_LOAD}
+    path = _cache_file(folder, grammar, {k: v for k, v in options.items() if k not in _AT_LOAD})
+    try:
+        with open(path, "rb") as f:
+            return Lark.__new__(Lark)._load(f, **at_load)
+    except FileNotFoundError:
+        pass
+    except Exception:  # damaged or truncated: whatever unpickling raised, build it anew below
+        pass
+    lark = Lark(grammar, **options)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            lark.save(f, exclude_options=_AT_LOAD)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+    return lark
+
+
+def make_parser(
+    grammar: str, builder: object, *, cython: bool | None = None, cache: Path | None = None
+) -> Any:
     """Build the LALR parser with ``builder`` as inline transformer.
 
     ``cython=None`` uses lark-cython when it is importable, False forces pure lark (with the
-    leaner contextual lexer above).
+    leaner contextual lexer above). ``cache``: a folder where the built parser is kept across
+    processes (:func:`_cached_lark`); None builds it from the grammar.
     """
     from lark import Lark
 
@@ -124,15 +204,15 @@ def make_parser(grammar: str, builder: object, *, cython: bool | None = None) ->
                 raise
     if not plugins:
         plugins = {"ContextualLexer": _line_lexer_class()}
-    lark = Lark(
-        grammar,
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=PROPAGATE_POSITIONS,
-        transformer=builder,
-        maybe_placeholders=False,
-        _plugins=plugins,
-    )
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "propagate_positions": PROPAGATE_POSITIONS,
+        "transformer": builder,
+        "maybe_placeholders": False,
+        "_plugins": plugins,
+    }
+    lark = _cached_lark(grammar, options, cache) if cache is not None else Lark(grammar, **options)
     _fast_tables(lark)
     return lark
 

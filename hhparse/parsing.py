@@ -32,7 +32,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from hhparse.errors import ParseError
 from hhparse.lalr import LineParser, Rejected
-from hhparse.larkglue import direct_entry, line_parser, make_parser
+from hhparse.larkglue import cache_dir, direct_entry, line_parser, make_parser
 from hhparse.memo import remember
 from hhparse.model import (
     Bet,
@@ -1370,12 +1370,13 @@ def _build(backend: str) -> None:
     """Build the process-wide parser. ``driver``: pure lark (for what the driver rejects, so
     errors are lark's) plus the compiled driver over its tables; if the driver cannot be built
     from this lark, lark alone with lark-cython when installed. ``lark``/``lark-cython``: that
-    lark back end alone."""
+    lark back end alone. The driver's lark parser is kept across processes in hhparse's cache
+    folder (:func:`hhparse.larkglue.cache_dir`): a process loads it instead of building it."""
     global _PARSER, _BUILDER, _DRIVER
     builder = _Builder()
     driver: LineParser | None = None
     if backend == "driver":
-        lark = make_parser(grammar_text(), builder, cython=False)
+        lark = make_parser(grammar_text(), builder, cython=False, cache=cache_dir())
         driver = line_parser(lark, line_memo=_LINE_MEMO)
         if driver is None:
             lark = make_parser(grammar_text(), builder)
