@@ -17,13 +17,22 @@ import pytest
 #: Never imported by --help, --version or check of a small file.
 HEAVY = ("pandas", "pyarrow", "duckdb", "numpy", "matplotlib", "jinja2", "pydantic", "pydantic_core")
 #: The grammar and the referee: check needs them, --help and --version do not.
-PARSER_AND_REFEREE = ("lark", "hhparse.parsing", "hhparse.splitter", "hhparse.engine", "hhparse.rules.evaluate")
+PARSER_AND_REFEREE = (
+    "lark",
+    "hhparse.parsing",
+    "hhparse.splitter",
+    "hhparse.engine",
+    "hhparse.rules.evaluate",
+)
+#: Imported only when a file needs it: check of hand histories reads no tournament summary.
+ON_DEMAND = ("hhparse.summaries",)
 REPO = Path(__file__).resolve().parent.parent
 
 
 def _loaded(code: str) -> set[str]:
-    """The modules of HEAVY and PARSER_AND_REFEREE that ``code`` imported, in a fresh Python."""
-    watched = (*HEAVY, *PARSER_AND_REFEREE)
+    """The modules of HEAVY, PARSER_AND_REFEREE and ON_DEMAND that ``code`` imported, in a fresh
+    Python."""
+    watched = (*HEAVY, *PARSER_AND_REFEREE, *ON_DEMAND)
     probe = f"{code}\nimport sys, json\nprint(json.dumps([m for m in {watched!r} if m in sys.modules]))"
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
@@ -66,7 +75,7 @@ def test_help_and_version_load_no_data_library_no_grammar_no_referee(args: tuple
 def test_check_of_a_small_file_loads_no_data_library(tmp_path: Path) -> None:
     one = _one_hand(tmp_path)
     loaded = _command("check", str(one))
-    assert not loaded & set(HEAVY), loaded
+    assert not loaded & {*HEAVY, *ON_DEMAND}, loaded
     assert {"lark", "hhparse.parsing", "hhparse.engine"} <= loaded  # it did read and referee the hand
     sample = next((REPO / "sample_histories").glob("HH2009*.txt"))
     assert not _command("check", str(sample)) & set(HEAVY)
