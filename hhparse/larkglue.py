@@ -146,8 +146,9 @@ _AT_LOAD = frozenset({"transformer", "_plugins", "propagate_positions"})
 def _cached_lark(grammar: str, options: dict[str, Any], folder: Path) -> Any:
     """``Lark(grammar, **options)``, saved in ``folder`` by the first process and loaded by the next.
 
-    Why: building the LALR tables from the grammar (grammar analysis, table construction) is
-    most of a one-file ``hhparse check``'s start-up. lark can save a built LALR parser
+    Why: building the LALR tables from the grammar (grammar analysis, table construction) is a
+    large part of a one-file ``hhparse check``'s start-up (``docs/performance.md``, Start-up);
+    loading them is a small one. lark can save a built LALR parser
     (``Lark.save``: its tables, terminals and rules, pickled) and load it back, which is what its
     own ``cache=`` option does; this does the same with two differences. The file's name is the
     hash of everything it was built from (grammar, options, lark's version, Python's): another
@@ -155,8 +156,10 @@ def _cached_lark(grammar: str, options: dict[str, Any], folder: Path) -> Any:
     a temporary name and renamed, so processes starting together (a bulk import's workers) never
     read a half-written file. A file that cannot be read or loaded (damaged, truncated) is
     rebuilt from the grammar and replaced; a folder that cannot be written (read-only home, full
-    disk) only means no cache. The file is the user's own, in the user's cache folder, like any
-    file hhparse creates; loading it runs no code of its own (lark's classes, lark's data).
+    disk) only means no cache. Files of an older grammar or lark stay (a few tens of kilobytes
+    each: another installation may still use them) until the folder is emptied. The file is
+    unpickled, so it is trusted like the bytecode in ``__pycache__``: it lives in the user's own
+    cache folder, written by nothing but hhparse.
     """
     from lark import Lark
 
