@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hhparse.engine import referee
 from hhparse.errors import ParseError, Status, Violation
@@ -21,7 +22,10 @@ from hhparse.model import Hand
 from hhparse.parsing import parse_file, parse_path
 from hhparse.rules.spec import variant_for
 from hhparse.splitter import NotRegularFileError, iter_files
-from hhparse.summaries import SUMMARY_CODE, TournamentSummary, parse_summaries, read_summary_text
+
+if TYPE_CHECKING:
+    # imported where a summary file is read: checking hand histories never needs it (start-up)
+    from hhparse.summaries import TournamentSummary
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +50,13 @@ class Verdict:
     @property
     def is_summary(self) -> bool:
         """A tournament summary file (read, or with the line it could not read)."""
-        return bool(self.summaries) or (
-            self.parse_error is not None and self.parse_error.code in ("summary-file", SUMMARY_CODE)
-        )
+        if self.summaries:
+            return True
+        if self.parse_error is None:
+            return False
+        from hhparse.summaries import SUMMARY_CODE
+
+        return self.parse_error.code in ("summary-file", SUMMARY_CODE)
 
     def to_json(self) -> dict[str, object]:
         """The ``--format jsonl`` object. Money says its unit: ``unit`` (``USD``, ``chips``...),
@@ -167,6 +175,8 @@ def judge(item: Hand | ParseError, referee_hands: bool = True) -> Verdict:
 
 def _summary_verdict(item: ParseError) -> Verdict:
     """A summary file read whole (the splitter keeps only an excerpt of text that is not hands)."""
+    from hhparse.summaries import parse_summaries, read_summary_text
+
     text = item.block
     if os.path.isfile(item.source):
         with contextlib.suppress(OSError):

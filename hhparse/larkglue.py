@@ -10,13 +10,34 @@ Nothing here knows the grammar or the model.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
+import os
+import pickle
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hhparse.lalr import LineParser
 
-__all__ = ["PROPAGATE_POSITIONS", "direct_entry", "line_parser", "load_grammar", "make_parser"]
+__all__ = [
+    "CACHE_ENV",
+    "PROPAGATE_POSITIONS",
+    "Source",
+    "cache_dir",
+    "direct_entry",
+    "grammar_source",
+    "line_parser",
+    "load_grammar",
+    "make_parser",
+]
+
+#: Where the built parser is cached (see :func:`cache_dir`); set to an empty value: no cache.
+CACHE_ENV = "HHPARSE_CACHE_DIR"
 
 #: A named capture group's opening, ``(?P<name>``: in the grammar, a line's fields.
 _NAMED_GROUP = re.compile(r"\(\?P<(\w+)>")
@@ -111,6 +132,113 @@ def _line_lexer_class() -> type:
     return LineLexer
 
 
+def cache_dir() -> Path | None:
+    """The folder of hhparse's own caches: ``$HHPARSE_CACHE_DIR`` (empty: none), else the
+    platform's per-user cache folder (``%LOCALAPPDATA%\\hhparse\\Cache``,
+    ``~/Library/Caches/hhparse``, ``$XDG_CACHE_HOME/hhparse`` or ``~/.cache/hhparse``)."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured is not None:
+        return Path(configured).expanduser() if configured.strip() else None
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA")
+        return Path(base) / "hhparse" / "Cache" if base else None
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "hhparse"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "hhparse"
+
+
+def _cache_file(folder: Path, text: str, shapes: tuple[str, ...]) -> Path:
+    """The cache file of this grammar, these shapes, this lark and this Python: another grammar
+    (or lark) gets another file, so a file once written never changes."""
+    import lark
+
+    key = "\0".join((text, *shapes, repr(PROPAGATE_POSITIONS), lark.__version__, sys.version))
+    return folder / f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
+
+
+#: The options lark attaches when it loads a saved parser (the builder and the plugins are this
+#: process's objects): left out of the file, given again at load.
+_AT_LOAD = frozenset({"transformer", "_plugins", "propagate_positions"})
+
+
+@dataclass(frozen=True)
+class Source:
+    """What :func:`make_parser` builds the parser from when a cache folder is given: the saved
+    parser (``saved``: a cache hit) or the loaded grammar (``grammar``: built, then saved with
+    ``regexes`` at ``path``)."""
+
+    text: str
+    shapes: tuple[str, ...]
+    regexes: dict[str, str]
+    grammar: Any
+    saved: bytes | None
+    path: Path | None
+
+
+def grammar_source(text: str, shapes: Iterable[str], cache: Path | None) -> tuple[Source, dict[str, str]]:
+    """(what :func:`make_parser` builds from, the regex of each shape): :func:`load_grammar`'s,
+    or both read from hhparse's cache folder, where the first process saved them.
+
+    Why: loading the grammar and building the LALR tables is most of a one-file ``hhparse
+    check``'s start-up (``docs/performance.md``, Start-up); loading them is a small part. The file
+    (the shapes' regexes, then lark's own ``Lark.save`` of the built parser) is named by the hash
+    of everything it was built from, so it never changes once written; it is written under a
+    temporary name and renamed, so workers starting together never read half a file; a file that
+    cannot be read is rebuilt and replaced; a folder that cannot be written only means no cache.
+    Files of an older grammar or lark stay (tens of kilobytes each: another installation may use
+    them). The file is unpickled, so it is trusted like the bytecode in ``__pycache__``: it lives
+    in the user's own cache folder, written by nothing but hhparse.
+    """
+    wanted = tuple(sorted(set(shapes)))
+    path = _cache_file(cache, text, wanted) if cache is not None else None
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                regexes = pickle.load(f)
+                saved = f.read()
+            if (
+                isinstance(regexes, dict)
+                and sorted(regexes) == list(wanted)
+                and all(isinstance(v, str) for v in regexes.values())
+                and saved
+            ):
+                return Source(text, wanted, regexes, None, saved, path), regexes
+        except FileNotFoundError:
+            pass
+        except Exception:  # damaged or truncated: whatever unpickling raised, built anew below
+            pass
+    grammar, regexes = load_grammar(text, wanted)
+    return Source(text, wanted, regexes, grammar, None, path), regexes
+
+
+def _cached_lark(source: Source, options: dict[str, Any]) -> Any:
+    """The parser loaded from ``source.saved``, or built from the grammar (and saved)."""
+    from lark import Lark
+
+    if source.saved is not None:
+        try:
+            at_load = {k: v for k, v in options.items() if k in _AT_LOAD}
+            return Lark.__new__(Lark)._load(io.BytesIO(source.saved), **at_load)
+        except Exception:  # damaged after the shapes: rebuilt from the grammar below
+            pass
+    grammar = source.grammar if source.grammar is not None else load_grammar(source.text, source.shapes)[0]
+    lark = Lark(grammar, **options)
+    if source.path is None:
+        return lark
+    tmp = source.path.with_name(f".{source.path.name}.{os.getpid()}.tmp")
+    try:
+        source.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            pickle.dump(source.regexes, f)
+            lark.save(f, exclude_options=_AT_LOAD)
+        os.replace(tmp, source.path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+    return lark
+
+
 def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, str]]:
     """Load the grammar once: (the grammar for :func:`make_parser`, the regex of each terminal
     named in ``shapes``).
@@ -157,8 +285,9 @@ def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, 
 
 
 def make_parser(grammar: Any, builder: object, *, cython: bool | None = None) -> Any:
-    """Build the LALR parser with ``builder`` as inline transformer, from the grammar's text
-    or from the first value of :func:`load_grammar`.
+    """Build the LALR parser with ``builder`` as inline transformer, from the grammar's text, the
+    first value of :func:`load_grammar`, or a :class:`Source` (the parser kept in the cache
+    folder: loaded from there, or built and saved there).
 
     ``cython=None`` uses lark-cython when it is importable, False forces pure lark (with the
     leaner contextual lexer above).
@@ -176,15 +305,15 @@ def make_parser(grammar: Any, builder: object, *, cython: bool | None = None) ->
                 raise
     if not plugins:
         plugins = {"ContextualLexer": _line_lexer_class()}
-    lark = Lark(
-        grammar,
-        parser="lalr",
-        lexer="contextual",
-        propagate_positions=PROPAGATE_POSITIONS,
-        transformer=builder,
-        maybe_placeholders=False,
-        _plugins=plugins,
-    )
+    options: dict[str, Any] = {
+        "parser": "lalr",
+        "lexer": "contextual",
+        "propagate_positions": PROPAGATE_POSITIONS,
+        "transformer": builder,
+        "maybe_placeholders": False,
+        "_plugins": plugins,
+    }
+    lark = _cached_lark(grammar, options) if isinstance(grammar, Source) else Lark(grammar, **options)
     _fast_tables(lark)
     return lark
 

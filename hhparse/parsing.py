@@ -34,7 +34,7 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from hhparse.errors import ParseError
 from hhparse.lalr import LineParser, Rejected
-from hhparse.larkglue import direct_entry, line_parser, load_grammar, make_parser
+from hhparse.larkglue import cache_dir, direct_entry, grammar_source, line_parser, load_grammar, make_parser
 from hhparse.memo import remember
 from hhparse.model import (
     Bet,
@@ -1361,17 +1361,20 @@ def _build(backend: str) -> None:
     """Build the process-wide parser. ``driver``: pure lark (for what the driver rejects, so
     errors are lark's) plus the compiled driver over its tables; if the driver cannot be built
     from this lark, lark alone with lark-cython when installed. ``lark``/``lark-cython``: that
-    lark back end alone."""
+    lark back end alone. The driver's lark parser is kept across processes in hhparse's cache
+    folder (:func:`hhparse.larkglue.cache_dir`): a process loads it instead of building it."""
     global _PARSER, _BUILDER, _DRIVER
-    grammar, shapes = load_grammar(grammar_text(), _SHAPES)
-    builder = _Builder(shapes)
     driver: LineParser | None = None
     if backend == "driver":
-        lark = make_parser(grammar, builder, cython=False)
+        source, shapes = grammar_source(grammar_text(), _SHAPES, cache_dir())
+        builder = _Builder(shapes)
+        lark = make_parser(source, builder, cython=False)
         driver = line_parser(lark, line_memo=_LINE_MEMO)
         if driver is None:
-            lark = make_parser(grammar, builder)
+            lark = make_parser(load_grammar(grammar_text(), _SHAPES)[0], builder)
     else:
+        grammar, shapes = load_grammar(grammar_text(), _SHAPES)
+        builder = _Builder(shapes)
         lark = make_parser(grammar, builder, cython=backend == "lark-cython")
     _PARSER, _BUILDER, _DRIVER = lark, builder, driver
 

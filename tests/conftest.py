@@ -80,5 +80,7 @@ def corpus_hand_files(root: Path) -> list[Path]:
 
 @pytest.fixture(autouse=True)
 def _crash_logs_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Internal-error logs of CLI tests go to a temporary folder, never the user's state folder."""
+    """Internal-error logs of CLI tests go to a temporary folder, never the user's state folder;
+    so does the parser cache (one folder for the session: built once, loaded by every process)."""
     monkeypatch.setenv("HHPARSE_LOG_DIR", str(tmp_path_factory.mktemp("crash-logs")))
+    monkeypatch.setenv("HHPARSE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "hhparse-cache"))

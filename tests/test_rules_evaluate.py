@@ -221,6 +221,41 @@ def test_bad_input_is_rejected() -> None:
         best_low(c("As"), c("2c 3c 4c"))
 
 
+def test_every_five_card_hand_class_has_one_value_in_order() -> None:
+    """The tables are filled on first use: over every five-card hand of the deck (2,598,960 hands,
+    7,462 classes, enumerated by rank multiset and suitedness) the values are the 7,462 classes,
+    with the textbook number of classes per category, and a flush class never ties a non-flush."""
+    from itertools import combinations, combinations_with_replacement
+
+    per_category: dict[int, set[int]] = {}
+    suits = "cdhs"
+    for ranks in combinations_with_replacement("23456789TJQKA", 5):
+        if ranks[0] == ranks[4]:
+            continue
+        # suits c d h s c by position: never one suit, never the same card twice (ranks sorted)
+        v = high_rank_5([r + suits[i % 4] for i, r in enumerate(ranks)])
+        per_category.setdefault(high_category(v), set()).add(v)
+    for ranks in combinations("23456789TJQKA", 5):
+        v = high_rank_5([r + "s" for r in ranks])
+        per_category.setdefault(high_category(v), set()).add(v)
+    counts = {cat: len(values) for cat, values in per_category.items()}
+    assert counts == {
+        STRAIGHT_FLUSH: 10,
+        FOUR_OF_A_KIND: 156,
+        FULL_HOUSE: 156,
+        FLUSH: 1277,
+        STRAIGHT: 10,
+        THREE_OF_A_KIND: 858,
+        TWO_PAIR: 858,
+        PAIR: 2860,
+        HIGH_CARD: 1277,
+    }
+    assert sum(counts.values()) == 7462
+    tops = [max(per_category[cat]) for cat in sorted(per_category)]
+    bottoms = [min(per_category[cat]) for cat in sorted(per_category)]
+    assert all(top < nxt for top, nxt in zip(tops, bottoms[1:], strict=False))
+
+
 # --------------------------------------------------------------------------------------------
 # Every shown hand of the corpus
 # --------------------------------------------------------------------------------------------

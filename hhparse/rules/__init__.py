@@ -6,11 +6,42 @@ parser may use the specs without pulling in the referee's side (see ``tests/test
 The function ``evaluate`` is *not* re-exported: it would shadow the submodule
 ``hhparse.rules.evaluate`` (``import hhparse.rules.evaluate as ev`` would then bind the function).
 Import it as ``from hhparse.rules.evaluate import evaluate``.
+
+The names below are imported on first access, not with the package: importing a light submodule
+(``hhparse.rules.variants``, the table of games the CLI's ``--help`` lists) then imports neither
+the evaluator nor the model (issue 16, start-up; ``tests/test_startup.py``).
 """
 
 from __future__ import annotations
 
-from hhparse.rules.evaluate import HighHand, LowHand, best_high, best_low
-from hhparse.rules.spec import SPECS, GameSpec, spec_for
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hhparse.rules.evaluate import HighHand, LowHand, best_high, best_low
+    from hhparse.rules.spec import SPECS, GameSpec, spec_for
 
 __all__ = ["SPECS", "GameSpec", "HighHand", "LowHand", "best_high", "best_low", "spec_for"]
+
+_FROM = {
+    "HighHand": "hhparse.rules.evaluate",
+    "LowHand": "hhparse.rules.evaluate",
+    "best_high": "hhparse.rules.evaluate",
+    "best_low": "hhparse.rules.evaluate",
+    "SPECS": "hhparse.rules.spec",
+    "GameSpec": "hhparse.rules.spec",
+    "spec_for": "hhparse.rules.spec",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _FROM.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hhparse.rules' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

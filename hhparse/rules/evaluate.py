@@ -3,7 +3,7 @@
 Why it is built this way (the referee evaluates every shown hand of millions of hands):
 
 * **High, non-flush part.** Without suits, a five-card hand is a rank multiset, identified by the
-  product of one prime per rank. A dict of the 6,175 possible products gives its value. For a
+  product of one prime per rank. A dict from product to value (at most 6,175 entries) gives it. For a
   board, the best non-flush value for a hole *pair* depends only on the two hole ranks and the
   board's rank multiset, so it is memoised in a row per board multiset (at most 8,463 multisets
   of 3-5 cards, 169 slots each, filled lazily). Once warm, a 5-card hand's high is 10 list
@@ -19,13 +19,18 @@ Why it is built this way (the referee evaluates every shown hand of millions of 
 
 Hand values (``HighHand.rank``) are ``category << 20`` plus the tie-break ranks in 4-bit nibbles,
 so they compare correctly as ints and decode to the description PokerStars prints.
+
+Every table is filled on first use, entry by entry, never at import: ``hhparse check`` of a file
+without a showdown, ``hhparse --help`` and every command that never evaluates a hand do not pay for
+tables they never read (issue 16, start-up; ``tests/test_startup.py``). A filled entry is the value
+the eager tables held (``tests/test_evaluate.py`` compares them over every five-card hand).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 
 from hhparse.memo import remember
 
@@ -149,7 +154,7 @@ def _describe_low(mask: int) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Static tables (built once at import)
+# Value tables (each entry computed on first use, then kept: finite domains)
 # --------------------------------------------------------------------------------------------
 
 _STRAIGHT_TOP: dict[int, int] = {0b11111 << (top - 4): top for top in range(4, 13)}
@@ -182,23 +187,52 @@ def _multiset_value(ranks: Sequence[int]) -> int:
     return _pack(category, order)
 
 
-def _build_tables() -> tuple[dict[int, int], list[int]]:
-    by_product: dict[int, int] = {}
-    for ranks in combinations_with_replacement(range(13), 5):
-        if ranks[0] == ranks[4]:
-            continue  # five of a kind: impossible with one deck
-        product = 1
-        for r in ranks:
-            product *= _PRIMES[r]
-        by_product[product] = _multiset_value(ranks)
-    flush = [0] * 8192
-    for ranks in combinations(range(13), 5):
-        mask = sum(1 << r for r in ranks)
-        flush[mask] = _distinct_value(mask, True)
-    return by_product, flush
+def _product_ranks(product: int) -> list[int] | None:
+    """The five ranks whose primes multiply to ``product``, or None (not five cards of one deck)."""
+    ranks: list[int] = []
+    for r in range(13):
+        p = _PRIMES[r]
+        while product % p == 0:
+            product //= p
+            ranks.append(r)
+    if product != 1 or len(ranks) != 5 or ranks[0] == ranks[4]:
+        return None  # five of a kind: impossible with one deck
+    return ranks
 
 
-_BY_PRODUCT, _FLUSH_BY_MASK = _build_tables()
+def _product_value(product: int) -> int:
+    """The non-flush value of the rank multiset ``product``, memoised in ``_BY_PRODUCT``."""
+    value = _BY_PRODUCT.get(product)
+    if value is None:
+        ranks = _product_ranks(product)
+        if ranks is None:
+            raise KeyError(product)
+        value = _BY_PRODUCT[product] = _multiset_value(ranks)
+    return value
+
+
+def _flush_value(mask: int) -> int:
+    """The value of five suited distinct ranks (a 13-bit mask), memoised in ``_FLUSH_BY_MASK``."""
+    value = _FLUSH_BY_MASK[mask]
+    if value == 0:
+        value = _FLUSH_BY_MASK[mask] = _distinct_value(mask, True)
+    return value
+
+
+def _high_hand(value: int) -> HighHand:
+    """The one :class:`HighHand` of ``value``: the hot path never builds two."""
+    hand = _HIGH_HANDS.get(value)
+    if hand is None:
+        hand = _HIGH_HANDS[value] = HighHand(value, _describe_high(value))
+    return hand
+
+
+# rank-multiset product (five of a kind excluded) -> non-flush value
+_BY_PRODUCT: dict[int, int] = {}
+# 13-bit mask of five distinct ranks -> flush value; 0 = not computed yet (no value is 0)
+_FLUSH_BY_MASK: list[int] = [0] * 8192
+# value -> its result object
+_HIGH_HANDS: dict[int, HighHand] = {}
 
 # Per card: (rank, suit, prime, rank bit, low bit, 13 * rank). One dict lookup per card per call.
 _Info = tuple[int, int, int, int, int, int]
@@ -208,16 +242,22 @@ for _r, _rc in enumerate(_RANK_CHARS):
         _low_bit = 1 << (_r + 1) if _r <= 6 else 1 if _r == 12 else 0
         _CARD[_rc + _sc] = (_r, _s, _PRIMES[_r], 1 << _r, _low_bit, 13 * _r)
 
-# Index pairs/triples of positions: combinations computed once, not per call.
-_PAIRS: dict[int, tuple[tuple[int, int], ...]] = {n: tuple(combinations(range(n), 2)) for n in range(2, 53)}
+# Index pairs/triples of positions: combinations computed once, not per call (pairs of up to
+# seven cards up front, more on first use: see _pairs).
+_PAIRS: dict[int, tuple[tuple[int, int], ...]] = {n: tuple(combinations(range(n), 2)) for n in range(2, 8)}
 _TRIPLES: dict[int, tuple[tuple[int, int, int], ...]] = {
     n: tuple(combinations(range(n), 3)) for n in (3, 4, 5)
 }
 
-# Every possible result object, built once so the hot path never constructs a dataclass.
-_HIGH_HANDS: dict[int, HighHand] = {
-    v: HighHand(v, _describe_high(v)) for v in {*_BY_PRODUCT.values(), *filter(None, _FLUSH_BY_MASK)}
-}
+
+def _pairs(n: int) -> tuple[tuple[int, int], ...]:
+    pairs = _PAIRS.get(n)
+    if pairs is None:
+        pairs = _PAIRS[n] = tuple(combinations(range(n), 2))
+    return pairs
+
+
+# Every possible low result object (56), built once so the hot path never constructs a dataclass.
 _LOW_HANDS: dict[int, LowHand | None] = {
     m: LowHand(m, _describe_low(m))
     for m in (sum(1 << i for i in ranks) for ranks in combinations(range(8), 5))
@@ -297,7 +337,13 @@ def _fill(b: _Board, slot: int) -> int:
     r1, r2 = divmod(slot, 13)
     pp = _PRIMES[r1] * _PRIMES[r2]
     by_product = _BY_PRODUCT
-    value = max([by_product[pp * t] for t in b.triples])
+    value = 0
+    for t in b.triples:
+        v = by_product.get(pp * t)
+        if v is None:
+            v = _product_value(pp * t)
+        if v > value:
+            value = v
     row = b.row
     row[slot] = row[r2 * 13 + r1] = value
     return value
@@ -342,7 +388,7 @@ def _values(hole: Sequence[str], board: Sequence[str], hilo: bool) -> tuple[int,
             a3 + r4,
         )
     elif n >= 2:
-        slots = tuple([cs[i][5] + cs[j][0] for i, j in _PAIRS[n]])
+        slots = tuple([cs[i][5] + cs[j][0] for i, j in _pairs(n)])
     else:
         raise ValueError(f"need at least 2 hole cards, got {n}: {list(hole)!r}")
     row = b.row
@@ -355,10 +401,10 @@ def _values(hole: Sequence[str], board: Sequence[str], hilo: bool) -> tuple[int,
         suited = [c[3] for c in cs if c[1] == fs]
         if len(suited) >= 2:
             table = _FLUSH_BY_MASK
-            for i, j in _PAIRS[len(suited)]:
+            for i, j in _pairs(len(suited)):
                 hm = suited[i] | suited[j]
                 for bm in b.flush_masks:
-                    v = table[hm | bm]
+                    v = table[hm | bm] or _flush_value(hm | bm)
                     if v > high:
                         high = v
     if not hilo:
@@ -383,7 +429,7 @@ def best_high(hole: Sequence[str], board: Sequence[str]) -> HighHand:
 
     Does not check that cards are distinct (see :func:`hhparse.rules.cards.ensure_distinct`).
     """
-    return _HIGH_HANDS[_values(hole, board, False)[0]]
+    return _high_hand(_values(hole, board, False)[0])
 
 
 def best_low(hole: Sequence[str], board: Sequence[str]) -> LowHand | None:
@@ -394,7 +440,7 @@ def best_low(hole: Sequence[str], board: Sequence[str]) -> LowHand | None:
 def evaluate(hole: Sequence[str], board: Sequence[str], hilo: bool) -> tuple[HighHand, LowHand | None]:
     """Both halves at once (the board is analysed once). The low is ``None`` when not ``hilo``."""
     high, low = _values(hole, board, hilo)
-    return _HIGH_HANDS[high], _LOW_HANDS[low]
+    return _high_hand(high), _LOW_HANDS[low]
 
 
 def high_rank_5(cards: Sequence[str]) -> int:
@@ -407,12 +453,12 @@ def high_rank_5(cards: Sequence[str]) -> int:
         for c in info:
             mask |= c[3]
         if bin(mask).count("1") == 5:
-            return _FLUSH_BY_MASK[mask]
+            return _flush_value(mask)
     product = 1
     for c in info:
         product *= c[2]
     try:
-        return _BY_PRODUCT[product]
+        return _product_value(product)
     except KeyError:
         raise ValueError(f"five of a kind is impossible: {list(cards)!r}") from None
 
