@@ -139,6 +139,14 @@ def process_blocks(
     return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
 
 
+def _summary_reject(builder: BatchBuilder, block: Block, problem: str, text: str) -> None:
+    """A tournament summary file the warehouse cannot take, kept as a reject with its text."""
+    error = ParseError(
+        SUMMARY_CODE, problem, block.source, block.line, 1, None, "", block=text, block_line=block.line
+    )
+    builder.add_parse_error(error, block.source, block.line, text)
+
+
 class _TourneyRows:
     """A batch's ``tournament_events`` (from accepted hands) and ``tournament_summaries`` (from
     summary files: accepted, with no site or hand id, so the merge keeps them apart from hands)."""
@@ -162,18 +170,7 @@ class _TourneyRows:
                 f"tournament summary: the file is {size:,} bytes, more than a summary file holds "
                 f"({SUMMARY_MAX_BYTES:,}): not read"
             )
-            error = ParseError(
-                SUMMARY_CODE,
-                problem,
-                block.source,
-                block.line,
-                1,
-                None,
-                "",
-                block=block.text,
-                block_line=block.line,
-            )
-            builder.add_parse_error(error, block.source, block.line, block.text)
+            _summary_reject(builder, block, problem, block.text)
             return
         text = read_summary_text(block.source) if size else block.text
         parsed = parse_summaries(text, block.source, block.line)
@@ -187,18 +184,7 @@ class _TourneyRows:
             summaries_table(rows, [idx] * len(rows))
         except (pa.ArrowException, OverflowError, ValueError, TypeError) as exc:
             problem = f"tournament summary: a value the warehouse cannot hold: {type(exc).__name__}: {str(exc)[:300]}"
-            error = ParseError(
-                SUMMARY_CODE,
-                problem,
-                block.source,
-                block.line,
-                1,
-                None,
-                "",
-                block=text,
-                block_line=block.line,
-            )
-            builder.add_parse_error(error, block.source, block.line, text)
+            _summary_reject(builder, block, problem, text)
             return
         builder.refs.append(HandRef(None, None, chash, accepted=True))
         self.summaries.extend(rows)
