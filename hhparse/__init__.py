@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import sys
 import types
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from hhparse.api import parse_file, parse_path, parse_text, referee, render, report, warehouse
+from hhparse.lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -62,13 +62,7 @@ __all__ = [
 _FUNCTIONS = frozenset({"parse_file", "parse_path", "parse_text", "referee", "render", "report", "warehouse"})
 
 
-def __getattr__(name: str) -> Any:
-    module = _CLASSES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hhparse' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports("hhparse", _CLASSES, globals())
 
 
 def __dir__() -> list[str]:

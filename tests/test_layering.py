@@ -133,6 +133,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "known.py",
         "workers.py",
         "native_memory.py",
+        "lazy.py",
     ),
     "split": ("splitter.py",),
     "parse": ("parsing.py", "larkglue.py", "lalr.py", "render.py", "summaries.py"),

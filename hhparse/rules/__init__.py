@@ -14,8 +14,9 @@ the evaluator nor the model (issue 16, start-up; ``tests/test_startup.py``).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hhparse.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hhparse.rules.evaluate import HighHand, LowHand, best_high, best_low
@@ -34,13 +35,7 @@ _FROM = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _FROM.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hhparse.rules' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports("hhparse.rules", _FROM, globals())
 
 
 def __dir__() -> list[str]:
