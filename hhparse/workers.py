@@ -38,6 +38,7 @@ from typing import Any, Final, TypeVar
 T = TypeVar("T")
 
 WATCH_SECONDS: Final = 0.5
+MANAGER_JOIN_SECONDS: Final = 10.0
 _PR_SET_PDEATHSIG: Final = 1
 
 
@@ -127,8 +128,10 @@ def wait_result(future: Future[T]) -> T:
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once (an error or Ctrl-C in the main process): queued tasks are cancelled
-    and running workers terminated, instead of waiting for every submitted task to finish."""
+    and running workers terminated, instead of waiting for every submitted task to finish. It
+    returns once the pool's manager thread has ended: nothing of the pool runs at interpreter exit."""
     procs = dict(getattr(pool, "_processes", None) or {})
+    manager = getattr(pool, "_executor_manager_thread", None)
     call_queue = getattr(pool, "_call_queue", None)
     result_queue = getattr(pool, "_result_queue", None)  # (shutdown forgets both queues)
     if call_queue is not None:
@@ -154,6 +157,14 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     if writer is not None and not any(_is_alive(p) for p in procs.values()):
         with contextlib.suppress(Exception):
             writer.close()
+    # Return only once the manager thread has ended the pool (it sees the workers gone and closes
+    # its wake-up pipe). Left running, it raced interpreter exit: concurrent.futures' exit hook
+    # writes to that pipe without the lock the thread closes it under, and a close between the
+    # hook's check and its write printed a traceback (EBADF) after "interrupted". Once the thread
+    # has ended, the hook sees the pipe closed and writes nothing.
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(timeout=MANAGER_JOIN_SECONDS)
 
 
 def _is_alive(proc: Any) -> bool:
