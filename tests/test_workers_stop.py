@@ -37,9 +37,11 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_a_process_ends_after_stopping_a_pool_whose_worker_was_writing_a_result(tmp_path: Path) -> None:
-    script = tmp_path / "stop_mid_result.py"
-    script.write_text(SCRIPT)
+def run_script(tmp_path: Path, name: str, text: str) -> subprocess.CompletedProcess[str]:
+    """Run ``text`` as a script of its own (a fresh interpreter: its exit is what is tested);
+    it must print "stopped" and exit 0."""
+    script = tmp_path / name
+    script.write_text(text)
     proc = subprocess.run(
         [sys.executable, str(script)],
         cwd=tmp_path,
@@ -50,6 +52,11 @@ def test_a_process_ends_after_stopping_a_pool_whose_worker_was_writing_a_result(
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "stopped"
+    return proc
+
+
+def test_a_process_ends_after_stopping_a_pool_whose_worker_was_writing_a_result(tmp_path: Path) -> None:
+    run_script(tmp_path, "stop_mid_result.py", SCRIPT)
 
 
 # Regression: a Traceback printed after "interrupted" by `hhparse import --jobs 2` on a loaded
@@ -95,16 +102,4 @@ RACE_SCRIPT = textwrap.dedent(
 
 
 def test_interpreter_exit_after_stopping_a_pool_prints_no_traceback(tmp_path: Path) -> None:
-    script = tmp_path / "stop_then_exit.py"
-    script.write_text(RACE_SCRIPT)
-    proc = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "stopped"
-    assert proc.stderr == ""
+    assert run_script(tmp_path, "stop_then_exit.py", RACE_SCRIPT).stderr == ""
