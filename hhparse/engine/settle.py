@@ -16,7 +16,7 @@ from hhparse.errors import Violation
 from hhparse.facts import AwardFact, PotFact, ShowdownFact
 from hhparse.model import Cards, Collect, SeatOutcome, Street
 from hhparse.rules import pots as R
-from hhparse.rules.evaluate import evaluate
+from hhparse.rules.evaluate import RANK_NAMES, evaluate
 
 _STREET_NAME = {
     Street.PREFLOP: "before Flop",
@@ -127,21 +127,6 @@ def _hand_desc(high: str, low: str | None, hilo: bool) -> str:
     return f"HI: {high}; LO: {low}" if low else f"HI: {high}"
 
 
-_NAMES = (
-    "Deuce",
-    "Three",
-    "Four",
-    "Five",
-    "Six",
-    "Seven",
-    "Eight",
-    "Nine",
-    "Ten",
-    "Jack",
-    "Queen",
-    "King",
-    "Ace",
-)
 _PRIMARY = {0: 1, 1: 1, 2: 2, 3: 1, 7: 1}  # category -> tie-break ranks that are not kickers
 
 
@@ -154,7 +139,7 @@ def _higher_ok(name: str, rank: int, other: int) -> bool:
     for shift in (16, 12, 8, 4, 0):
         mine, theirs = (rank >> shift) & 15, (other >> shift) & 15
         if mine != theirs:
-            return mine > theirs and _NAMES[mine] == name
+            return mine > theirs and RANK_NAMES[mine] == name
     return False
 
 
@@ -171,7 +156,7 @@ def _kickers_ok(desc: str, rank: int) -> bool:
     if primary is None:
         return False
     nibbles = [(rank >> s) & 15 for s in (16, 12, 8, 4, 0)]
-    kickers = [_NAMES[n] for n in nibbles[primary:]]
+    kickers = [RANK_NAMES[n] for n in nibbles[primary:]]
     return 0 < len(names) <= len(kickers) and names == kickers[: len(names)]
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "FULL_HOUSE",
     "HIGH_CARD",
     "PAIR",
+    "RANK_NAMES",
     "STRAIGHT",
     "STRAIGHT_FLUSH",
     "THREE_OF_A_KIND",
@@ -84,7 +85,8 @@ HIGH_CARD, PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF
 _RANK_CHARS = "23456789TJQKA"
 _SUIT_CHARS = "cdhs"
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-_NAMES = (
+#: Each rank's name as PokerStars writes it in hand descriptions (Deuce … Ace).
+RANK_NAMES = (
     "Deuce",
     "Three",
     "Four",
@@ -99,7 +101,7 @@ _NAMES = (
     "King",
     "Ace",
 )
-_PLURALS = tuple("Sixes" if n == "Six" else n + "s" for n in _NAMES)
+_PLURALS = tuple("Sixes" if n == "Six" else n + "s" for n in RANK_NAMES)
 _LOW_CHARS = "A2345678"  # bit i of a low mask
 
 # --------------------------------------------------------------------------------------------
@@ -129,7 +131,7 @@ def _describe_high(rank: int) -> str:
     cat = rank >> 20
     a, b, *_ = _nibbles(rank)
     if cat == HIGH_CARD:
-        return f"high card {_NAMES[a]}"
+        return f"high card {RANK_NAMES[a]}"
     if cat == PAIR:
         return f"a pair of {_PLURALS[a]}"
     if cat == TWO_PAIR:
@@ -137,16 +139,16 @@ def _describe_high(rank: int) -> str:
     if cat == THREE_OF_A_KIND:
         return f"three of a kind, {_PLURALS[a]}"
     if cat == STRAIGHT:
-        return f"a straight, {_NAMES[(a - 4) % 13]} to {_NAMES[a]}"  # wheel: top Five, low Ace
+        return f"a straight, {RANK_NAMES[(a - 4) % 13]} to {RANK_NAMES[a]}"  # wheel: top Five, low Ace
     if cat == FLUSH:
-        return f"a flush, {_NAMES[a]} high"
+        return f"a flush, {RANK_NAMES[a]} high"
     if cat == FULL_HOUSE:
         return f"a full house, {_PLURALS[a]} full of {_PLURALS[b]}"
     if cat == FOUR_OF_A_KIND:
         return f"four of a kind, {_PLURALS[a]}"
     if a == 12:
         return "a Royal Flush"
-    return f"a straight flush, {_NAMES[(a - 4) % 13]} to {_NAMES[a]}"
+    return f"a straight flush, {RANK_NAMES[(a - 4) % 13]} to {RANK_NAMES[a]}"
 
 
 def _describe_low(mask: int) -> str:
