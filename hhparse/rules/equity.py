@@ -708,57 +708,149 @@ def _draw(rng: np.random.Generator, n: int, m: int, size: int, k: int = 0) -> tu
     return out.T, head
 
 
-def _split(win: Array, amount: Array | int, count: Array) -> Array:
-    """Per winner per board: ``amount`` shared among the winners (``win``, rows in odd-chip order),
-    odd units to the first winners (``split_evenly`` of :mod:`hhparse.rules.pots`, vectorised)."""
-    safe = np.maximum(count, 1).astype(np.int64)
-    base = amount // safe
-    odd = amount - base * safe
-    out: Array
-    if not np.any(odd):
-        out = win * base
+def _winner_code(win: Array) -> Array:
+    """Each board's winners (``win``: bool rows, one per eligible player) as a bit mask, int64."""
+    code: Array = win[0].astype(np.int64)
+    for e in range(1, len(win)):
+        code |= win[e].astype(np.int64) << e
+    return code
+
+
+def _outcomes(
+    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], boards: int
+) -> tuple[list[list[int]], list[int]]:
+    """The distinct outcomes over the boards and how many boards give each.
+
+    An outcome is, per pot with more than one eligible player (in pot order), the bit mask of
+    its high winners and (hi/lo) of its low winners (0 when no low qualifies), bits in the
+    pot's odd-chip order: everything the settlement of a board depends on. Boards are counted
+    per outcome (``bincount`` of the masks packed in one integer), so the pots are settled once
+    per outcome rather than once per board."""
+    codes: list[Array] = []
+    widths: list[int] = []
+    for pot in spot.pots:
+        if len(pot.eligible) == 1:
+            continue
+        hi = np.stack([his[i] for i in pot.eligible])
+        code = _winner_code(hi == hi.max(axis=0))
+        width = len(pot.eligible)
+        if spot.hilo:
+            lo = np.stack([los[i] for i in pot.eligible])
+            best = lo.min(axis=0)
+            code |= _winner_code((lo == best) & (best < NO_LOW)) << width
+            width *= 2
+        codes.append(code)
+        widths.append(width)
+    if not codes:
+        return [[]], [boards]
+    if sum(widths) <= 62:
+        joint = codes[0].copy() if len(codes) > 1 else codes[0]
+        shift = widths[0]
+        for code, width in zip(codes[1:], widths[1:], strict=True):
+            joint |= code << shift
+            shift += width
+        if shift <= 16:
+            counts = np.bincount(joint, minlength=1 << shift)
+            values = np.flatnonzero(counts)
+            counts = counts[values]
+        else:
+            values, counts = np.unique(joint, return_counts=True)
+        outcomes: list[list[int]] = []
+        for v in values.tolist():
+            parts = []
+            for width in widths:
+                parts.append(v & ((1 << width) - 1))
+                v >>= width
+            outcomes.append(parts)
+        return outcomes, counts.tolist()
+    # Too many bits for one integer: outcomes told apart by their rows, one board each.
+    _, first, counts = np.unique(np.stack(codes), axis=1, return_index=True, return_counts=True)
+    rows = np.stack(codes)[:, first].T.tolist()
+    return rows, counts.tolist()
+
+
+def _split_mask(amount: int, mask: int, n: int) -> list[int]:
+    """``amount`` shared among the winners in ``mask`` (bits in odd-chip order, ``n`` players),
+    odd units to the first winners (``split_evenly`` of :mod:`hhparse.rules.pots`)."""
+    out = [0] * n
+    if not mask:
         return out
-    # A winner's rank among the board's winners is the count of winners in the rows before it
-    # (row by row: a cumulative sum down the short first axis is far slower).
-    out = np.empty(win.shape, dtype=np.int64)
-    before = np.zeros(win.shape[1:], dtype=np.int64)
-    for r, row in enumerate(win):
-        np.multiply(row, base + (before < odd), out=out[r])
-        before += row
+    base, odd = divmod(amount, bin(mask).count("1"))
+    rank = 0
+    for e in range(n):
+        if mask >> e & 1:
+            out[e] = base + 1 if rank < odd else base
+            rank += 1
     return out
 
 
-def _totals(win: Array, count: Array, parts: list[tuple[Array | None, int]]) -> list[int]:
-    """Each winner's share summed over the boards, without a per-board array of shares.
-
-    The amount is constant on each part of the boards (``mask``, None for all of them): a board
-    with one winner adds the amount to that winner (counted, not summed); only the boards with a
-    tie are split one by one (:func:`_split`).
-    """
-    single = count == 1
-    alone = win & single
-    out = np.zeros(len(win), dtype=np.int64)
-    for mask, amount in parts:
-        if amount:
-            for r, row in enumerate(alone):
-                out[r] += amount * np.count_nonzero(row if mask is None else row & mask)
-    if not single.all():
-        ties = np.flatnonzero(count > 1)
-        if len(ties):
-            amounts = np.zeros(len(ties), dtype=np.int64)
-            for mask, amount in parts:
-                amounts += amount if mask is None else amount * mask[ties]
-            out += _split(win[:, ties], amounts, count[ties]).sum(axis=1)
-    result: list[int] = out.tolist()
-    return result
+def _std_err(s1: int, s2: int, boards: int) -> float:
+    """Standard error of the mean of ``boards`` integer samples with sum ``s1`` and sum of
+    squares ``s2`` (sample variance, ``ddof = 1``), from exact integer sums."""
+    if boards < 2:
+        return 0.0
+    num = boards * s2 - s1 * s1
+    return math.sqrt(max(num, 0) / (boards * (boards - 1)) / boards)
 
 
-def _count(win: Array) -> Array:
-    """Winners per board (``win``: C-contiguous bool rows, one per player), as int8."""
-    count: Array = win[0].view(np.int8).copy()
-    for row in win[1:]:
-        count += row.view(np.int8)
-    return count
+def _settle(
+    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], boards: int, mc: bool
+) -> tuple[list[int], list[PotShare], list[float]]:
+    """Every player's total, every share and every player's standard error (0 unless ``mc``).
+
+    Each distinct outcome (:func:`_outcomes`) is settled as the room settles a board (hi/lo
+    halves with the odd chip to the high half, a no-low board's whole pot to the high hand, ties
+    shared with odd chips to the first winners), and weighted by the boards that give it: exact
+    integer totals, and the standard errors from exact sums of squares."""
+    outcomes, counts = _outcomes(spot, his, los, boards)
+    n_players = len(spot.holes)
+    n_out = len(outcomes)
+    per_outcome = [[0] * n_out for _ in range(n_players)]  # each player's total per outcome
+    totals = [0] * n_players
+    shares: list[PotShare] = []
+    hilo = spot.hilo
+
+    def add(
+        pot_i: int, run: int, half: str, elig: tuple[int, ...], amount: int, got: list[list[int]]
+    ) -> None:
+        """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``."""
+        for e, i in enumerate(elig):
+            xs = [g[e] for g in got]
+            total = sum(c * x for c, x in zip(counts, xs, strict=True))
+            err = 0.0
+            if mc:
+                err = _std_err(total, sum(c * x * x for c, x in zip(counts, xs, strict=True)), boards)
+            mine = per_outcome[i]
+            for o, x in enumerate(xs):
+                mine[o] += x
+            totals[i] += total
+            shares.append(PotShare(pot_i, run, half, i, amount, total / boards, err, total))
+
+    pot_c = 0
+    for pot_i, pot in enumerate(spot.pots):
+        elig = pot.eligible
+        n = len(elig)
+        if n == 1:
+            for run, amount in pot.runs:
+                add(pot_i, run, "whole", elig, amount, [[amount]] * n_out)
+            continue
+        masks = [o[pot_c] for o in outcomes]
+        pot_c += 1
+        full = (1 << n) - 1
+        for run, amount in pot.runs:
+            if hilo:
+                half = amount // 2
+                high = [_split_mask(amount - half if m >> n else amount, m & full, n) for m in masks]
+                add(pot_i, run, "high", elig, amount, high)
+                add(pot_i, run, "low", elig, amount, [_split_mask(half, m >> n, n) for m in masks])
+            else:
+                add(pot_i, run, "whole", elig, amount, [_split_mask(amount, m, n) for m in masks])
+    err = [0.0] * n_players
+    if mc:
+        for i, xs in enumerate(per_outcome):
+            s1 = sum(c * x for c, x in zip(counts, xs, strict=True))
+            err[i] = _std_err(s1, sum(c * x * x for c, x in zip(counts, xs, strict=True)), boards)
+    return totals, shares, err
 
 
 def equity(
@@ -851,68 +943,8 @@ def equity(
             his[i], los[i] = hand_values(hole_rows, board_rows, hilo)
 
     mc = method == "mc" and bool(contested) and k > 0
-    n_players = len(holes)
-    totals = [0] * n_players
-    per_sample = np.zeros((n_players, boards), dtype=np.int64) if mc else None
-    shares: list[PotShare] = []
-
-    def add(
-        pot_i: int,
-        run: int,
-        half: str,
-        elig: list[int],
-        amount: int,
-        win: Array,
-        count: Array,
-        parts: list[tuple[Array | None, int]],
-    ) -> None:
-        """Record one half of one pot-run: what each eligible player gets of it over the boards,
-        ``parts`` giving the half's amount on each part of the boards."""
-        if per_sample is not None:
-            got = _split(win, sum(a if m is None else a * m for m, a in parts), count)
-            sums = got.sum(axis=1).tolist()
-            per_sample[elig] += got
-            errs = (got.std(axis=1, ddof=1) / math.sqrt(boards)).tolist()
-        else:
-            sums = _totals(win, count, parts)
-            errs = [0.0] * len(elig)
-        for i, total, err in zip(elig, sums, errs, strict=True):
-            totals[i] += total
-            shares.append(PotShare(pot_i, run, half, i, amount, total / boards, err, total))
-
-    for pot_i, pot in enumerate(spot.pots):
-        elig = list(pot.eligible)
-        if len(elig) == 1:
-            alone = np.ones((1, boards), dtype=bool)
-            ones = np.ones(boards, dtype=np.int64)
-            for run, amount in pot.runs:
-                add(pot_i, run, "whole", elig, amount, alone, ones, [(None, amount)])
-            continue
-        hi = np.stack([his[i] for i in elig])
-        win = hi == hi.max(axis=0)
-        count = _count(win)
-        if hilo:
-            lo = np.stack([los[i] for i in elig])
-            best = lo.min(axis=0)
-            has_low = best < NO_LOW
-            lwin = (lo == best) & has_low
-            lcount = _count(lwin)
-            no_low = ~has_low
-        for run, amount in pot.runs:
-            if hilo:
-                half = amount // 2
-                add(
-                    pot_i, run, "high", elig, amount, win, count, [(has_low, amount - half), (no_low, amount)]
-                )
-                add(pot_i, run, "low", elig, amount, lwin, lcount, [(has_low, half)])
-            else:
-                add(pot_i, run, "whole", elig, amount, win, count, [(None, amount)])
-
+    totals, shares, err = _settle(spot, his, los, boards, mc)
     ev = tuple(t / boards for t in totals)
-    if per_sample is not None and boards > 1:
-        err = tuple(float(x) for x in per_sample.std(axis=1, ddof=1) / math.sqrt(boards))
-    else:
-        err = (0.0,) * n_players
     return EquityResult(
-        method if contested and k > 0 else "exact", boards, ev, err, tuple(shares), tuple(totals)
+        method if contested and k > 0 else "exact", boards, ev, tuple(err), tuple(shares), tuple(totals)
     )
