@@ -29,12 +29,11 @@ which shares none of its code:
   (``exact``); then each player's expected net is an exact fraction, rounded the way hhparse
   documents (largest remainder of the integer totals, equal remainders in seat-list order) and
   must be hhparse's ``allin_ev`` to the chip, and each pot/run/half numerator (``share_sum``) must
-  be hhparse's exactly. Where hhparse sampled (``mc``: pre-flop Omaha, too many boards for
-  pokerkit), :data:`SAMPLES` boards (and the missing hole cards of players whose hand stayed
-  unknown) are drawn with ``random.Random(hand id)``, and the two estimates must agree within
-  four standard errors of their difference, plus one chip of rounding. The same sampling is
-  used where hhparse enumerated more than :data:`ENUMERATED_MAX` boards (none of the corpus
-  does; pre-flop Courchevel would), against hhparse's exact value.
+  be hhparse's exactly. Where hhparse sampled (``mc``: a contender's cards unknown), or counted
+  more than :data:`ENUMERATED_MAX` boards (pre-flop Omaha, counted by rank class), :data:`SAMPLES`
+  boards (and the missing hole cards of players whose hand stayed unknown) are drawn with
+  ``random.Random(hand id)``, and the two estimates must agree within four standard errors of
+  their difference, plus one chip of rounding.
 
 Any disagreement is a bug in one of the two engines: investigate, never loosen the comparison.
 ``python tests/test_ev_differential.py [--enumerate-all] PATH...`` prints the per-player comparison
@@ -511,8 +510,14 @@ def test_corpus_all_in_ev_agrees_with_an_independent_computation(corpus_dir: Pat
             rows += hand_rows
     assert not problems, "\n".join(problems)
     methods = {r.method for r in rows}
-    assert len(hands) >= 35 and methods == {"exact", "mc~", "net"}, (len(hands), methods)
-    assert sum(r.method == "exact" for r in rows) >= 50 and sum(r.method == "mc~" for r in rows) >= 30
+    # Pre-flop Omaha all-ins are exact in hhparse (counted by rank class) but too many boards to
+    # list here: compared with this file's sampling ("exact~"), as sampled hands are ("mc~").
+    assert len(hands) >= 35 and {"exact", "exact~", "net"} <= methods <= {"exact", "exact~", "mc~", "net"}, (
+        len(hands),
+        methods,
+    )
+    sampled = sum(r.method in ("exact~", "mc~") for r in rows)
+    assert sum(r.method == "exact" for r in rows) >= 50 and sampled >= 30
 
 
 def test_settlement_quarters_and_odd_chips() -> None:

@@ -363,15 +363,17 @@ def test_monte_carlo_is_reproducible_from_its_seed() -> None:
         (),
         (EquityPot(((0, 1000),), (0, 1)),),
     )
-    a, b = equity(spot, seed=11), equity(spot, seed=11)
+    a, b = equity(spot, method="mc", seed=11), equity(spot, method="mc", seed=11)
     assert a.method == "mc" and a == b
-    assert equity(spot, seed=12).totals != a.totals
+    assert equity(spot, method="mc", seed=12).totals != a.totals
 
 
 def test_monte_carlo_figures_stay_those_of_their_seed() -> None:
     """A stored EV must come out the same when recomputed by a later version: the totals of two
     sampled spots (hi/lo heads-up; high only with a contender's cards half unknown), pinned as
-    the first implementation computed them (regression: the draws were rewritten for speed)."""
+    the first implementation computed them (regression: the draws were rewritten for speed).
+    The first spot is counted exactly by default since pre-flop boards are counted by rank class;
+    sampling it is still asked for explicitly, and must still give the pinned figures."""
     hilo = EquitySpot(
         True,
         4,
@@ -380,7 +382,7 @@ def test_monte_carlo_figures_stay_those_of_their_seed() -> None:
         (),
         (EquityPot(((0, 1001),), (0, 1)),),
     )
-    r = equity(hilo, seed=11)
+    r = equity(hilo, method="mc", seed=11)
     assert (r.method, r.boards, r.totals) == ("mc", 20_000, (12538431, 7481569))
     unknown = EquitySpot(
         False,
@@ -439,8 +441,11 @@ def test_the_method_rule() -> None:
     assert E.choose_method(41, 4, True) == "exact"  # pre-flop Courchevel heads-up
     assert E.choose_method(21, 4, True) == "exact"  # six-handed
     assert E.choose_method(39, 2, True) == "exact" and E.choose_method(38, 1, True) == "exact"
-    assert E.choose_method(42, 5, True) == "mc"  # pre-flop 5 Card Omaha heads-up
+    # Pre-flop with no board card known: counted by rank class, however many boards.
+    assert E.choose_method(42, 5, True) == "exact"  # pre-flop 5 Card Omaha heads-up
+    assert E.choose_method(44, 5, True) == "exact"  # pre-flop Omaha heads-up
     assert E.choose_method(22, 5, True) == "exact"  # six-handed: C(22, 5) boards
+    assert E.choose_method(44, 5, False) == "mc"  # a contender's cards unknown
     assert E.choose_method(38, 1, False) == "mc"  # a contender's cards unknown
     assert math.comb(47, 4) <= E.EXACT_MAX_BOARDS < math.comb(42, 5)
 
@@ -457,3 +462,77 @@ def test_impossible_spots_are_refused() -> None:
         )
     with pytest.raises(ValueError, match="names no contender"):
         equity(EquitySpot(True, 5, (("As", "Ks", "Qs", "Js", "Ts"),), (), (), pot))
+
+
+# --------------------------------------------------------------------------------------------
+# Pre-flop boards counted by rank class
+# --------------------------------------------------------------------------------------------
+
+
+def _every_board(spot: EquitySpot, monkeypatch: pytest.MonkeyPatch) -> E.EquityResult:
+    """The same spot with every board listed and evaluated (the enumeration the rank classes
+    replace for pre-flop spots)."""
+    with monkeypatch.context() as m:
+        m.setattr(E, "_BY_RANK_CLASS", False)
+        return equity(spot, method="exact")
+
+
+@pytest.mark.parametrize(
+    ("hole_size", "n_players", "hilo", "dead", "seed"),
+    [
+        (4, 2, True, 0, 1),
+        (4, 2, False, 0, 2),
+        (4, 3, True, 4, 3),
+        (5, 2, True, 0, 4),
+        (6, 2, False, 6, 5),
+        (4, 4, True, 12, 6),
+        (5, 3, False, 10, 7),
+        (4, 9, True, 0, 8),  # nine players hi/lo, a side pot: outcomes too many for one small integer
+    ],
+)
+def test_preflop_rank_classes_count_every_board(
+    hole_size: int, n_players: int, hilo: bool, dead: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pre-flop with no board card known: the rank classes (the flushes counted apart, per suit,
+    ranks of that suit and the others' rank multiset) give every share of every pot, half and run
+    exactly as listing every one of the (up to a million) boards does."""
+    rng = np.random.default_rng(seed)
+    deck = [FULL_DECK[i] for i in rng.permutation(52)]
+    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
+    at = n_players * hole_size
+    pots = [EquityPot(((0, 1001 + seed),), tuple(range(n_players)))]
+    if n_players > 2:
+        pots.append(EquityPot(((1, 300), (2, 299)), tuple(range(1, n_players))))
+    spot = EquitySpot(hilo, hole_size, holes, (), tuple(deck[at : at + dead]), tuple(pots))
+    fast = equity(spot)
+    slow = _every_board(spot, monkeypatch)
+    assert (fast.method, fast.boards) == ("exact", math.comb(52 - at - dead, 5))
+    assert fast.boards == slow.boards and fast.totals == slow.totals
+    assert fast.shares == slow.shares
+
+
+def test_preflop_flush_boards_leave_their_rank_class() -> None:
+    """Both players hold two hearts: a board of three hearts gives each a flush, which a rank
+    class alone would miss (against the brute force over a thinned deck)."""
+    holes = (("Ah", "Kh", "2c", "3d"), ("Qh", "Jh", "Qc", "Qd"))
+    used = {c for h in holes for c in h}
+    keep = {"Th", "9h", "8h", "2h", "Ks", "Kd", "7c", "4s", "5s", "6d"}
+    dead = tuple(c for c in FULL_DECK if c not in used and c not in keep)
+    spot = EquitySpot(True, 4, holes, (), dead, (EquityPot(((0, 999),), (0, 1)),))
+    assert _exact_totals(spot) == brute_force(spot)
+    assert equity(spot).method == "exact"
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(spot=spots(b0s=(0,)))
+def test_preflop_sampling_stays_within_its_stated_bound(spot: EquitySpot) -> None:
+    """The documented bound of a sampled equity (``MC_SAMPLES``: a standard error of at most
+    0.5 / sqrt(MC_SAMPLES) of the pot) against the exact value now computed for the same spot:
+    each player's estimate within four of its standard errors, which are within the bound."""
+    exact = equity(spot)
+    mc = equity(spot, method="mc", seed=5)
+    assert exact.method == "exact" and (mc.method, mc.boards) == ("mc", E.MC_SAMPLES)
+    total = sum(a for p in spot.pots for _, a in p.runs)
+    for e, m, se in zip(exact.ev, mc.ev, mc.std_err, strict=True):
+        assert se <= 0.5 / math.sqrt(E.MC_SAMPLES) * total + 1e-9
+        assert abs(m - e) <= 4 * se + 1e-9, (e, m, se)

@@ -25,10 +25,22 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   unseen cards holds the best over every triple made of a part of ``S`` and known board cards.
   A board is then ``C(k, min(3, k))`` look-ups: 4 for pre-flop Courchevel (the door card is
   known), 1 on the flop or turn, 10 for a pre-flop Omaha board.
-* **Exact when the boards are few enough**, seeded Monte Carlo otherwise (:func:`choose_method`):
-  all boards are enumerated when there are at most :data:`EXACT_MAX_BOARDS` of them and every
-  contender's hole cards are known; otherwise :data:`MC_SAMPLES` boards (and the unknown hole
-  cards) are drawn uniformly from the unseen cards, and each value carries its standard error.
+* **Pre-flop boards counted by rank class, not listed.** With no board card known (pre-flop
+  Omaha, 5 and 6 Card Omaha: up to C(44, 5) = 1,086,008 boards heads-up), a board's high without
+  a flush and its low depend only on its rank multiset: each player's best over the ten triples
+  of each of the 6,175 rank classes, and the number of boards in each class (a product of
+  binomials of the unseen cards per rank). Suits matter only on boards with three or more cards
+  of a suit in which a contender holds two: those are counted again per suit, set of ranks in
+  that suit and multiset of the other ranks, with the flush, and taken out of their rank class
+  (:func:`_preflop_counts`). Every board is counted, so the result is exact.
+* **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
+  and low; each board's winners are packed in one integer and counted, and each distinct
+  outcome is settled once (:func:`_settle`).
+* **Exact whenever every contender's cards are known** (:func:`choose_method`): pre-flop by rank
+  class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: pre-flop
+  Courchevel, the flop and the turn). When a contender's cards stayed unknown,
+  :data:`MC_SAMPLES` boards (and the unknown hole cards) are drawn uniformly from the unseen
+  cards, and each value carries its standard error.
 """
 
 from __future__ import annotations
@@ -63,13 +75,14 @@ EXACT_MAX_BOARDS: Final = 200_000
 """Enumerate every board when there are at most this many (and every contender's cards are known).
 
 Pre-flop Courchevel (4 cards to come after the door card) has at most C(41, 4) = 101,270 boards
-heads-up, fewer multiway: always exact. A pre-flop board of 5 Card Omaha (C(42, 5) = 850,668
-heads-up) or Omaha is sampled unless enough cards are out (six-handed 5 Card Omaha: C(22, 5)).
-The flop and turn (at most C(47, 2) = 1,081 boards) are always exact."""
+heads-up, fewer multiway: always exact. The flop and turn (at most C(47, 2) = 1,081 boards) are
+always exact. A pre-flop board of Omaha, 5 or 6 Card Omaha (five cards to come) is never listed:
+its boards are counted by rank class, exactly, however many they are."""
 
 MC_SAMPLES: Final = 20_000
-"""Boards drawn when enumeration is too costly: the standard error of an equity is at most
-0.5 / sqrt(20,000) ≈ 0.35 % of the pot, and is stored beside every value."""
+"""Boards drawn when a contender's cards stayed unknown (every other spot is exact): the
+standard error of an equity is at most 0.5 / sqrt(20,000) ≈ 0.35 % of the pot, and is stored
+beside every value."""
 
 NO_LOW: Final = 256
 """Low value of a hand without a qualifying low (every real low is a mask below 256)."""
@@ -576,6 +589,167 @@ def _values_for(
 
 
 # --------------------------------------------------------------------------------------------
+# Pre-flop boards counted by rank class (exact, no board listed)
+# --------------------------------------------------------------------------------------------
+
+_BY_RANK_CLASS = True
+"""Count pre-flop boards by rank class (:func:`_preflop_counts`); the tests turn it off to
+compare with listing every board."""
+
+_RANKLOW = np.array([1 << (r + 1) if r <= 6 else 1 if r == 12 else 0 for r in range(13)], dtype=np.int64)
+_COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class _RankClasses:
+    """Every multiset of five ranks (at most four of a rank), built once on first use.
+
+    ``counts`` (13, R) cards of each rank; ``ms`` (10, R) the rank multiset index of each of its
+    ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
+    ranks); ``with_suited[j]`` (C(13, j), multisets of 5 - j ranks) the class of ``j`` different
+    ranks (by lexicographic rank among :func:`_combos` (13, j)) joined with a multiset of the
+    other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts."""
+
+    counts: Array
+    ms: Array
+    lm: Array
+    with_suited: dict[int, Array]
+    others: dict[int, Array]
+
+
+def _multisets(size: int) -> Array:
+    """Every multiset of ``size`` ranks as sorted rows, lexicographic (read-only)."""
+    rows = _combos(13 + size - 1, size) - np.arange(size)  # stars and bars
+    return rows
+
+
+@lru_cache(maxsize=1)
+def _rank_classes() -> _RankClasses:
+    five = _multisets(5)
+    counts = np.zeros((len(five), 13), dtype=np.int64)
+    for e in range(5):
+        np.add.at(counts, (np.arange(len(five)), five[:, e]), 1)
+    keep = counts.max(axis=1) <= 4
+    five, counts = five[keep], counts[keep]
+    code = np.zeros(13**5, dtype=np.int64)
+    code[_base13(five)] = np.arange(len(five))
+    t = five[:, _combos(5, 3)]  # (R, 10, 3)
+    ms = MS3[169 * t[..., 0] + 13 * t[..., 1] + t[..., 2]]
+    lm = _RANKLOW[t[..., 0]] | _RANKLOW[t[..., 1]] | _RANKLOW[t[..., 2]]
+    lm = np.where(_POP8[lm] == 3, lm, 0)
+    with_suited: dict[int, Array] = {}
+    others: dict[int, Array] = {}
+    for j in (3, 4, 5):
+        suited = _combos(13, j)
+        rest = _multisets(5 - j)
+        rows = np.concatenate([np.repeat(suited, len(rest), axis=0), np.tile(rest, (len(suited), 1))], axis=1)
+        with_suited[j] = code[_base13(np.sort(rows, axis=1))].reshape(len(suited), len(rest))
+        oc = np.zeros((len(rest), 13), dtype=np.int64)
+        for e in range(5 - j):
+            np.add.at(oc, (np.arange(len(rest)), rest[:, e]), 1)
+        others[j] = oc
+    return _RankClasses(
+        np.ascontiguousarray(counts.T),
+        np.ascontiguousarray(ms.T, dtype=np.intp),
+        np.ascontiguousarray(lm.T, dtype=np.intp),
+        with_suited,
+        others,
+    )
+
+
+def _base13(rows: Array) -> Array:
+    out = np.zeros(len(rows), dtype=np.int64)
+    for e in range(rows.shape[1]):
+        out = out * 13 + rows[:, e]
+    return out
+
+
+def _ways(available: Array, counts: Array) -> Array:
+    """Per row of ``counts`` (cards of each rank), the ways to pick them from ``available``."""
+    out: Array = _COMB[available[None, :], counts].prod(axis=1)
+    return out
+
+
+def _preflop_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array
+) -> tuple[list[list[int]], list[int]]:
+    """Every five-card board of ``unseen`` counted per outcome, exactly, without listing them.
+
+    A board's high without a flush and its low depend only on its rank multiset (at most 6,175
+    classes, each counted as the product of the ways to pick its ranks from the unseen cards).
+    Suits matter only where a contender holding two cards of a suit meets three or more board
+    cards of it: those boards are counted again per suit, per set of ranks in that suit and
+    multiset of the other ranks, with the flush taken into account, and taken out of their rank
+    class. The outcomes and their counts are those of enumerating every board. ``holes``: the
+    contenders' cards (``rows`` their indices in the spot)."""
+    rc = _rank_classes()
+    p = _players(holes)
+    n_rows = len(rows)
+    nf = p.nf.take(rc.ms[0], axis=1)  # (P, R): the best over the class's ten triples
+    for col in rc.ms[1:]:
+        np.maximum(nf, p.nf.take(col, axis=1), out=nf)
+    if spot.hilo:
+        lo = p.lo.take(rc.lm[0], axis=1)
+        for col in rc.lm[1:]:
+            np.minimum(lo, p.lo.take(col, axis=1), out=lo)
+    else:
+        lo = np.full(nf.shape, NO_LOW, dtype=np.int32)
+    his = {i: nf[r] for r, i in enumerate(rows)}
+    los = {i: lo[r] for r, i in enumerate(rows)}
+    base, widths = _pot_codes(spot, his, los)
+    ranks_unseen = RANK[unseen]
+    suits_unseen = SUIT[unseen]
+    available = np.bincount(ranks_unseen, minlength=13)
+    ways = _COMB[available[0], rc.counts[0]]
+    for r in range(1, 13):
+        ways = ways * _COMB[available[r], rc.counts[r]]
+    # The boards with three or more cards of a suit in which a contender holds two: per suit,
+    # per set of ranks of that suit on the board and multiset of the others' ranks.
+    fl_hi: list[list[Array]] = [[] for _ in rows]
+    fl_lo: list[list[Array]] = [[] for _ in rows]
+    fl_class: list[Array] = []
+    fl_ways: list[Array] = []
+    for suit in range(4):
+        pair_masks = [p.fmask[r][p.fsuit[r] == suit] for r in range(n_rows)]
+        if not any(len(m) for m in pair_masks):
+            continue  # no contender can make a flush in this suit
+        suited_ranks = ranks_unseen[suits_unseen == suit]  # ascending
+        u = len(suited_ranks)
+        off = available - np.bincount(suited_ranks, minlength=13)
+        for j in (3, 4, 5):
+            if u < j:
+                break
+            fr = suited_ranks[_combos(u, j)]  # (F, j) the board's ranks in this suit
+            fidx = _rank_table(13, j)[np.arange(j), fr].sum(axis=1)
+            ow = _ways(off, rc.others[j])
+            keep = np.flatnonzero(ow)
+            ridx = rc.with_suited[j][fidx][:, keep].ravel()  # (F * O,) each board's rank class
+            tmask = (1 << fr[:, _combos(j, 3)]).sum(axis=2)  # (F, C(j, 3)) rank masks of its triples
+            for r in range(n_rows):
+                high = nf[r].take(ridx)
+                if len(pair_masks[r]):
+                    fl = FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
+                    np.maximum(high, np.repeat(fl, len(keep)), out=high)
+                fl_hi[r].append(high)
+                fl_lo[r].append(lo[r].take(ridx))
+            fl_class.append(ridx)
+            fl_ways.append(np.tile(ow[keep], len(fr)))
+    if not fl_class:
+        return _count_outcomes(base, widths, ways.astype(np.float64), 0)
+    classes = np.concatenate(fl_class)
+    flush_ways = np.concatenate(fl_ways)
+    # Those boards leave their rank class, and count with the flush taken into account.
+    ways = ways - np.rint(np.bincount(classes, weights=flush_ways, minlength=len(ways))).astype(np.int64)
+    fl_codes, _ = _pot_codes(
+        spot,
+        {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)},
+        {i: np.concatenate(fl_lo[r]) for r, i in enumerate(rows)},
+    )
+    codes = [np.concatenate([b, f]) for b, f in zip(base, fl_codes, strict=True)]
+    return _count_outcomes(codes, widths, np.concatenate([ways, flush_ways]).astype(np.float64), 0)
+
+
+# --------------------------------------------------------------------------------------------
 # Spots and results
 # --------------------------------------------------------------------------------------------
 
@@ -657,9 +831,10 @@ def _cards(cards: Sequence[str]) -> list[int]:
 
 
 def choose_method(n_unseen: int, to_come: int, all_known: bool) -> str:
-    """``exact`` when every contender's cards are known and the boards are at most
-    :data:`EXACT_MAX_BOARDS`; ``mc`` otherwise. The one place the choice is made."""
-    if all_known and math.comb(n_unseen, to_come) <= EXACT_MAX_BOARDS:
+    """``exact`` when every contender's cards are known and either no board card is known
+    (counted by rank class) or the boards are at most :data:`EXACT_MAX_BOARDS`; ``mc``
+    otherwise. The one place the choice is made."""
+    if all_known and (to_come == 5 or math.comb(n_unseen, to_come) <= EXACT_MAX_BOARDS):
         return "exact"
     return "mc"
 
@@ -716,16 +891,12 @@ def _winner_code(win: Array) -> Array:
     return code
 
 
-def _outcomes(
-    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], boards: int
-) -> tuple[list[list[int]], list[int]]:
-    """The distinct outcomes over the boards and how many boards give each.
-
-    An outcome is, per pot with more than one eligible player (in pot order), the bit mask of
-    its high winners and (hi/lo) of its low winners (0 when no low qualifies), bits in the
-    pot's odd-chip order: everything the settlement of a board depends on. Boards are counted
-    per outcome (``bincount`` of the masks packed in one integer), so the pots are settled once
-    per outcome rather than once per board."""
+def _pot_codes(
+    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array]
+) -> tuple[list[Array], list[int]]:
+    """Per pot with more than one eligible player (in pot order): each board's bit mask of its
+    high winners and (hi/lo) of its low winners above them (0 when no low qualifies), bits in the
+    pot's odd-chip order; and the mask's width. Everything the settlement of a board depends on."""
     codes: list[Array] = []
     widths: list[int] = []
     for pot in spot.pots:
@@ -741,32 +912,92 @@ def _outcomes(
             width *= 2
         codes.append(code)
         widths.append(width)
+    return codes, widths
+
+
+def _joint(codes: list[Array], widths: list[int]) -> Array:
+    """The pots' masks packed in one integer per board (16 bits at most: see :func:`_densify`)."""
+    joint = codes[0].copy()
+    shift = widths[0]
+    for code, width in zip(codes[1:], widths[1:], strict=True):
+        joint |= code << shift
+        shift += width
+    return joint
+
+
+def _decode(values: list[int], widths: list[int]) -> list[list[int]]:
+    """Packed outcomes (:func:`_joint`) back to one mask per pot."""
+    outcomes: list[list[int]] = []
+    for v in values:
+        parts = []
+        for width in widths:
+            parts.append(v & ((1 << width) - 1))
+            v >>= width
+        outcomes.append(parts)
+    return outcomes
+
+
+def _densify(codes: list[Array], widths: list[int]) -> tuple[Array, list[list[int]]]:
+    """Each board's outcome as a small dense integer, and the pots' masks each value stands for.
+
+    For pots whose masks do not fit one small integer together (many players, several pots):
+    each pot's masks are renumbered densely, and combined pot by pot, renumbering again when
+    the combinations grow many."""
+    joint = np.zeros(len(codes[0]), dtype=np.int64)
+    table: list[list[int]] = [[]]
+    for code, width in zip(codes, widths, strict=True):
+        if width <= 20:
+            seen = np.bincount(code, minlength=1 << width)
+            values = np.flatnonzero(seen)
+            relabel = np.zeros(len(seen), dtype=np.int64)
+            relabel[values] = np.arange(len(values))
+            local = relabel.take(code)
+        else:
+            values, local = np.unique(code, return_inverse=True)
+            local = local.ravel()
+        if len(table) * len(values) > 1 << 16:
+            used = np.flatnonzero(np.bincount(joint, minlength=len(table)))
+            relabel = np.zeros(len(table), dtype=np.int64)
+            relabel[used] = np.arange(len(used))
+            joint = relabel.take(joint)
+            table = [table[u] for u in used.tolist()]
+        joint = joint * len(values) + local
+        table = [[*t, v] for t in table for v in values.tolist()]
+    return joint, table
+
+
+def _count_outcomes(
+    codes: list[Array], widths: list[int], weights: Array | None, boards: int
+) -> tuple[list[list[int]], list[int]]:
+    """The distinct outcomes (per pot, the masks of :func:`_pot_codes`) and the boards giving
+    each: the codes counted (``bincount``), each weighted by ``weights`` when given (boards per
+    code, possibly negative: a correction)."""
     if not codes:
         return [[]], [boards]
-    if sum(widths) <= 62:
-        joint = codes[0].copy() if len(codes) > 1 else codes[0]
-        shift = widths[0]
-        for code, width in zip(codes[1:], widths[1:], strict=True):
-            joint |= code << shift
-            shift += width
-        if shift <= 16:
-            counts = np.bincount(joint, minlength=1 << shift)
-            values = np.flatnonzero(counts)
-            counts = counts[values]
-        else:
-            values, counts = np.unique(joint, return_counts=True)
-        outcomes: list[list[int]] = []
-        for v in values.tolist():
-            parts = []
-            for width in widths:
-                parts.append(v & ((1 << width) - 1))
-                v >>= width
-            outcomes.append(parts)
-        return outcomes, counts.tolist()
-    # Too many bits for one integer: outcomes told apart by their rows, one board each.
-    _, first, counts = np.unique(np.stack(codes), axis=1, return_index=True, return_counts=True)
-    rows = np.stack(codes)[:, first].T.tolist()
-    return rows, counts.tolist()
+    if sum(widths) <= 16:
+        counted = np.bincount(_joint(codes, widths), weights=weights, minlength=1 << sum(widths))
+        values = np.flatnonzero(counted)
+        outcomes = _decode(values.tolist(), widths)
+    else:
+        joint, table = _densify(codes, widths)
+        counted = np.bincount(joint, weights=weights, minlength=len(table))
+        values = np.flatnonzero(counted)
+        outcomes = [table[v] for v in values.tolist()]
+    counts = counted[values]
+    if weights is not None:
+        counts = np.rint(counts).astype(np.int64)  # whole numbers of boards, exact in a float64
+    return outcomes, counts.tolist()
+
+
+def _outcomes(
+    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], boards: int
+) -> tuple[list[list[int]], list[int]]:
+    """The distinct outcomes over the boards (:func:`_pot_codes`) and how many boards give each.
+
+    Boards are counted per outcome, so the pots are settled once per outcome rather than once
+    per board."""
+    codes, widths = _pot_codes(spot, his, los)
+    return _count_outcomes(codes, widths, None, boards)
 
 
 def _split_mask(amount: int, mask: int, n: int) -> list[int]:
@@ -794,7 +1025,7 @@ def _std_err(s1: int, s2: int, boards: int) -> float:
 
 
 def _settle(
-    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], boards: int, mc: bool
+    spot: EquitySpot, outcomes: list[list[int]], counts: list[int], boards: int, mc: bool
 ) -> tuple[list[int], list[PotShare], list[float]]:
     """Every player's total, every share and every player's standard error (0 unless ``mc``).
 
@@ -802,7 +1033,6 @@ def _settle(
     halves with the odd chip to the high half, a no-low board's whole pot to the high hand, ties
     shared with odd chips to the first winners), and weighted by the boards that give it: exact
     integer totals, and the standard errors from exact sums of squares."""
-    outcomes, counts = _outcomes(spot, his, los, boards)
     n_players = len(spot.holes)
     n_out = len(outcomes)
     per_outcome = [[0] * n_out for _ in range(n_players)]  # each player's total per outcome
@@ -898,6 +1128,13 @@ def equity(
         raise ValueError(f"method must be exact or mc, not {method!r}")
     if method == "exact" and not all_known:
         raise ValueError("exact enumeration needs every contender's hole cards")
+    if method == "exact" and k == 5 and contested and _BY_RANK_CLASS:
+        rows = sorted(contested)
+        counted = _preflop_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen)
+        boards = math.comb(n, 5)
+        totals, shares, err = _settle(spot, *counted, boards, False)
+        ev = tuple(t / boards for t in totals)
+        return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
 
     hilo = spot.hilo
     his: dict[int, Array] = {}
@@ -943,7 +1180,7 @@ def equity(
             his[i], los[i] = hand_values(hole_rows, board_rows, hilo)
 
     mc = method == "mc" and bool(contested) and k > 0
-    totals, shares, err = _settle(spot, his, los, boards, mc)
+    totals, shares, err = _settle(spot, *_outcomes(spot, his, los, boards), boards, mc)
     ev = tuple(t / boards for t in totals)
     return EquityResult(
         method if contested and k > 0 else "exact", boards, ev, tuple(err), tuple(shares), tuple(totals)
