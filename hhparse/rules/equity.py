@@ -937,14 +937,14 @@ def _decode(values: list[int], widths: list[int]) -> list[list[int]]:
     return outcomes
 
 
-def _densify(codes: list[Array], widths: list[int]) -> tuple[Array, list[list[int]]]:
-    """Each board's outcome as a small dense integer, and the pots' masks each value stands for.
+def _densify(codes: list[Array], widths: list[int]) -> tuple[Array, int]:
+    """Each board's outcome as a small dense integer (below the second value returned).
 
     For pots whose masks do not fit one small integer together (many players, several pots):
-    each pot's masks are renumbered densely, and combined pot by pot, renumbering again when
-    the combinations grow many."""
+    each pot's masks are renumbered densely and combined pot by pot, the combinations renumbered
+    again when they grow many."""
     joint = np.zeros(len(codes[0]), dtype=np.int64)
-    table: list[list[int]] = [[]]
+    size = 1
     for code, width in zip(codes, widths, strict=True):
         if width <= 20:
             seen = np.bincount(code, minlength=1 << width)
@@ -955,15 +955,15 @@ def _densify(codes: list[Array], widths: list[int]) -> tuple[Array, list[list[in
         else:
             values, local = np.unique(code, return_inverse=True)
             local = local.ravel()
-        if len(table) * len(values) > 1 << 16:
-            used = np.flatnonzero(np.bincount(joint, minlength=len(table)))
-            relabel = np.zeros(len(table), dtype=np.int64)
+        if size * len(values) > 1 << 16:
+            used = np.flatnonzero(np.bincount(joint, minlength=size))
+            relabel = np.zeros(size, dtype=np.int64)
             relabel[used] = np.arange(len(used))
             joint = relabel.take(joint)
-            table = [table[u] for u in used.tolist()]
+            size = len(used)
         joint = joint * len(values) + local
-        table = [[*t, v] for t in table for v in values.tolist()]
-    return joint, table
+        size *= len(values)
+    return joint, size
 
 
 def _count_outcomes(
@@ -979,10 +979,12 @@ def _count_outcomes(
         values = np.flatnonzero(counted)
         outcomes = _decode(values.tolist(), widths)
     else:
-        joint, table = _densify(codes, widths)
-        counted = np.bincount(joint, weights=weights, minlength=len(table))
+        joint, size = _densify(codes, widths)
+        counted = np.bincount(joint, weights=weights, minlength=size)
         values = np.flatnonzero(counted)
-        outcomes = [table[v] for v in values.tolist()]
+        board = np.empty(size, dtype=np.intp)
+        board[joint] = np.arange(len(joint))  # a board of each outcome (any one: they all agree)
+        outcomes = np.stack([code.take(board.take(values)) for code in codes], axis=1).tolist()
     counts = counted[values]
     if weights is not None:
         counts = np.rint(counts).astype(np.int64)  # whole numbers of boards, exact in a float64
