@@ -604,13 +604,16 @@ _COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=
 class _RankClasses:
     """Every multiset of five ranks (at most four of a rank), built once on first use.
 
-    ``counts`` (13, R) cards of each rank; ``ms`` (10, R) the rank multiset index of each of its
-    ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
+    ``slots`` (5, R) each card's rank times five plus the cards of its rank before it, and
+    ``orders`` (R,) the product of the factorials of the counts: the class has
+    ``prod(available[rank] - before) // orders`` boards; ``ms`` (10, R) the rank multiset index
+    of each of its ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
     ranks); ``with_suited[j]`` (C(13, j), multisets of 5 - j ranks) the class of ``j`` different
     ranks (by lexicographic rank among :func:`_combos` (13, j)) joined with a multiset of the
     other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts."""
 
-    counts: Array
+    slots: Array
+    orders: Array
     ms: Array
     lm: Array
     with_suited: dict[int, Array]
@@ -618,8 +621,8 @@ class _RankClasses:
 
 
 def _multisets(size: int) -> Array:
-    """Every multiset of ``size`` ranks as sorted rows, lexicographic (read-only)."""
-    rows = _combos(13 + size - 1, size) - np.arange(size)  # stars and bars
+    """Every multiset of ``size`` ranks as sorted rows, lexicographic."""
+    rows: Array = _combos(13 + size - 1, size) - np.arange(size)  # stars and bars
     return rows
 
 
@@ -648,8 +651,12 @@ def _rank_classes() -> _RankClasses:
         for e in range(5 - j):
             np.add.at(oc, (np.arange(len(rest)), rest[:, e]), 1)
         others[j] = oc
+    before = np.zeros(five.shape, dtype=np.int64)
+    for e in range(1, 5):
+        before[:, e] = np.where(five[:, e] == five[:, e - 1], before[:, e - 1] + 1, 0)
     return _RankClasses(
-        np.ascontiguousarray(counts.T),
+        np.ascontiguousarray((5 * five + before).T),
+        np.prod(before + 1, axis=1),
         np.ascontiguousarray(ms.T, dtype=np.intp),
         np.ascontiguousarray(lm.T, dtype=np.intp),
         with_suited,
@@ -700,9 +707,11 @@ def _preflop_counts(
     ranks_unseen = RANK[unseen]
     suits_unseen = SUIT[unseen]
     available = np.bincount(ranks_unseen, minlength=13)
-    ways = _COMB[available[0], rc.counts[0]]
-    for r in range(1, 13):
-        ways = ways * _COMB[available[r], rc.counts[r]]
+    left = (available[:, None] - np.arange(5)).ravel()  # cards of a rank left after taking some
+    ways = left.take(rc.slots[0])
+    for col in rc.slots[1:]:
+        ways *= left.take(col)
+    ways //= rc.orders  # the boards of each rank class: a product of binomials
     # The boards with three or more cards of a suit in which a contender holds two: per suit,
     # per set of ranks of that suit on the board and multiset of the others' ranks.
     fl_hi: list[list[Array]] = [[] for _ in rows]
