@@ -5,8 +5,9 @@ exact in under 50 ms a hand. One process, one core.
 
 * **Engine** — :func:`hhparse.rules.equity.equity` on random deals of each shape (seeded):
   heads-up Courchevel Hi/Lo all-in on the flop and on the turn (exact), pre-flop Courchevel
-  heads-up and 3-way (exact, the door card known), pre-flop 5 Card Omaha Hi/Lo heads-up and
-  3-way (Monte Carlo). Each shape runs ``--rounds`` rounds of ``--hands`` deals; a round's
+  heads-up and 3-way (exact, the door card known), pre-flop 5 Card Omaha Hi/Lo and Omaha Hi/Lo
+  heads-up and 3-way (exact, counted by rank class), and the same Omaha spot with a contender's
+  cards unknown (Monte Carlo). Each shape runs ``--rounds`` rounds of ``--hands`` deals; a round's
   figure is its hands per second (and its median milliseconds a hand); the median round is
   printed.
 * **Stage** — :func:`hhparse.ev.hand_ev` (all-in point, cards, pots, equity, rounding) on the
@@ -42,14 +43,22 @@ def deal(rng: random.Random, players: int, hole: int, board: int, hilo: bool = T
     return EquitySpot(hilo, hole, holes, known, (), (EquityPot(((0, 2001),), tuple(range(players))),))
 
 
+def unknown(spot: EquitySpot) -> EquitySpot:
+    """The same spot with the last contender's cards unknown (mucked unseen): sampled."""
+    holes = (*spot.holes[:-1], ())
+    return EquitySpot(spot.hilo, spot.hole_size, holes, spot.board, spot.dead, spot.pots)
+
+
 SHAPES: dict[str, Callable[[random.Random], EquitySpot]] = {
     "flop, heads-up (exact)": lambda r: deal(r, 2, 5, 3),
     "turn, heads-up (exact)": lambda r: deal(r, 2, 5, 4),
     "flop, 3-way (exact)": lambda r: deal(r, 3, 5, 3),
     "pre-flop Courchevel, heads-up (exact)": lambda r: deal(r, 2, 5, 1),
     "pre-flop Courchevel, 3-way (exact)": lambda r: deal(r, 3, 5, 1),
-    "pre-flop 5 Card Omaha, heads-up (mc)": lambda r: deal(r, 2, 5, 0),
-    "pre-flop 5 Card Omaha, 3-way (mc)": lambda r: deal(r, 3, 5, 0),
+    "pre-flop 5 Card Omaha, heads-up (exact)": lambda r: deal(r, 2, 5, 0),
+    "pre-flop 5 Card Omaha, 3-way (exact)": lambda r: deal(r, 3, 5, 0),
+    "pre-flop Omaha, heads-up (exact)": lambda r: deal(r, 2, 4, 0),
+    "pre-flop Omaha, heads-up, one hand unknown (mc)": lambda r: unknown(deal(r, 2, 4, 0)),
 }
 SLOW = ("pre-flop",)
 
