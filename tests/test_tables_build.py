@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hhparse.errors import ParseError, Violation
 from hhparse.tables.build import HAND_IDX, BatchBuilder, content_hash, normalise_text
@@ -18,6 +22,25 @@ def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
     assert normalise_text(crlf) == normalise_text(HAND_TEXT)
     assert content_hash(crlf) == content_hash(HAND_TEXT)
     assert content_hash(HAND_TEXT.replace("$5.11", "$5.12")) != content_hash(HAND_TEXT)
+
+
+def _normalised_by_regex(text: str) -> str:
+    """The definition :func:`normalise_text` must keep: BOM, CR, then every run of blanks before a
+    line end or at the end removed by one regex, then surrounding line ends."""
+    text = text.lstrip("\ufeff")
+    text = re.sub(r"\r\n|\r", "\n", text)
+    text = re.sub(r"[ \t\r\f\v]+(?=\n)|[ \t\r\f\v]+\Z", "", text)
+    return text.strip("\n")
+
+
+@given(st.text(alphabet=" \t\r\n\f\vab\ufeff", max_size=40))
+def test_normalise_text_shortcuts_match_the_regex_definition(text: str) -> None:
+    assert normalise_text(text) == _normalised_by_regex(text)
+
+
+def test_normalise_text_one_and_many_trailing_spaces() -> None:
+    for text in ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n "):
+        assert normalise_text(text) == _normalised_by_regex(text)
 
 
 def test_accepted_hand_rows_per_table() -> None:
