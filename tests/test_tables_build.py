@@ -10,11 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hhparse.errors import ParseError, Violation
-from hhparse.tables.build import HAND_IDX, BatchBuilder, content_hash, normalise_text
+from hhparse.model import fields
+from hhparse.tables.build import HAND_IDX, NATIVE_COLUMNS, BatchBuilder, content_hash, normalise_text
 from hhparse.tables.schema import TABLES
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result
+from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result, player
 
 
 def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
@@ -41,6 +42,39 @@ def test_normalise_text_shortcuts_match_the_regex_definition(text: str) -> None:
 def test_normalise_text_one_and_many_trailing_spaces() -> None:
     for text in ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n "):
         assert normalise_text(text) == _normalised_by_regex(text)
+
+
+def _marked(value: object) -> object:
+    """Another value of the same type as ``value`` (None: an optional int)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 7777
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, tuple):
+        return tuple(_marked(v) for v in value)
+    return 5
+
+
+def test_native_columns_read_each_field_into_its_own_column() -> None:
+    """Every field of the records with compiled column readers, changed alone on one row of
+    two, moves in its own column only."""
+    facts = fake_result().facts
+    assert facts is not None
+    templates = [player(1, "Alice", hole_cards=("Ah", "Kd")), facts.actions[0]]
+    assert {type(t) for t in templates} == set(NATIVE_COLUMNS)
+    for template in templates:
+        cls = type(template)
+        names = fields(cls)
+        base = [getattr(template, n) for n in names]
+        for j, name in enumerate(names):
+            changed = cls(*[_marked(v) if i == j else v for i, v in enumerate(base)])
+            columns = NATIVE_COLUMNS[cls]([template, changed])
+            assert list(columns) == list(names)
+            for n in names:
+                assert columns[n] == [getattr(template, n), getattr(changed, n)], (cls, name, n)
+            assert columns[name][0] != columns[name][1], (cls, name)
 
 
 def test_accepted_hand_rows_per_table() -> None:

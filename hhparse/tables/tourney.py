@@ -28,7 +28,7 @@ HAND_IDX = "_hand_idx"
 """The batch-local block position (the same name as :data:`hhparse.tables.build.HAND_IDX`)."""
 
 _SYMBOLS = "$€£₹¥"
-_EVENT_TYPES = (Bounty, Finished, TournamentWon, TableEvent)
+_EVENT_TYPES = frozenset({Bounty, Finished, TournamentWon, TableEvent})
 """The events :func:`event_rows` reads (a table event only when it is a rebuy or an add-on)."""
 
 
@@ -50,8 +50,9 @@ def event_rows(hand: Hand) -> list[dict[str, Any]]:
     t = hand.header.tournament
     if t is None:
         return []
-    # one isinstance over the tuple per event: most hands have none of these lines
-    lines = [e for e in hand.events if isinstance(e, _EVENT_TYPES)]
+    # one set lookup per event (most hands have none of these lines); the model's records are
+    # final classes, so their exact type says what isinstance would
+    lines = [e for e in hand.events if type(e) in _EVENT_TYPES]
     if not lines:
         return []
     h = hand.header
