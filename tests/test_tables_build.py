@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 from pathlib import Path
@@ -40,8 +41,10 @@ def test_normalise_text_shortcuts_match_the_regex_definition(text: str) -> None:
 
 
 def test_normalise_text_one_and_many_trailing_spaces() -> None:
-    for text in ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n "):
+    for text in ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n ", "\ufeff\ufeffé \r\n"):
         assert normalise_text(text) == _normalised_by_regex(text)
+        data = _normalised_by_regex(text).encode("utf-8", "surrogatepass")
+        assert content_hash(text) == hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def _marked(value: object) -> object:
