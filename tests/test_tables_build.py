@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sys
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hhparse.errors import ParseError, Violation
-from hhparse.tables.build import HAND_IDX, BatchBuilder, content_hash, normalise_text
+from hhparse.model import fields
+from hhparse.tables.build import HAND_IDX, NATIVE_COLUMNS, BatchBuilder, content_hash, normalise_text
 from hhparse.tables.schema import TABLES
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result
+from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result, player
 
 
 def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
@@ -18,6 +24,60 @@ def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
     assert normalise_text(crlf) == normalise_text(HAND_TEXT)
     assert content_hash(crlf) == content_hash(HAND_TEXT)
     assert content_hash(HAND_TEXT.replace("$5.11", "$5.12")) != content_hash(HAND_TEXT)
+
+
+def _normalised_by_regex(text: str) -> str:
+    """The definition :func:`normalise_text` must keep: BOM, CR, then every run of blanks before a
+    line end or at the end removed by one regex, then surrounding line ends."""
+    text = text.lstrip("\ufeff")
+    text = re.sub(r"\r\n|\r", "\n", text)
+    text = re.sub(r"[ \t\r\f\v]+(?=\n)|[ \t\r\f\v]+\Z", "", text)
+    return text.strip("\n")
+
+
+@given(st.text(alphabet=" \t\r\n\f\vab\ufeff", max_size=40))
+def test_normalise_text_shortcuts_match_the_regex_definition(text: str) -> None:
+    assert normalise_text(text) == _normalised_by_regex(text)
+
+
+def test_normalise_text_one_and_many_trailing_spaces() -> None:
+    for text in ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n ", "\ufeff\ufeffé \r\n"):
+        assert normalise_text(text) == _normalised_by_regex(text)
+        data = _normalised_by_regex(text).encode("utf-8", "surrogatepass")
+        assert content_hash(text) == hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def _marked(value: object) -> object:
+    """Another value of the same type as ``value`` (None: an optional int)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 7777
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, tuple):
+        return tuple(_marked(v) for v in value)
+    return 5
+
+
+def test_native_columns_read_each_field_into_its_own_column() -> None:
+    """Every field of the records with compiled column readers, changed alone on one row of
+    two, moves in its own column only."""
+    facts = fake_result().facts
+    assert facts is not None
+    templates = [player(1, "Alice", hole_cards=("Ah", "Kd")), facts.actions[0]]
+    assert {type(t) for t in templates} == set(NATIVE_COLUMNS)
+    for template in templates:
+        cls = type(template)
+        names = fields(cls)
+        base = [getattr(template, n) for n in names]
+        for j, name in enumerate(names):
+            changed = cls(*[_marked(v) if i == j else v for i, v in enumerate(base)])
+            columns = NATIVE_COLUMNS[cls]([template, changed])
+            assert list(columns) == list(names)
+            for n in names:
+                assert columns[n] == [getattr(template, n), getattr(changed, n)], (cls, name, n)
+            assert columns[name][0] != columns[name][1], (cls, name)
 
 
 def test_accepted_hand_rows_per_table() -> None:

@@ -33,7 +33,7 @@ here, once, from the replay's ledger. Definitions follow PokerTracker 4 where it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Final
 
 from hhparse.engine.settle import Settlement
 from hhparse.engine.table import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE
@@ -51,10 +51,10 @@ _MIDDLE = {
     6: ("UTG", "UTG+1", "UTG+2", "MP", "HJ", "CO"),
     7: ("UTG", "UTG+1", "UTG+2", "MP", "MP+1", "HJ", "CO"),
 }
-_STEAL_POSITIONS = frozenset({"CO", "BTN", "SB"})
-_KIND_NAME = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD ... K_RAISE)
-_COUNT_SLOT = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
-_POST_ACTION = {
+_STEAL_POSITIONS: Final = frozenset({"CO", "BTN", "SB"})
+_KIND_NAME: Final = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD ... K_RAISE)
+_COUNT_SLOT: Final = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
+_POST_ACTION: Final = {
     PostKind.SMALL_BLIND: "small blind",
     PostKind.BIG_BLIND: "big blind",
     PostKind.SMALL_AND_BIG: "big blind",
@@ -112,24 +112,21 @@ def positions(view: ReplayView) -> dict[str, str]:
 
 
 # Per-player stat flags: indexes into a list of bools (all False until proved), one list per player.
-(
-    _VPIP,
-    _PFR,
-    _3B_OPP,
-    _3B,
-    _F3B_OPP,
-    _F3B,
-    _STEAL_OPP,
-    _STEAL,
-    _FSTEAL_OPP,
-    _FSTEAL,
-    _CBET_OPP,
-    _CBET,
-    _FCBET_OPP,
-    _FCBET,
-) = range(14)
-_NO_FLAGS = (False,) * 14
-_NO_COUNTS = (0, 0, 0, 0, 0)
+# Final literals: compiled, each index is a constant, not a lookup in the module's globals.
+_VPIP: Final = 0
+_PFR: Final = 1
+_3B_OPP: Final = 2
+_3B: Final = 3
+_F3B_OPP: Final = 4
+_F3B: Final = 5
+_STEAL_OPP: Final = 6
+_STEAL: Final = 7
+_FSTEAL_OPP: Final = 8
+_FSTEAL: Final = 9
+_CBET_OPP: Final = 10
+_CBET: Final = 11
+_FCBET_OPP: Final = 12
+_FCBET: Final = 13
 
 
 def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
@@ -276,8 +273,12 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
         p = ps
         name = p.name
         returned = p.returned + refunds[name] if name in refunds else p.returned
-        fl: Sequence[bool] = flags.get(name, _NO_FLAGS)
-        cn: Sequence[int] = counts.get(name, _NO_COUNTS)
+        fl = flags.get(name)
+        if fl is None:  # seated, not dealt in
+            fl = [False] * 14
+        cn = counts.get(name)
+        if cn is None:
+            cn = [0, 0, 0, 0, 0]
         c0, c1, c2, c3 = p.contrib
         contributed = (c0, c1, c2, c3)
         dealt_in = p.dealt_in

@@ -978,15 +978,16 @@ class Settler:
 
     # ------------------------------------------------------------------ summary
 
+    def _bad(self, line: int, msg: str, expected: object, found: object, player: str | None = None) -> None:
+        """A ``summary-mismatch``: a summary seat line that disagrees with the hand."""
+        self.err("summary-mismatch", line, msg, expected=expected, found=found, player=player)
+
     def _check_summary(self, rit: bool, runs: tuple[int, ...]) -> None:
         v = self.v
         summary = v.hand.summary
         assert summary is not None
         fmt = v.fmt
         hilo = v.spec.hilo
-
-        def bad(line: int, msg: str, expected: object, found: object, player: str | None = None) -> None:
-            self.err("summary-mismatch", line, msg, expected=expected, found=found, player=player)
 
         # Boards.
         exp_boards = (
@@ -1026,7 +1027,9 @@ class Settler:
                         found=b[0],
                     )
         if summary.run_twice != rit:
-            bad(summary.line, "'Hand was run twice' disagrees with the boards dealt", rit, summary.run_twice)
+            self._bad(
+                summary.line, "'Hand was run twice' disagrees with the boards dealt", rit, summary.run_twice
+            )
 
         players = v.seats
         button_seat = v.hand.header.button_seat
@@ -1035,14 +1038,16 @@ class Settler:
             p = players.get(s.player)
             if p is None or p.seat != s.seat:
                 owner = next((q.name for q in players.values() if q.seat == s.seat), None)
-                bad(s.line, f"summary seat {s.seat} names {s.player!r}", owner, s.player, s.player)
+                self._bad(s.line, f"summary seat {s.seat} names {s.player!r}", owner, s.player, s.player)
                 continue
             if s.button != (s.seat == button_seat):
-                bad(s.line, f"{p.name}: '(button)' marker wrong", s.seat == button_seat, s.button, p.name)
+                self._bad(
+                    s.line, f"{p.name}: '(button)' marker wrong", s.seat == button_seat, s.button, p.name
+                )
             if s.small_blind and not p.posted_sb:
-                bad(s.line, f"{p.name} is marked small blind but did not post it", False, True, p.name)
+                self._bad(s.line, f"{p.name} is marked small blind but did not post it", False, True, p.name)
             if s.big_blind and not p.posted_bb:
-                bad(s.line, f"{p.name} is marked big blind but did not post it", False, True, p.name)
+                self._bad(s.line, f"{p.name} is marked big blind but did not post it", False, True, p.name)
             if s.cards:
                 name = p.name
                 for c in s.cards:
@@ -1050,7 +1055,7 @@ class Settler:
                         self._claim(c, name, s.line)  # a card of its own, or a duplicate
                 known = set(p.hole) | set(p.shown)
                 if known and not set(s.cards) <= known and not set(known) <= set(s.cards):
-                    bad(
+                    self._bad(
                         s.line,
                         f"{p.name}'s summary cards differ from the body",
                         " ".join(sorted(known)),
@@ -1064,7 +1069,7 @@ class Settler:
                 won_any = any(sold.values())
                 if s.pot_not_awarded != won_any or s.cashed_out == won_any:
                     exp_mark = "(pot not awarded as player cashed out)" if won_any else "(cashed out)"
-                    bad(
+                    self._bad(
                         s.line,
                         f"{p.name} cashed out but the summary line does not say {exp_mark}",
                         exp_mark,
@@ -1076,7 +1081,7 @@ class Settler:
                         p.name,
                     )
             elif s.cashed_out or s.pot_not_awarded:
-                bad(
+                self._bad(
                     s.line,
                     f"{p.name} did not cash out but the summary line says so",
                     "nothing",
@@ -1107,7 +1112,7 @@ class Settler:
                         )
                         for r, w in zip(runs, s.clauses, strict=True):
                             if w != bool(actual_runs.get(r, 0)):
-                                bad(
+                                self._bad(
                                     s.line,
                                     f"{p.name}'s summary says {'won' if w else 'lost'} on board {r}",
                                     "won" if actual_runs.get(r, 0) else "lost",
@@ -1117,7 +1122,7 @@ class Settler:
                     else:
                         exp_won = tuple(actual_runs[r] for r in sorted(actual_runs) if actual_runs[r])
                 if s.won != exp_won:
-                    bad(
+                    self._bad(
                         s.line,
                         f"{p.name}'s summary says won {', '.join(fmt(a) for a in s.won)}",
                         ", ".join(fmt(a) for a in exp_won) or "nothing",
@@ -1126,7 +1131,7 @@ class Settler:
                     )
             elif p.collected or any(sold.values()):
                 won_total = p.collected + sum(sold.values())
-                bad(
+                self._bad(
                     s.line,
                     f"{p.name} collected {fmt(won_total)} but the summary line shows no win",
                     fmt(won_total),
@@ -1144,11 +1149,11 @@ class Settler:
                     found = (
                         f"folded {_STREET_NAME[s.folded_street]}" if s.folded_street is not None else "folded"
                     )
-                    bad(s.line, f"{p.name}: summary fold disagrees with the body", exp, found, p.name)
+                    self._bad(s.line, f"{p.name}: summary fold disagrees with the body", exp, found, p.name)
                 elif s.didnt_bet != (self.contributed(p) - p.antes == 0 and p.fold_street is Street.PREFLOP):
                     # Antes are not bets: a player who posted only an ante and folded "didn't bet"
                     # (*observed*, cash 78784137150 "posts the ante $20"); blinds are bets.
-                    bad(
+                    self._bad(
                         s.line,
                         f"{p.name}: '(didn't bet)' disagrees with the body",
                         self.contributed(p) - p.antes == 0,
@@ -1156,7 +1161,7 @@ class Settler:
                         p.name,
                     )
             elif p.folded and s.outcome is not SeatOutcome.NOTHING:
-                bad(
+                self._bad(
                     s.line,
                     f"{p.name} folded {_STREET_NAME[p.fold_street or Street.PREFLOP]} but the summary says "
                     f"{s.outcome.value}",
@@ -1165,7 +1170,7 @@ class Settler:
                     p.name,
                 )
             elif s.outcome in (SeatOutcome.SHOWED_WON, SeatOutcome.SHOWED_LOST) and not p.shown:
-                bad(
+                self._bad(
                     s.line,
                     f"{p.name} did not show but the summary says {s.outcome.value}",
                     "no show",
@@ -1173,9 +1178,11 @@ class Settler:
                     p.name,
                 )
             elif s.outcome is SeatOutcome.SHOWED_LOST and p.collected:
-                bad(s.line, f"{p.name} collected but the summary says showed and lost", "won", "lost", p.name)
+                self._bad(
+                    s.line, f"{p.name} collected but the summary says showed and lost", "won", "lost", p.name
+                )
             elif s.outcome is SeatOutcome.NOTHING and p.dealt_in and not p.folded and not p.sitting_out:
-                bad(
+                self._bad(
                     s.line,
                     f"{p.name} was in the hand but the summary line says nothing about it",
                     "an outcome",
@@ -1183,7 +1190,7 @@ class Settler:
                     p.name,
                 )
             elif s.outcome is SeatOutcome.NOTHING and p.folded and p.fold_street is not None:
-                bad(
+                self._bad(
                     s.line,
                     f"{p.name} folded {_STREET_NAME[p.fold_street]} but the summary does not say so",
                     f"folded {_STREET_NAME[p.fold_street]}",

@@ -43,8 +43,15 @@ __all__ = [
     "Table",
 ]
 
-K_FOLD, K_CHECK, K_CALL, K_BET, K_RAISE, K_POST, K_UNCALLED = range(7)
-"""Ledger entry kinds (:attr:`LedgerEntry.kind`); voluntary actions are below ``K_POST``."""
+# Ledger entry kinds (:attr:`LedgerEntry.kind`); voluntary actions are below ``K_POST``. Final
+# literals: compiled, every use is the constant itself, not a lookup in the module's globals.
+K_FOLD: Final = 0
+K_CHECK: Final = 1
+K_CALL: Final = 2
+K_BET: Final = 3
+K_RAISE: Final = 4
+K_POST: Final = 5
+K_UNCALLED: Final = 6
 
 STREET_WORD: Final = {
     Street.PREFLOP: "pre-flop",

@@ -67,13 +67,21 @@ def normalise_text(text: str) -> str:
     (LF, no trailing blanks) is recognised by substring tests and skips the regexes: tab, form
     feed and vertical tab are rare anywhere in a hand, so a memchr-fast test for each stands in
     for "before a line end" (a two-character search is far slower); only " \n" needs one.
+    Real hands do end lines with one space (``NAME: folds ``, ``Rake 0 ``): with no line ending
+    in two, one C-level ``replace`` removes exactly what the regex would (whose match attempt at
+    every space of the text made it the costliest step of storing a hand); two or more trailing
+    spaces go to the regex, so no input costs more than one pass.
     """
     if text.startswith("\ufeff"):
         text = text.lstrip("\ufeff")
     if "\r" in text:
         text = _EOL.sub("\n", text)
-    if "\t" in text or "\f" in text or "\v" in text or text[-1:] == " " or " \n" in text:
+    if "\t" in text or "\f" in text or "\v" in text or "  \n" in text:
         text = _TRAILING_WS.sub("", text)
+    elif " \n" in text:
+        text = text.replace(" \n", "\n").rstrip(" ")
+    elif text[-1:] == " ":
+        text = text.rstrip(" ")
     return text.strip("\n")
 
 
@@ -302,7 +310,7 @@ if sorted(_HANDS.fields) != sorted(_HAND_FIELDS):  # pragma: no cover - a progra
     raise KeyError(f"hands: _HAND_FIELDS {_HAND_FIELDS} must list each declared column once")
 _HANDS = replace(_HANDS, fields=_HAND_FIELDS)  # the columns of _hand_row's tuples, in its order
 _HAND_GETTERS: dict[str, Callable[[Any], Any]] = {f: itemgetter(i) for i, f in enumerate(_HAND_FIELDS)}
-_CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]]]] = {
+_CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]], type]] = {
     "hand_players": (
         _plan(
             "hand_players",
@@ -318,11 +326,16 @@ _CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]]]] = {
             external=_EV_COLUMNS,
         ),
         attrgetter("players"),
+        PlayerFacts,
     ),
-    "actions": (_plan("actions", _fields(ActionFact), {}, keyed=True), attrgetter("actions")),
-    "pots": (_plan("pots", _fields(PotFact), {}, keyed=True), attrgetter("pots")),
-    "awards": (_plan("awards", _fields(AwardFact), {}, keyed=True), attrgetter("awards")),
-    "showdowns": (_plan("showdowns", _fields(ShowdownFact), {}, keyed=True), attrgetter("showdowns")),
+    "actions": (_plan("actions", _fields(ActionFact), {}, keyed=True), attrgetter("actions"), ActionFact),
+    "pots": (_plan("pots", _fields(PotFact), {}, keyed=True), attrgetter("pots"), PotFact),
+    "awards": (_plan("awards", _fields(AwardFact), {}, keyed=True), attrgetter("awards"), AwardFact),
+    "showdowns": (
+        _plan("showdowns", _fields(ShowdownFact), {}, keyed=True),
+        attrgetter("showdowns"),
+        ShowdownFact,
+    ),
 }
 _EV_SHARES = _plan("ev_shares", _fields(EvShareFact), {}, keyed=True)
 _REJECTS = _plan("rejects", _fields(_Reject), {}, keyed=False)
@@ -356,20 +369,108 @@ class _Columns(Mapping[str, Column]):
         return len(self._getters)
 
 
+# The two tables with the most values a hand (hand_players, actions): their columns read in one
+# compiled comprehension per field, straight from each record's struct (an ``attrgetter`` looks
+# the name up on every row). ``tests/test_tables_build.py`` checks each column against its field.
+
+
+def _player_columns(rows: list[PlayerFacts]) -> dict[str, Column]:
+    return {
+        "seat": [p.seat for p in rows],
+        "player": [p.player for p in rows],
+        "is_hero": [p.is_hero for p in rows],
+        "position": [p.position for p in rows],
+        "starting_stack": [p.starting_stack for p in rows],
+        "hole_cards": [p.hole_cards for p in rows],
+        "dealt_in": [p.dealt_in for p in rows],
+        "contributed": [p.contributed for p in rows],
+        "returned": [p.returned for p in rows],
+        "collected": [p.collected for p in rows],
+        "net": [p.net for p in rows],
+        "vpip": [p.vpip for p in rows],
+        "pfr": [p.pfr for p in rows],
+        "three_bet_opportunity": [p.three_bet_opportunity for p in rows],
+        "three_bet": [p.three_bet for p in rows],
+        "fold_to_three_bet_opportunity": [p.fold_to_three_bet_opportunity for p in rows],
+        "fold_to_three_bet": [p.fold_to_three_bet for p in rows],
+        "steal_opportunity": [p.steal_opportunity for p in rows],
+        "steal": [p.steal for p in rows],
+        "fold_to_steal_opportunity": [p.fold_to_steal_opportunity for p in rows],
+        "fold_to_steal": [p.fold_to_steal for p in rows],
+        "cbet_opportunity": [p.cbet_opportunity for p in rows],
+        "cbet": [p.cbet for p in rows],
+        "fold_to_cbet_opportunity": [p.fold_to_cbet_opportunity for p in rows],
+        "fold_to_cbet": [p.fold_to_cbet for p in rows],
+        "postflop_bets": [p.postflop_bets for p in rows],
+        "postflop_raises": [p.postflop_raises for p in rows],
+        "postflop_calls": [p.postflop_calls for p in rows],
+        "postflop_checks": [p.postflop_checks for p in rows],
+        "postflop_folds": [p.postflop_folds for p in rows],
+        "saw_flop": [p.saw_flop for p in rows],
+        "went_to_showdown": [p.went_to_showdown for p in rows],
+        "won_at_showdown": [p.won_at_showdown for p in rows],
+        "won_high": [p.won_high for p in rows],
+        "won_low": [p.won_low for p in rows],
+        "scooped": [p.scooped for p in rows],
+        "quartered": [p.quartered for p in rows],
+        "all_in_street": [p.all_in_street for p in rows],
+        "showdown_won": [p.showdown_won for p in rows],
+        "nonshowdown_won": [p.nonshowdown_won for p in rows],
+        "high_won": [p.high_won for p in rows],
+        "low_won": [p.low_won for p in rows],
+        "cash_out": [p.cash_out for p in rows],
+        "cash_out_fee": [p.cash_out_fee for p in rows],
+    }
+
+
+def _action_columns(rows: list[ActionFact]) -> dict[str, Column]:
+    return {
+        "seq": [a.seq for a in rows],
+        "street": [a.street for a in rows],
+        "player": [a.player for a in rows],
+        "seat": [a.seat for a in rows],
+        "action": [a.action for a in rows],
+        "amount": [a.amount for a in rows],
+        "to_amount": [a.to_amount for a in rows],
+        "all_in": [a.all_in for a in rows],
+        "pot_before": [a.pot_before for a in rows],
+        "stack_before": [a.stack_before for a in rows],
+        "faced": [a.faced for a in rows],
+        "line": [a.line for a in rows],
+    }
+
+
+NATIVE_COLUMNS: dict[type, Callable[[list[Any]], dict[str, Column]]] = {
+    PlayerFacts: _player_columns,
+    ActionFact: _action_columns,
+}
+"""Fact record class -> every column of its rows, read natively (:class:`_Rows` uses it)."""
+
+
 class _Rows:
     """One table's rows of a batch: the records, and how many each accepted hand has."""
 
-    __slots__ = ("counts", "getters", "of", "plan", "rows")
+    __slots__ = ("counts", "getters", "native", "of", "plan", "rows")
 
-    def __init__(self, plan: _Plan, of: Callable[[HandFacts], Sequence[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        plan: _Plan,
+        of: Callable[[HandFacts], Sequence[Any]] | None = None,
+        record: type | None = None,
+    ) -> None:
         self.plan = plan
         self.getters: dict[str, Callable[[Any], Any]] = {f: attrgetter(f) for f in plan.fields}
+        self.native = NATIVE_COLUMNS.get(record) if record is not None else None
         self.of = of
         self.rows: list[Any] = []
         self.counts: list[int] = []  # rows per accepted hand (child tables)
 
-    def columns(self) -> Mapping[str, Column]:
-        return _Columns(self.rows, self.getters)
+    def columns(self, rows: list[Any] | None = None) -> Mapping[str, Column]:
+        """The columns of ``rows`` (default: every row of the batch)."""
+        rows = self.rows if rows is None else rows
+        if self.native is not None:
+            return self.native(rows)
+        return _Columns(rows, self.getters)
 
 
 class BatchBuilder:
@@ -384,7 +485,7 @@ class BatchBuilder:
         self._hands: list[tuple[Any, ...]] = []
         self._hand_idx: list[int] = []
         self._texts: list[str] = []  # each accepted hand's text, should the tables refuse it
-        self._children = [_Rows(plan, of) for plan, of in _CHILDREN.values()]
+        self._children = [_Rows(plan, of, record) for plan, of, record in _CHILDREN.values()]
         self._players = next(r for r in self._children if r.plan.name == "hand_players")
         self._ev_shares = _Rows(_EV_SHARES)
         # The all-in EV of hand_players rows, for the rows of hands that have one: row position,
@@ -512,7 +613,7 @@ class BatchBuilder:
                 for rows, off in zip(children, offsets, strict=True):
                     part = rows.rows[int(off[k]) : int(off[k + 1])]
                     where = pa.array(np.zeros(len(part), dtype=np.int32), type=pa.int32())
-                    fields = _Columns(part, rows.getters)
+                    fields = rows.columns(part)
                     extra = _ev_arrays(fields["net"], (), ()) if rows is self._players else None
                     _table(rows.plan, fields, None, hands=(hands, where), extra=extra)
             except Exception as exc:

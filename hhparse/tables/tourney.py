@@ -28,6 +28,8 @@ HAND_IDX = "_hand_idx"
 """The batch-local block position (the same name as :data:`hhparse.tables.build.HAND_IDX`)."""
 
 _SYMBOLS = "$€£₹¥"
+_EVENT_TYPES = frozenset({Bounty, Finished, TournamentWon, TableEvent})
+"""The events :func:`event_rows` reads (a table event only when it is a rebuy or an add-on)."""
 
 
 def _price(text: str) -> int | None:
@@ -47,6 +49,11 @@ def event_rows(hand: Hand) -> list[dict[str, Any]]:
     """The ``tournament_events`` rows of one accepted hand (none for a cash hand)."""
     t = hand.header.tournament
     if t is None:
+        return []
+    # one set lookup per event (most hands have none of these lines); the model's records are
+    # final classes, so their exact type says what isinstance would
+    lines = [e for e in hand.events if type(e) in _EVENT_TYPES]
+    if not lines:
         return []
     h = hand.header
     unit = t.buyin_currency or "play"
@@ -75,7 +82,7 @@ def event_rows(hand: Hand) -> list[dict[str, Any]]:
             }
         )
 
-    for e in hand.events:
+    for e in lines:
         if isinstance(e, Bounty):
             for winner in e.winners:
                 row(
