@@ -65,6 +65,7 @@ from hhparse.import_worker import (
     pack_blocks,
     process_files,
     process_packed,
+    warm_up,
 )
 from hhparse.importer import Task
 from hhparse.resources import data_dir
@@ -238,8 +239,8 @@ def untrim_malloc() -> bool:
 
 
 def _warm_up(main_pid: int | None) -> str:
-    """Prepare a worker once: build the parser, load the referee and the EV tables, move them out
-    of the collector's sight (``gc.freeze``), undo Dask's heap trimming (:func:`untrim_malloc`);
+    """Prepare a worker once: build the parser, load the referee and the EV tables, tabulate an
+    empty batch (:func:`hhparse.import_worker.warm_up`), move them out of the collector's sight (``gc.freeze``), undo Dask's heap trimming (:func:`untrim_malloc`);
     on a local cluster, tie the worker's life to the client's (``main_pid``). Returns the
     worker's :func:`fingerprint`."""
     UNTRIMMED[:] = [untrim_malloc()]
@@ -248,11 +249,7 @@ def _warm_up(main_pid: int | None) -> str:
 
         with contextlib.suppress(ValueError):  # signal.signal outside the main thread
             die_with_parent(main_pid)
-    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
-    from hhparse.parsing import _parser
-
-    _parser()
+    warm_up()  # (the parser, referee and EV tables, and a first empty batch)
     gc.collect()
     gc.freeze()
     return fingerprint()

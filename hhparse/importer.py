@@ -539,6 +539,8 @@ class _Importer:
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
         self.finished: list[int] = []  # runs completed since the last publish (→ imports rows)
         self.conflicts: list[tuple[str, str]] = []
+        self.merged = 0  # tasks merged so far
+        self.tail_from: int | None = None  # the first task cut smaller (:meth:`_task_limit`)
 
     # -- task generation -------------------------------------------------------------------
 
@@ -629,7 +631,7 @@ class _Importer:
         lines: list[int] = []
         nbytes = 0
         limit = self.task_hands
-        cut = cut_blocks = 0  # text and blocks cut into tasks so far
+        cut = cut_blocks = count = 0  # text, blocks and tasks cut so far
         for i, run in enumerate(self.runs):
             if run.status in ("unreadable", "skipped"):
                 ends.append(i)
@@ -659,8 +661,10 @@ class _Importer:
                         yield Task(
                             blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads
                         )
-                        cut, cut_blocks = cut + nbytes, cut_blocks + n + 1
+                        cut, cut_blocks, count = cut + nbytes, cut_blocks + n + 1, count + 1
                         limit = self._task_limit(cut, cut_blocks)
+                        if limit < self.task_hands and self.tail_from is None:
+                            self.tail_from = count
                         blocks, files, ends, tails, lines, nbytes = [], [], [], set(), [], 0
                         live, rereads = set(), {}
             except OSError as exc:
@@ -788,8 +792,18 @@ class _Importer:
         self.reporter.advance(s)
         for fi in task.ends:
             self.reporter.file_done(self.runs[fi])
-        if self.buffered_hands >= self.batch_hands:
+        self.merged += 1
+        if self.buffered_hands >= self.batch_hands or self._tail_reached():
             self.publish()
+
+    def _tail_reached(self) -> bool:
+        """Whether every task before the tail is merged now, with at least twice the tail's hands
+        buffered: they are published while the workers run the tail's tasks, instead of after
+        them with the workers idle (a batch more)."""
+        return (
+            self.merged == self.tail_from
+            and self.buffered_hands >= 2 * TAIL_TASKS * self.parallel * self.task_hands
+        )
 
     def _buffer(self, tables: dict[str, pa.Table], keep: list[int], n: int) -> None:
         everything = len(keep) == n

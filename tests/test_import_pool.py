@@ -85,6 +85,17 @@ def test_parallel_import_with_a_split_tail_equals_in_process_import(tmp_path: Pa
     assert (r1.stats.new, r2.stats.new) == (100, 100)
 
 
+def test_what_comes_before_the_tail_is_published_while_the_workers_run_it(tmp_path: Path) -> None:
+    """The hands merged before the tail's first task are written while the workers still run
+    the tail (one batch more, rows and order unchanged), not after it with the workers idle."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+    r1 = import_paths([src], tmp_path / "w1", jobs=1, task_hands=8, batch_hands=1000)
+    r2 = import_paths([src], tmp_path / "w2", jobs=2, task_hands=8, batch_hands=1000)
+    assert (r1.stats.batches, r2.stats.batches) == (1, 2)
+    assert read_views(tmp_path / "w1") == read_views(tmp_path / "w2")
+
+
 def test_the_trace_accounts_for_every_task_and_worker(tmp_path: Path) -> None:
     """``ImportStats.trace`` (what ``bench/import.py --phases`` prints): each task once, each
     worker's start-up, and the phases in the order they happen."""
