@@ -469,6 +469,17 @@ def main() -> None:
                                 f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by CPU "
                                 f"alone (CPU of --jobs 1 / busiest process of --jobs 2): {bound:.2f}x (median)"
                             )
+                            # The main process and the workers share the two cores: the run takes
+                            # at least half the CPU of all its processes.
+                            shared = statistics.median(
+                                a["all_cpu_seconds"] / (b["all_cpu_seconds"] / 2)
+                                for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
+                            )
+                            print(
+                                f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by the CPU "
+                                f"of all processes on 2 cores (CPU of --jobs 1 / half the CPU of --jobs 2): "
+                                f"{shared:.2f}x (median)"
+                            )
                 if args.ev == "both":
                     for jobs in args.jobs:
                         with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]
