@@ -187,7 +187,7 @@ class PoolExecutor:
     :mod:`hhparse.workers`).
 
     :meth:`start` starts them before the first task is cut (the importer calls it once the plan
-    says a pool is needed, before it loads its index of stored hands), so that their start-up
+    says a pool is needed, and reads its index of stored hands meanwhile), so that their start-up
     overlaps the main process's own; :meth:`results` starts them if nobody did, and
     :meth:`close` stops workers started for an import that then failed before running."""
 
@@ -197,8 +197,10 @@ class PoolExecutor:
         self._pool: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
-        """Start the forkserver and the ``jobs`` workers now (each loads the parser, referee and
-        EV tables in :func:`~hhparse.import_worker.worker_init` while this process goes on)."""
+        """Start the forkserver and the ``jobs`` workers now. Returns once the forkserver has
+        loaded what the workers need and forked them (the importer reads its index meanwhile, in
+        a thread); each worker then finishes its start-up (:func:`~hhparse.import_worker.worker_init`)
+        on its own."""
         if self._pool is not None:
             return
         ctx = multiprocessing.get_context("forkserver")
