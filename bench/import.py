@@ -68,7 +68,7 @@ r = import_paths([sys.argv[1]], sys.argv[2], jobs=int(sys.argv[3]), ev=sys.argv[
 dt = time.perf_counter() - t
 print(json.dumps({
     "seconds": dt, "cpu_seconds": time.process_time() - c, "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected,
-    "batches": r.stats.batches,
+    "batches": r.stats.batches, "trace": r.stats.trace.summary(),
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
@@ -94,6 +94,7 @@ with connect("local:" + sys.argv[3], inputs=sys.argv[5]) as ex:
 print(json.dumps({
     "seconds": dt, "cpu_seconds": cpu, "worker_cpu_seconds": wcpu, "startup_seconds": startup,
     "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
+    "trace": r.stats.trace.summary(),
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
@@ -340,6 +341,11 @@ def main() -> None:
         default=["workers"],
         help="with the cluster: who reads the inputs (issue #18); several values: each in every round",
     )
+    ap.add_argument(
+        "--phases",
+        action="store_true",
+        help="print each run's phase breakdown (start-up, waits, merging, publishing, the tail)",
+    )
     args = ap.parse_args()
     evs = ("off", "on") if args.ev == "both" else (args.ev,)
     chosen = ("pool", "cluster") if args.executor == "both" else (args.executor,)
@@ -400,6 +406,8 @@ def main() -> None:
                     f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)",
                     flush=True,
                 )
+                if args.phases and r["trace"]["workers"]:
+                    print(phases(r, jobs), flush=True)
         results: dict[tuple[str, str, int, str], dict[str, Any]] = {}
         for key, runs in runs_of.items():
             name, executor, jobs, ev = key
@@ -461,6 +469,17 @@ def main() -> None:
                                 f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by CPU "
                                 f"alone (CPU of --jobs 1 / busiest process of --jobs 2): {bound:.2f}x (median)"
                             )
+                            # The main process and the workers share the two cores: the run takes
+                            # at least half the CPU of all its processes.
+                            shared = statistics.median(
+                                a["all_cpu_seconds"] / (b["all_cpu_seconds"] / 2)
+                                for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
+                            )
+                            print(
+                                f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by the CPU "
+                                f"of all processes on 2 cores (CPU of --jobs 1 / half the CPU of --jobs 2): "
+                                f"{shared:.2f}x (median)"
+                            )
                 if args.ev == "both":
                     for jobs in args.jobs:
                         with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]
@@ -485,6 +504,39 @@ def main() -> None:
                             )
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def phases(r: dict[str, Any], jobs: int) -> str:
+    """The phase breakdown of one run (``ImportTrace.summary``), each figure named wall or CPU."""
+    t = r["trace"]
+    m = t["marks"]
+    end = t["end"]
+    ws = sorted(t["workers"].values(), key=lambda w: w["first_start"])
+
+    def each(key: str, fmt: str = "{:.2f}") -> str:
+        return "/".join(fmt.format(w[key]) if w[key] is not None else "-" for w in ws)
+
+    busy = sum(w["busy"] for w in ws)
+    idle = jobs * end - busy
+    before = sum(w["first_start"] for w in ws) + max(0, jobs - len(ws)) * end
+    after = sum(end - w["last_end"] for w in ws)
+    gaps = idle - before - after
+    ticks = " ".join(
+        f"{k} {m[k]:.2f}"
+        for k in ("planned", "indexed", "executor", "first_task", "first_result", "last_result", "done")
+        if k in m
+    )
+    return (
+        f"    phases (wall s from the start): {ticks}; workers start {each('ready_start')}, ready "
+        f"{each('ready')}, first task {each('first_start')}, last task ends {each('last_end')} "
+        f"(tail {t['tail']:.2f})\n"
+        f"    main process (wall s): cutting {t['cutting']:.2f}, waiting for results {t['waited']:.2f}, "
+        f"merging {t['merging']:.2f}, publishing {t['publishing']:.2f} (CPU {t['publishing_cpu']:.2f}); "
+        f"main CPU {r['cpu_seconds']:.2f} s\n"
+        f"    workers: tasks {each('tasks', '{}')}, busy (wall) {each('busy')} s, task CPU "
+        f"{each('task_cpu')} s; idle worker-seconds (wall) {idle:.2f} of {jobs * end:.2f}: before the "
+        f"first task {before:.2f}, between tasks {gaps:.2f}, after the last {after:.2f}"
+    )
 
 
 def _label(executor: str, jobs: int) -> str:

@@ -37,6 +37,8 @@ this module.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import gc
 import hashlib
 import importlib.util
@@ -44,6 +46,7 @@ import logging
 import os
 import pickle
 import re
+import sys
 import uuid
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
@@ -62,6 +65,7 @@ from hhparse.import_worker import (
     pack_blocks,
     process_files,
     process_packed,
+    warm_up,
 )
 from hhparse.importer import Task
 from hhparse.resources import data_dir
@@ -87,6 +91,21 @@ INSTALL_HINT: Final = "pip install 'hhparse[cluster]'"
 INPUT_MODES: Final = ("auto", "workers", "client")
 """Who reads the inputs: ``workers`` (a shared file system, fsspec URLs), ``client`` (it ships
 the text), ``auto`` (the workers when they can open the first inputs, else the client)."""
+
+MALLOC_TRIM_ENV: Final = "MALLOC_TRIM_THRESHOLD_"
+"""What Dask's nanny sets (``distributed.nanny.pre-spawn-environ``, 64 KiB) so that a worker hands
+freed memory back at once. It also switches off glibc's dynamic thresholds: an import's task
+allocates and frees thousands of small objects a hand, and the heap was shrunk and grown again
+all the time (system CPU about half the user CPU, twice the CPU a hand of a local pool's worker:
+``bench/import.py --executor cluster``, ``docs/performance.md``)."""
+TRIM_THRESHOLD: Final = 64 << 20
+MMAP_THRESHOLD: Final = 32 << 20
+"""The thresholds a worker started with :data:`MALLOC_TRIM_ENV` gets back (glibc's dynamic
+thresholds settle at about these; they cannot be switched on again once off)."""
+_M_TRIM_THRESHOLD: Final = -1
+_M_MMAP_THRESHOLD: Final = -3
+UNTRIMMED: list[bool] = []
+"""Whether this worker's warm-up gave glibc its thresholds back (:func:`untrim_malloc`)."""
 
 _LOCAL_RE: Final = re.compile(r"^local(?::(\d+))?$")
 _ADDRESS_RE: Final = re.compile(r"^(?:(tcp|tls|inproc|ucx|ws|wss)://)?[^\s/:]+(?::\d+)?$")
@@ -206,20 +225,31 @@ def can_read(sample: list[tuple[str, int]]) -> str | None:
     return None
 
 
+def untrim_malloc() -> bool:
+    """Give glibc's heap back thresholds fit for an import in a process started with
+    :data:`MALLOC_TRIM_ENV` (a Dask worker): whether it did (Linux with glibc only)."""
+    if not os.environ.get(MALLOC_TRIM_ENV) or not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        trim = int(libc.mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+        return trim == 1 and int(libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) == 1
+    except (OSError, AttributeError):
+        return False
+
+
 def _warm_up(main_pid: int | None) -> str:
-    """Prepare a worker once: build the parser, load the referee and the EV tables, move them out
-    of the collector's sight (``gc.freeze``); on a local cluster, tie the worker's life to the
-    client's (``main_pid``). Returns the worker's :func:`fingerprint`."""
+    """Prepare a worker once: build the parser, load the referee and the EV tables, tabulate an
+    empty batch (:func:`hhparse.import_worker.warm_up`), move them out of the collector's sight (``gc.freeze``), undo Dask's heap trimming (:func:`untrim_malloc`);
+    on a local cluster, tie the worker's life to the client's (``main_pid``). Returns the
+    worker's :func:`fingerprint`."""
+    UNTRIMMED[:] = [untrim_malloc()]
     if main_pid is not None:
         from hhparse.workers import die_with_parent
 
         with contextlib.suppress(ValueError):  # signal.signal outside the main thread
             die_with_parent(main_pid)
-    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
-    from hhparse.parsing import _parser
-
-    _parser()
+    warm_up()  # (the parser, referee and EV tables, and a first empty batch)
     gc.collect()
     gc.freeze()
     return fingerprint()
@@ -391,10 +421,10 @@ def connect(spec: str, *, timeout: float | None = None, inputs: str = "auto") ->
     """
     address, local = parse_address(spec)
     distributed = _distributed()
-    if timeout is None:
-        import dask.config
-        import dask.utils
+    import dask.config
+    import dask.utils
 
+    if timeout is None:
         timeout = float(dask.utils.parse_timedelta(dask.config.get("distributed.comm.timeouts.connect")))
     cluster: Any = None
     client: Any = None
@@ -403,7 +433,9 @@ def connect(spec: str, *, timeout: float | None = None, inputs: str = "auto") ->
             # The workers (and multiprocessing's resource tracker) are spawned now: with our
             # stdout and stderr on /dev/null, so a reader of our output sees its end as soon as
             # this process is gone, as with the local pool (hhparse.workers).
-            with _quiet_dask_logs(), _std_streams_to_devnull():
+            # (the workers start without Dask's MALLOC_TRIM_THRESHOLD_: glibc's own thresholds)
+            untrimmed = {f"distributed.nanny.pre-spawn-environ.{MALLOC_TRIM_ENV}": None}
+            with _quiet_dask_logs(), _std_streams_to_devnull(), dask.config.set(untrimmed):
                 cluster = distributed.LocalCluster(
                     n_workers=local,
                     threads_per_worker=1,

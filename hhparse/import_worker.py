@@ -13,6 +13,8 @@ import gc
 import hashlib
 import os
 import socket
+import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -368,13 +370,61 @@ def restore_gc(previous: tuple[int, int, int]) -> None:
 
 def worker_init(main_pid: int) -> None:
     """Tie the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
-    parser and referee once, then move everything that lives for the whole run out of the
-    garbage collector's sight (``gc.freeze``): the collector then only scans the objects of the
-    hands being processed."""
+    parser and referee once, pay a batch's one-off costs (:func:`warm_up`), then move everything
+    that lives for the whole run out of the garbage collector's sight (``gc.freeze``): the
+    collector then only scans the objects of the hands being processed."""
+    start = time.monotonic()
     die_with_parent(main_pid)
+    without_pandas()
+    warm_up()
+    quiet_gc()
+    _READY[:] = [start, time.monotonic()]
+
+
+def without_pandas() -> None:
+    """Keep pandas out of a pool worker. pyarrow imports it (when installed) the first time it
+    converts a Python list, only to ask whether the list is a pandas object; a pool worker never
+    holds one, and the import cost each worker about as much CPU as its parser and referee
+    together (``bench/import.py --phases``). Only for processes that run nothing but import
+    tasks (a local pool's worker): a Dask worker may run other code, and keeps it."""
+    if "pandas" not in sys.modules:
+        sys.modules["pandas"] = None  # type: ignore[assignment]  # import pandas → ImportError
+
+
+def warm_up() -> None:
+    """Load the parser, the referee and the EV tables, and tabulate an empty batch (building the
+    tables' schemas and what pyarrow loads on first use): the first task then costs what the
+    others do."""
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
     from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
     from hhparse.parsing import _parser
 
     _parser()
-    quiet_gc()
+    process_blocks([])
+
+
+# --------------------------------------------------------------------------------------------
+# Timings for the import's trace (hhparse.importer.ImportTrace, bench/import.py)
+# --------------------------------------------------------------------------------------------
+
+TaskTiming = tuple[int, float, float, float, tuple[float, float] | None]
+"""What a worker says of one task: ``(pid, start, end, CPU seconds, start-up)``; times on
+``CLOCK_MONOTONIC``; ``start-up`` is the worker's :func:`worker_init` ``(start, end)``, sent with
+its first task only."""
+
+_READY: list[float] = []
+
+
+def _timing(start: float, cpu: float) -> TaskTiming:
+    ready = (_READY[0], _READY[1]) if _READY else None
+    _READY.clear()
+    return (os.getpid(), start, time.monotonic(), time.process_time() - cpu, ready)
+
+
+def process_timed(
+    packed: PackedBlocks, open_tails: frozenset[int] = frozenset(), ev: bool = True
+) -> tuple[TaskResult, TaskTiming]:
+    """:func:`process_packed`, with when it ran and its CPU time (the local pool's task)."""
+    start, cpu = time.monotonic(), time.process_time()
+    result = process_packed(packed, open_tails, ev)
+    return result, _timing(start, cpu)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import threading
 import time
 import uuid
 from collections import deque
@@ -72,9 +73,10 @@ from hhparse.import_worker import (
     FilesResult,
     Segment,
     TaskResult,
+    TaskTiming,
     pack_blocks,
     process_blocks,
-    process_packed,
+    process_timed,
     worker_init,
 )
 from hhparse.inputs import with_last
@@ -105,6 +107,8 @@ __all__ = [
 
 DEFAULT_TASK_HANDS = 500
 DEFAULT_BATCH_HANDS = 50_000
+TAIL_TASKS = 2
+"""The last this many tasks' worth of text per worker is cut in quarter tasks (the tail)."""
 TASK_BYTES = 16 << 20
 """A task also ends at this much text, so a file of huge (rejected) blocks keeps memory bounded."""
 ENV_SETTLE_SECONDS = "HHPARSE_SETTLE_SECONDS"
@@ -152,18 +156,27 @@ class InProcessExecutor:
 
     def __init__(self, quiet_gc: bool = True) -> None:
         self.quiet_gc = quiet_gc
+        self.trace: ImportTrace | None = None  # set by the importer
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
         """Each task with its result, in order."""
+        trace = self.trace or ImportTrace()
+        ready = time.monotonic()
         from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
         from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
         from hhparse.parsing import _parser
 
         _parser()  # built before the freeze, like a worker's
         previous = import_worker.quiet_gc() if self.quiet_gc else None
+        pid = os.getpid()
+        first: tuple[float, float] | None = (ready, time.monotonic())
         try:
             for task in tasks:
-                yield task, process_blocks(task.blocks, task.open_tails, ev)
+                start, cpu = time.monotonic(), time.process_time()
+                result = process_blocks(task.blocks, task.open_tails, ev)
+                trace.task_timing((pid, start, time.monotonic(), time.process_time() - cpu, first))
+                first = None
+                yield task, result
         finally:
             if previous is not None:
                 import_worker.restore_gc(previous)
@@ -171,36 +184,86 @@ class InProcessExecutor:
 
 class PoolExecutor:
     """``jobs`` local worker processes (a forkserver pool whose workers die with this process,
-    :mod:`hhparse.workers`)."""
+    :mod:`hhparse.workers`).
+
+    :meth:`start` starts them before the first task is cut (the importer calls it once the plan
+    says a pool is needed, and reads its index of stored hands meanwhile), so that their start-up
+    overlaps the main process's own; :meth:`results` starts them if nobody did, and
+    :meth:`close` stops workers started for an import that then failed before running."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        self.trace: ImportTrace | None = None  # set by the importer
+        self._pool: ProcessPoolExecutor | None = None
 
-    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight."""
+    def start(self) -> None:
+        """Start the forkserver and the ``jobs`` workers now. Returns once the forkserver has
+        loaded what the workers need and forked them (the importer reads its index meanwhile, in
+        a thread); each worker then finishes its start-up (:func:`~hhparse.import_worker.worker_init`)
+        on its own."""
+        if self._pool is not None:
+            return
         ctx = multiprocessing.get_context("forkserver")
+        # The forkserver imports what every worker needs once (pyarrow, numpy, parser, referee,
+        # EV tables): each worker forked from it starts with them loaded. (Effective when this
+        # call starts the forkserver; one already running keeps what it loaded.)
+        ctx.set_forkserver_preload(["__main__", *PRELOAD])
         start_helpers(ctx)
-        # Enough tasks in flight that the workers keep going while the importer writes a batch
-        # to Parquet (results are still merged, and published, in submission order).
-        depth = max(4, 4 * self.jobs)
         pool = ProcessPoolExecutor(
             max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
         )
         try:
-            window: deque[tuple[Task, Future[TaskResult]]] = deque()
+            for _ in range(self.jobs):  # each submit starts a worker while none is idle
+                pool.submit(int)
+        except BaseException:
+            stop_pool(pool)
+            raise
+        self._pool = pool
+
+    def close(self) -> None:
+        """Stop the workers at once if :meth:`results` has not run them to the end."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            stop_pool(pool)
+
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
+        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight."""
+        trace = self.trace or ImportTrace()
+
+        def wait(f: Future[tuple[TaskResult, TaskTiming]]) -> TaskResult:
+            start = time.monotonic()
+            result, timing = wait_result(f)
+            trace.waited += time.monotonic() - start
+            trace.task_timing(timing)
+            return result
+
+        self.start()
+        pool = self._pool
+        assert pool is not None
+        # Enough tasks in flight that the workers keep going while the importer writes a batch
+        # to Parquet (results are still merged, and published, in submission order).
+        depth = max(4, 4 * self.jobs)
+        try:
+            window: deque[tuple[Task, Future[tuple[TaskResult, TaskTiming]]]] = deque()
             for task in tasks:
-                fut = pool.submit(process_packed, pack_blocks(task.blocks), task.open_tails, ev)
+                fut = pool.submit(process_timed, pack_blocks(task.blocks), task.open_tails, ev)
                 window.append((task, fut))  # the text stays until merged: a conflict keeps it
                 while len(window) > depth:
                     t, f = window.popleft()
-                    yield t, wait_result(f)
+                    yield t, wait(f)
             while window:
                 t, f = window.popleft()
-                yield t, wait_result(f)
+                yield t, wait(f)
+            self._pool = None
             pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
         except BaseException:  # (GeneratorExit too: the importer stopped early)
+            self._pool = None
             stop_pool(pool)  # at once: do not wait for the queued tasks
             raise
+
+
+PRELOAD = ("hhparse.import_worker", "hhparse.engine", "hhparse.ev", "hhparse.parsing")
+"""What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`)."""
 
 
 def local_executor(jobs: int) -> Executor:
@@ -246,6 +309,80 @@ class Reporter(Protocol):
 
 
 @dataclass
+class ImportTrace:
+    """Where one import's time goes (``bench/import.py`` prints it): why a run with two workers
+    is not twice as fast is read from here, not guessed. Times are seconds since the import
+    started on the ``CLOCK_MONOTONIC`` clock, which every process of this machine shares (a
+    remote Dask worker's task times are on its own machine's clock: only their lengths count).
+
+    ``marks`` are the first time each phase was reached (``planned``, ``indexed``, ``executor``,
+    ``first_task``, ``first_result``, ``last_result``, ``done``); ``waited`` the main process's
+    time blocked on a result, ``cutting`` its time reading and splitting the files into tasks,
+    ``merging`` and ``publishing`` its time de-duplicating and writing (``publishing_cpu``: the
+    CPU time of the latter, the rest is waiting for the disk).
+    ``tasks`` holds one ``(worker pid, start, end, CPU seconds)`` per task a worker ran and
+    ``workers`` each worker's start-up ``(start, end)``; from both come the workers' idle time and
+    the tail (one worker still busy, the other done)."""
+
+    started: float = field(default_factory=time.monotonic)
+    marks: dict[str, float] = field(default_factory=dict)
+    waited: float = 0.0
+    cutting: float = 0.0
+    merging: float = 0.0
+    publishing: float = 0.0
+    publishing_cpu: float = 0.0
+    tasks: list[tuple[int, float, float, float]] = field(default_factory=list)
+    workers: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+    def now(self) -> float:
+        """Seconds since the import started."""
+        return time.monotonic() - self.started
+
+    def mark(self, phase: str) -> None:
+        """Record the first time ``phase`` is reached."""
+        self.marks.setdefault(phase, time.monotonic() - self.started)
+
+    def task_timing(self, timing: TaskTiming) -> None:
+        """Record what a worker said of one task (:func:`~hhparse.import_worker.process_timed`)."""
+        pid, start, end, cpu, ready = timing
+        self.tasks.append((pid, start - self.started, end - self.started, cpu))
+        if ready is not None:
+            self.workers.setdefault(pid, (ready[0] - self.started, ready[1] - self.started))
+
+    def summary(self) -> dict[str, Any]:
+        """The phase breakdown as plain numbers (wall seconds unless named ``cpu``)."""
+        end = self.marks.get("done", self.now())
+        per: dict[int, list[tuple[float, float, float]]] = {}
+        for pid, start, stop, cpu in self.tasks:
+            per.setdefault(pid, []).append((start, stop, cpu))
+        workers: dict[int, dict[str, Any]] = {}
+        for pid, runs in per.items():
+            busy = sum(stop - start for start, stop, _ in runs)
+            ready = self.workers.get(pid)
+            workers[pid] = {
+                "tasks": len(runs),
+                "ready_start": ready[0] if ready else None,
+                "ready": ready[1] if ready else None,
+                "first_start": min(r[0] for r in runs),
+                "last_end": max(r[1] for r in runs),
+                "busy": busy,
+                "task_cpu": sum(r[2] for r in runs),
+            }
+        last_ends = sorted(float(w["last_end"]) for w in workers.values())
+        return {
+            "marks": dict(self.marks),
+            "end": end,
+            "waited": self.waited,
+            "cutting": self.cutting,
+            "merging": self.merging,
+            "publishing": self.publishing,
+            "publishing_cpu": self.publishing_cpu,
+            "workers": workers,
+            "tail": last_ends[-1] - last_ends[0] if len(last_ends) > 1 else 0.0,
+        }
+
+
+@dataclass
 class ImportStats:
     """Running totals of one ``import`` run."""
 
@@ -265,6 +402,7 @@ class ImportStats:
     superseded: int = 0  # earlier rejects of half-written hands, now read whole (gone from rejects)
     batches: int = 0
     started: float = field(default_factory=time.monotonic)
+    trace: ImportTrace = field(default_factory=ImportTrace)
 
     @property
     def elapsed(self) -> float:
@@ -385,22 +523,26 @@ class _Importer:
         stats: ImportStats,
         ev: bool = True,
         index: tuple[KnownHands, set[tuple[str, int, str]], set[str]] | None = None,
+        parallel: int = 1,
     ) -> None:
         self.wh = wh
         self.ev = ev
         self.runs = runs
         self.executor = executor
         self.task_hands = task_hands
+        self.parallel = parallel
         self.batch_hands = batch_hands
         self.reporter = reporter
         self.import_id = import_id
         self.stats = stats
-        self.known, self.reject_keys, self.summary_hashes = index if index is not None else _load_known(wh)
+        self.index = index  # loaded when the first result is merged (the workers start meanwhile)
         self.buffer: dict[str, list[pa.Table]] = {}
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
         self.finished: list[int] = []  # runs completed since the last publish (→ imports rows)
         self.conflicts: list[tuple[str, str]] = []
+        self.merged = 0  # tasks merged so far
+        self.tail_from: int | None = None  # the first task cut smaller (:meth:`_task_limit`)
 
     # -- task generation -------------------------------------------------------------------
 
@@ -490,6 +632,8 @@ class _Importer:
         rereads: dict[int, list[Any]] = {}
         lines: list[int] = []
         nbytes = 0
+        limit = self.task_hands
+        cut = cut_blocks = count = 0  # text, blocks and tasks cut so far
         for i, run in enumerate(self.runs):
             if run.status in ("unreadable", "skipped"):
                 ends.append(i)
@@ -515,10 +659,14 @@ class _Importer:
                     files.append(i)
                     lines.append(block.line)
                     nbytes += len(block.text)
-                    if n + 1 >= self.task_hands or nbytes >= TASK_BYTES:
+                    if n + 1 >= limit or nbytes >= TASK_BYTES:
                         yield Task(
                             blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads
                         )
+                        cut, cut_blocks, count = cut + nbytes, cut_blocks + n + 1, count + 1
+                        limit = self._task_limit(cut, cut_blocks)
+                        if limit < self.task_hands and self.tail_from is None:
+                            self.tail_from = count
                         blocks, files, ends, tails, lines, nbytes = [], [], [], set(), [], 0
                         live, rereads = set(), {}
             except OSError as exc:
@@ -529,15 +677,28 @@ class _Importer:
         if blocks or ends:
             yield Task(blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads)
 
+    def _task_limit(self, cut: int, cut_blocks: int) -> int:
+        """Blocks in the next task: ``task_hands``, and a quarter of it for the last
+        :data:`TAIL_TASKS` tasks' worth of text per worker (estimated from the text cut so far),
+        so that the workers finish together: with whole tasks to the end, one worker still ran
+        its last task while the others had nothing left (``bench/import.py --phases``)."""
+        if self.parallel <= 1 or not cut_blocks:
+            return self.task_hands
+        remaining = self.stats.bytes_total - cut
+        if remaining < TAIL_TASKS * self.parallel * self.task_hands * (cut / cut_blocks):
+            return max(1, self.task_hands // 4)
+        return self.task_hands
+
     # -- merging ---------------------------------------------------------------------------
 
     def merge(self, task: Task, result: TaskResult) -> None:
         s = self.stats
         keep: list[int] = []
         runs = self.runs
-        known = self.known
-        reject_keys = self.reject_keys
-        summary_hashes = self.summary_hashes
+        if self.index is None:
+            self.index = _load_known(self.wh)
+            self.stats.trace.mark("indexed")
+        known, reject_keys, summary_hashes = self.index
         new = duplicate = conflicting = rejected = reopened = pending = 0
         conflict_rows: list[dict[str, Any]] = []
         n = len(result.hashes)
@@ -633,8 +794,18 @@ class _Importer:
         self.reporter.advance(s)
         for fi in task.ends:
             self.reporter.file_done(self.runs[fi])
-        if self.buffered_hands >= self.batch_hands:
+        self.merged += 1
+        if self.buffered_hands >= self.batch_hands or self._tail_reached():
             self.publish()
+
+    def _tail_reached(self) -> bool:
+        """Whether every task before the tail is merged now, with at least twice the tail's hands
+        buffered: they are published while the workers run the tail's tasks, instead of after
+        them with the workers idle (a batch more)."""
+        return (
+            self.merged == self.tail_from
+            and self.buffered_hands >= 2 * TAIL_TASKS * self.parallel * self.task_hands
+        )
 
     def _buffer(self, tables: dict[str, pa.Table], keep: list[int], n: int) -> None:
         everything = len(keep) == n
@@ -663,7 +834,10 @@ class _Importer:
             for fi in sorted(self.dirty)
             if self.runs[fi].in_manifest
         }
+        start, cpu = time.monotonic(), time.thread_time()
         self.wh.publish(tables, progress)
+        self.stats.trace.publishing += time.monotonic() - start
+        self.stats.trace.publishing_cpu += time.thread_time() - cpu
         self.stats.batches += 1
         self.buffer.clear()
         self.buffered_hands = 0
@@ -682,13 +856,59 @@ class _Importer:
         if said:  # (the cluster's workers could not read the inputs: the client ships them)
             self.wh.notes.extend(said)
             said.clear()
-        with contextlib.closing(self.executor.results(tasks, self.ev)) as results:
+        trace = self.stats.trace
+        if hasattr(self.executor, "trace"):
+            self.executor.trace = trace
+        trace.mark("executor")
+        with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
             for task, got in results:
+                trace.mark("first_result")
+                start = time.monotonic()
                 if isinstance(got, FilesResult):
                     self.merge(*self.unpack(task, got))
                 else:
                     self.merge(task, got)
+                trace.merging += time.monotonic() - start
+        trace.mark("last_result")
         self.publish()
+        trace.mark("done")
+
+
+class _Loading:
+    """:func:`_load_known` in a thread of its own (started at once; a daemon: Ctrl-C does not
+    wait for it)."""
+
+    def __init__(self, wh: Warehouse) -> None:
+        self._got: list[tuple[KnownHands, set[tuple[str, int, str]], set[str]]] = []
+        self._error: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, args=(wh,), name="hhparse-index", daemon=True)
+        self._thread.start()
+
+    def _run(self, wh: Warehouse) -> None:
+        try:
+            self._got.append(_load_known(wh))
+        except BaseException as exc:  # re-raised in the caller's thread
+            self._error.append(exc)
+
+    def result(self) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
+        """The index (what loading it raised, raised here)."""
+        while self._thread.is_alive():
+            self._thread.join(0.5)  # in steps: Ctrl-C reaches the main thread at once
+        if self._error:
+            raise self._error[0]
+        return self._got[0]
+
+
+def _timed(tasks: Iterator[Task], trace: ImportTrace) -> Iterator[Task]:
+    """``tasks``, the time spent cutting them added to ``trace.cutting``."""
+    while True:
+        start = time.monotonic()
+        task = next(tasks, None)
+        trace.cutting += time.monotonic() - start
+        if task is None:
+            return
+        trace.mark("first_task")
+        yield task
 
 
 def import_paths(
@@ -846,18 +1066,27 @@ class ImportSession:
                 stats.files_skipped += 1
             else:
                 runs.append(run)
+        stats.trace.mark("planned")
+        executor: Executor | None = None
         try:
             if touched:  # new mtimes only: no rows, no batch
                 wh.publish({}, touched)
             stats.files_total = len(files) + len(problems)
             stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
             reporter.start(len(runs), stats.bytes_total)
-            if self._index is None:
-                self._index = _load_known(wh)
+            executor = self._executor(stats.bytes_total >= pool_min_bytes)
+            if isinstance(executor, PoolExecutor) and stats.bytes_total:
+                # Starting the pool waits for its forkserver to load what the workers need: read
+                # the index of stored hands meanwhile, on the other core.
+                loading = _Loading(wh) if self._index is None else None
+                executor.start()
+                if loading is not None:
+                    self._index = loading.result()
+                    stats.trace.mark("indexed")
             imp = _Importer(
                 wh,
                 runs,
-                executor=self._executor(stats.bytes_total >= pool_min_bytes),
+                executor=executor,
                 task_hands=self.task_hands,
                 batch_hands=self.batch_hands,
                 reporter=reporter,
@@ -865,13 +1094,18 @@ class ImportSession:
                 stats=stats,
                 ev=self.ev,
                 index=self._index,
+                parallel=executor.jobs if isinstance(executor, PoolExecutor) else 1,
             )
             imp.run()
+            self._index = imp.index  # (kept up to date by the run, for the session's next import)
             if stats.superseded:  # gone from the view already; now from the files outside readers glob
                 wh.drop_superseded_rejects()
         except BaseException:
             self._stale = True  # merged hands may not have been published: re-read before going on
             raise
+        finally:
+            if isinstance(executor, PoolExecutor):
+                executor.close()  # (started, then an error before its run: stopped at once)
         notes = list(wh.notes)
         wh.notes.clear()
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, notes, self.settle_seconds)

@@ -617,6 +617,33 @@ def test_a_worker_with_another_hhparse_is_refused(monkeypatch: pytest.MonkeyPatc
     assert cluster.run_task(cluster.fingerprint(), cluster.ship_blocks([]), frozenset(), True).hashes == []
 
 
+# (a lambda: the workers cannot import this test module, Dask's cloudpickle ships it by value)
+_malloc_state: Callable[[], tuple[str | None, list[bool]]] = lambda: (  # noqa: E731
+    os.environ.get("MALLOC_TRIM_THRESHOLD_"),
+    list(__import__("hhparse.cluster", fromlist=["UNTRIMMED"]).UNTRIMMED),
+)
+
+
+def test_local_cluster_workers_keep_glibcs_own_heap_thresholds(local2: Any) -> None:
+    """Regression: Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which made
+    the heap shrink and grow again all the time (a cluster worker spent twice the CPU a hand of
+    a local pool's worker, a third of it in the kernel). ``local:N`` starts them without it, and
+    does not leave it in the client's environment either (the nanny sets it there first)."""
+    states = local2.client.run(_malloc_state)
+    assert len(states) == 2
+    assert all(env is None for env, _ in states.values()), states
+    assert os.environ.get("MALLOC_TRIM_THRESHOLD_") is None
+
+
+def test_workers_started_by_dask_worker_get_heap_thresholds_back(tcp: Any) -> None:
+    """Regression (as above): a ``dask worker`` started by hand has the variable (glibc read it
+    at start); the warm-up gives it thresholds fit for an import (``mallopt``)."""
+    states = tcp.client.run(_malloc_state)
+    assert states and all(env == "65536" and untrimmed == [True] for env, untrimmed in states.values()), (
+        states
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # Who reads the inputs (issue #18)
 # --------------------------------------------------------------------------------------------

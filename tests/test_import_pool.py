@@ -1,0 +1,152 @@
+"""The local pool's start-up, tail and trace (issue #14: ``--jobs 2`` at least 1.8x ``--jobs 1``).
+
+The pool starts while the importer reads its index (its forkserver loads what the workers need
+once), its workers keep pandas out, the last tasks are cut smaller so the workers finish
+together, and the import's trace says where the time went; none of it may change a row.
+"""
+
+from __future__ import annotations
+
+import multiprocessing.forkserver
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import hhparse.importer as importer
+from hhparse.import_plan import plan_file
+from hhparse.importer import ImportStats, InProcessExecutor, PoolExecutor, import_paths
+from hhparse.tables.store import Warehouse
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _warehouse_helpers import install_referee, read_views, write_hands
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def _input(root: Path, files: int = 4, per_file: int = 25) -> Path:
+    for n in range(files):
+        write_hands(root / f"{n}.txt", [str(n * 100 + i) for i in range(per_file)])
+    return root
+
+
+def _real_referee() -> None:
+    if not install_referee():
+        pytest.skip("workers need the real referee (hhparse.engine.referee)")
+
+
+def _children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            out.update(int(c) for c in task.read_text().split())
+        except OSError:
+            continue
+    return out
+
+
+def test_the_last_tasks_are_cut_smaller_and_cover_every_block_once(tmp_path: Path) -> None:
+    """With two workers the last two tasks' worth of text per worker goes in quarter tasks; every
+    block is in exactly one task, in file order; one worker (in process) never splits."""
+    src = _input(tmp_path / "in")
+    runs = [run for f in sorted(src.iterdir()) if (run := plan_file(f, {})) is not None]
+
+    def cut(parallel: int) -> list[list[tuple[str, int]]]:
+        with Warehouse(tmp_path / f"wh{parallel}", holder="test") as wh:
+            stats = ImportStats(bytes_total=sum(r.size for r in runs))
+            imp = importer._Importer(
+                wh,
+                [plan_file(r.path, {}) or r for r in runs],
+                executor=InProcessExecutor(),
+                task_hands=8,
+                batch_hands=1000,
+                reporter=importer._NullReporter(),
+                import_id="test",
+                stats=stats,
+                parallel=parallel,
+            )
+            return [[(b.source, b.line) for b in task.blocks] for task in imp.tasks()]
+
+    one, two = cut(1), cut(2)
+    assert [len(t) for t in one] == [8] * 12 + [4]
+    assert [b for t in two for b in t] == [b for t in one for b in t]  # same blocks, same order
+    sizes = [len(t) for t in two if t]  # (the last task may hold only the files it completes)
+    assert sizes[0] == 8 and set(sizes[-4:]) == {2}  # 2 x 2 workers x 8 hands, in quarters
+    assert sizes.index(2) >= len(sizes) - 16
+
+
+def test_parallel_import_with_a_split_tail_equals_in_process_import(tmp_path: Path) -> None:
+    _real_referee()
+    src = _input(tmp_path / "in")
+    r1 = import_paths([src], tmp_path / "w1", jobs=1, task_hands=8)
+    r2 = import_paths([src], tmp_path / "w2", jobs=2, task_hands=8, batch_hands=30)
+    assert read_views(tmp_path / "w1") == read_views(tmp_path / "w2")
+    assert (r1.stats.new, r2.stats.new) == (100, 100)
+
+
+def test_what_comes_before_the_tail_is_published_while_the_workers_run_it(tmp_path: Path) -> None:
+    """The hands merged before the tail's first task are written while the workers still run
+    the tail (one batch more, rows and order unchanged), not after it with the workers idle."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+    r1 = import_paths([src], tmp_path / "w1", jobs=1, task_hands=8, batch_hands=1000)
+    r2 = import_paths([src], tmp_path / "w2", jobs=2, task_hands=8, batch_hands=1000)
+    assert (r1.stats.batches, r2.stats.batches) == (1, 2)
+    assert read_views(tmp_path / "w1") == read_views(tmp_path / "w2")
+
+
+def test_the_trace_accounts_for_every_task_and_worker(tmp_path: Path) -> None:
+    """``ImportStats.trace`` (what ``bench/import.py --phases`` prints): each task once, each
+    worker's start-up, and the phases in the order they happen."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+    r = import_paths([src], tmp_path / "wh", jobs=2, task_hands=8)
+    s = r.stats.trace.summary()
+    workers = s["workers"]
+    assert 1 <= len(workers) <= 2
+    assert sum(w["tasks"] for w in workers.values()) == len(r.stats.trace.tasks) >= 13
+    for w in workers.values():
+        assert w["ready_start"] is not None and w["ready_start"] <= w["ready"] <= w["first_start"]
+        assert 0 < w["busy"] <= w["last_end"] - w["first_start"] + 1e-6
+    m = s["marks"]
+    order = ["planned", "indexed", "executor", "first_task", "first_result", "last_result", "done"]
+    assert [m[k] for k in order] == sorted(m[k] for k in order)
+    assert s["waited"] > 0 and s["publishing"] > 0
+
+
+def test_pool_workers_keep_pandas_out() -> None:
+    """pyarrow imports pandas (when installed) the first time it converts a Python list; a pool
+    worker never needs it (``hhparse.import_worker.without_pandas``)."""
+    _real_referee()
+    pool = PoolExecutor(1)
+    pool.start()
+    try:
+        assert pool._pool is not None
+        probe = "__import__('sys').modules.get('pandas', 0)"
+        assert pool._pool.submit(eval, probe).result(timeout=120) is None
+    finally:
+        pool.close()
+
+
+def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool starts while the index of stored hands is read: if reading it fails, the workers
+    already started are stopped at once, and the error is the caller's."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+
+    def broken(wh: Warehouse) -> None:
+        time.sleep(0.2)
+        raise OSError("the index cannot be read")
+
+    monkeypatch.setattr(importer, "_load_known", broken)
+    with pytest.raises(OSError, match="the index cannot be read"):
+        import_paths([src], tmp_path / "wh", jobs=2)
+    server = multiprocessing.forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]
+    assert server is not None
+    deadline = time.monotonic() + 15
+    while _children(server) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _children(server) == set()
