@@ -120,6 +120,56 @@ CREATE OR REPLACE MACRO cnt(flag) AS count_if(flag <> 0);
 CREATE OR REPLACE MACRO pct(did, opp) AS
     round(100.0 * did / NULLIF(opp, 0), 2);
 
+-- hand_day(ts): CAST(ts AS DATE), the hand's date in the session's time zone, as every report
+-- dates hands (hand_date). In a UTC session it is the UTC day of the epoch microseconds: integer
+-- arithmetic, where the cast converts each row through the time zone library; any other zone
+-- takes the cast itself. (current_setting is a constant of the query: one branch runs.)
+CREATE OR REPLACE MACRO hand_day(ts) AS
+    CASE WHEN current_setting('TimeZone') IN ('UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal',
+                                             'Etc/Zulu', 'Zulu', 'GMT', 'Etc/GMT', 'Etc/GMT0', 'GMT0',
+                                             'Etc/GMT+0', 'Etc/GMT-0', 'GMT+0', 'GMT-0', 'Etc/Greenwich', 'Greenwich')
+         THEN DATE '1970-01-01' + CAST(epoch_us(ts) // 86400000000
+                                       - CASE WHEN epoch_us(ts) % 86400000000 < 0 THEN 1 ELSE 0 END AS INTEGER)
+         ELSE CAST(ts AS DATE) END;
+
+-- The stakes and the games the warehouse holds, one row each (from `hands`, whose rows the
+-- player-hands copy): the --stakes and --game filters test these few rows, and the player-hands
+-- are matched to them by their stored columns, where testing the labels row by row would format a
+-- stakes label for each of tens of millions of player-hands.
+CREATE OR REPLACE VIEW held_stakes AS
+SELECT unit, small_blind, big_blind, stakes_label(small_blind_dec, big_blind_dec, unit) AS stakes
+FROM (SELECT DISTINCT unit, small_blind, big_blind, small_blind_dec, big_blind_dec FROM hands);
+
+CREATE OR REPLACE VIEW held_games AS
+SELECT DISTINCT game, hilo, game_label, game_slug(game, hilo) AS game_slug
+FROM hands;
+
+-- player_rows_in: the dealt-in rows of the raw hand_players view (money in minor units, flags as
+-- booleans) within the report's filters, each filter exactly as player_hands_in's (in_scope).
+CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM hand_players AS t
+    WHERE t.dealt_in
+      AND (p_player IS NULL OR t.player = p_player)
+      AND (p_since IS NULL OR (t.start_utc >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
+                               AND hand_day(t.start_utc) >= CAST(p_since AS DATE)))
+      AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
+                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)))
+      AND (p_game IS NULL
+           OR (t.game, t.hilo, t.game_label) IN (
+               SELECT game, hilo, game_label FROM held_games
+               WHERE lower(p_game) IN (lower(game_slug), lower(game_label))))
+      AND (p_stakes IS NULL
+           OR list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+
+-- to_money_sum(x, unit_scale): a sum of minor units as the exact DECIMAL(38,2) that summing the
+-- rows' DECIMAL(18,2) amounts gives (to_money, summed after rather than per row).
+CREATE OR REPLACE MACRO to_money_sum(x, unit_scale) AS
+    CAST(CAST(x AS DECIMAL(38, 0)) * CASE unit_scale WHEN 100 THEN 0.01 WHEN 1 THEN 1.00 END AS DECIMAL(38, 2));
+
 -- The summary stats of every player, per unit, split by what p_by lists (stakes, game, structure,
 -- month, position, table-size; each split adds its column, the others stay NULL): one definition
 -- for the `summary` and `positions` reports. Money is never added across units, and tournament
@@ -127,49 +177,125 @@ CREATE OR REPLACE MACRO pct(did, opp) AS
 -- bb/100 only within one stake (NULL on a row mixing stakes: a cash stake is its blinds, a
 -- tournament's its buy-in). sort_* are for the reports' ORDER BY. (Non-showdown net is net minus
 -- showdown net: one sum fewer per row, the same exact decimal.)
+--
+-- Read for tens of millions of player-hands (issue #18), so the work per row is only counting and
+-- adding: the rows come from the raw hand_players view (money in minor units, flags as booleans;
+-- player_rows_in), grouped in `fine` by the splits' stored columns (the blinds in minor units, the
+-- buy-in, the table size, the month of hand_day); the labels (stakes, game, month, table size) and
+-- the exact decimals are made once per group after, and the second pass adds the groups up by the
+-- labels. tests/test_reports_reference.py checks every column against the former formulation,
+-- which did all of that per row (tests/data/report_reference/summary.sql).
 CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stakes, p_by) AS TABLE
+    WITH fine AS (
+        SELECT
+            player,
+            unit,
+            unit_scale,
+            CASE WHEN list_contains(p_by, 'stakes') THEN tournament_id IS NULL END            AS k_cash,
+            CASE WHEN list_contains(p_by, 'stakes') AND tournament_id IS NULL THEN small_blind END AS k_small_blind,
+            CASE WHEN list_contains(p_by, 'stakes') AND tournament_id IS NULL THEN big_blind END AS k_big_blind,
+            CASE WHEN list_contains(p_by, 'stakes') AND tournament_id IS NOT NULL THEN buyin_label END AS k_buyin,
+            CASE WHEN list_contains(p_by, 'game') THEN game END                              AS k_game,
+            CASE WHEN list_contains(p_by, 'game') THEN hilo END                              AS k_hilo,
+            CASE WHEN list_contains(p_by, 'structure') THEN structure END                    AS structure,
+            CASE WHEN list_contains(p_by, 'month') THEN date_trunc('month', hand_day(start_utc)) END AS k_month,
+            CASE WHEN list_contains(p_by, 'position') THEN position END                      AS position,
+            CASE WHEN list_contains(p_by, 'table-size') THEN max_seats END                   AS k_seats,
+            min(tournament_id)                                                                AS min_tournament,
+            max(tournament_id)                                                                AS max_tournament,
+            min(buyin_label)                                                                  AS min_buyin,
+            max(buyin_label)                                                                  AS max_buyin,
+            min(small_blind)                                                                  AS min_small_blind,
+            max(small_blind)                                                                  AS max_small_blind,
+            min(big_blind)                                                                    AS min_big_blind,
+            max(big_blind)                                                                    AS max_big_blind,
+            min(max_seats)                                                                    AS min_seats,
+            sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                   AS net_bb,
+            sum(CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))              AS ev_bb,
+            count(*)                                                                          AS hands,
+            sum(net)                                                                          AS net,
+            sum(allin_ev)                                                                     AS allin_ev,
+            count_if(vpip)                                                                    AS vpip,
+            count_if(position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0) AS walks,
+            count_if(pfr)                                                                     AS pfr,
+            count_if(three_bet_opportunity)                                                   AS three_bet_opp,
+            count_if(three_bet)                                                               AS three_bet,
+            count_if(fold_to_three_bet_opportunity)                                           AS fold_to_three_bet_opp,
+            count_if(fold_to_three_bet)                                                       AS fold_to_three_bet,
+            count_if(steal_opportunity)                                                       AS steal_opp,
+            count_if(steal)                                                                   AS steal,
+            count_if(fold_to_steal_opportunity)                                               AS fold_to_steal_opp,
+            count_if(fold_to_steal)                                                           AS fold_to_steal,
+            count_if(cbet_opportunity)                                                        AS cbet_opp,
+            count_if(cbet)                                                                    AS cbet,
+            count_if(fold_to_cbet_opportunity)                                                AS fold_to_cbet_opp,
+            count_if(fold_to_cbet)                                                            AS fold_to_cbet,
+            sum(postflop_bets + postflop_raises)                                              AS postflop_aggressive,
+            sum(postflop_calls)                                                               AS postflop_calls,
+            sum(postflop_folds)                                                               AS postflop_folds,
+            count_if(saw_flop)                                                                AS saw_flop,
+            count_if(went_to_showdown)                                                        AS wtsd,
+            count_if(won_at_showdown)                                                         AS wsd,
+            count_if(saw_flop AND collected > 0)                                              AS wwsf,
+            sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                              AS showdown_net
+        FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
+        GROUP BY ALL
+    ),
+
+    labelled AS (
+        SELECT
+            *,
+            CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)
+                 WHEN NOT k_cash THEN k_buyin END                                              AS stakes,
+            CASE WHEN list_contains(p_by, 'game') THEN game_slug(k_game, k_hilo) END         AS game,
+            strftime(k_month, '%Y-%m')                                                         AS month,
+            CASE WHEN list_contains(p_by, 'table-size')
+                 THEN coalesce(CAST(k_seats AS VARCHAR) || '-max', 'unknown') END              AS table_size
+        FROM fine
+    )
+
     SELECT
         player,
         unit,
-        CASE WHEN list_contains(p_by, 'stakes')
-             THEN CASE WHEN tournament_id IS NULL THEN stakes ELSE buyin_label END END AS stakes,
-        CASE WHEN list_contains(p_by, 'game') THEN game_slug END      AS game,
-        CASE WHEN list_contains(p_by, 'structure') THEN structure END AS structure,
-        CASE WHEN list_contains(p_by, 'month') THEN strftime(hand_date, '%Y-%m') END AS month,
-        CASE WHEN list_contains(p_by, 'position') THEN position END   AS position,
-        CASE WHEN list_contains(p_by, 'table-size')
-             THEN coalesce(CAST(max_seats AS VARCHAR) || '-max', 'unknown') END AS table_size,
-        count(*)                                                      AS hands,
-        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '') THEN sum(net) END AS net,
-        CASE WHEN CASE WHEN any_value(unit) = 'chips' THEN coalesce(min(buyin_label), '') = coalesce(max(buyin_label), '')
-                       ELSE min(big_blind) = max(big_blind) AND min(small_blind) = max(small_blind) END
-             THEN round(100 * sum(net_bb) / count(*), 2) END          AS bb_per_100,
-        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '') THEN sum(allin_ev) END AS ev_net,
-        CASE WHEN CASE WHEN any_value(unit) = 'chips' THEN coalesce(min(buyin_label), '') = coalesce(max(buyin_label), '')
-                       ELSE min(big_blind) = max(big_blind) AND min(small_blind) = max(small_blind) END
-             THEN round(100 * sum(ev_bb) / count(*), 2) END           AS ev_bb_per_100,
-        pct(cnt(vpip), count(*) - cnt(walk))                          AS vpip,
-        pct(cnt(pfr), count(*) - cnt(walk))                           AS pfr,
-        pct(cnt(three_bet), cnt(three_bet_opp))                       AS three_bet,
-        pct(cnt(fold_to_three_bet), cnt(fold_to_three_bet_opp))       AS fold_to_three_bet,
-        pct(cnt(steal), cnt(steal_opp))                               AS steal,
-        pct(cnt(fold_to_steal), cnt(fold_to_steal_opp))               AS fold_to_steal,
-        round(sum(postflop_aggressive) / NULLIF(sum(postflop_calls), 0), 2) AS af,
+        stakes,
+        game,
+        structure,
+        month,
+        position,
+        table_size,
+        CAST(sum(hands) AS BIGINT)                                    AS hands,
+        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
+             THEN to_money_sum(sum(net), any_value(unit_scale)) END   AS net,
+        CASE WHEN CASE WHEN unit = 'chips' THEN coalesce(min(min_buyin), '') = coalesce(max(max_buyin), '')
+                       ELSE min(min_big_blind) = max(max_big_blind) AND min(min_small_blind) = max(max_small_blind) END
+             THEN round(100 * sum(net_bb) / sum(hands), 2) END        AS bb_per_100,
+        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
+             THEN to_money_sum(sum(allin_ev), any_value(unit_scale)) END AS ev_net,
+        CASE WHEN CASE WHEN unit = 'chips' THEN coalesce(min(min_buyin), '') = coalesce(max(max_buyin), '')
+                       ELSE min(min_big_blind) = max(max_big_blind) AND min(min_small_blind) = max(max_small_blind) END
+             THEN round(100 * sum(ev_bb) / sum(hands), 2) END         AS ev_bb_per_100,
+        pct(CAST(sum(vpip) AS BIGINT), CAST(sum(hands) - sum(walks) AS BIGINT))             AS vpip,
+        pct(CAST(sum(pfr) AS BIGINT), CAST(sum(hands) - sum(walks) AS BIGINT))              AS pfr,
+        pct(CAST(sum(three_bet) AS BIGINT), CAST(sum(three_bet_opp) AS BIGINT))             AS three_bet,
+        pct(CAST(sum(fold_to_three_bet) AS BIGINT), CAST(sum(fold_to_three_bet_opp) AS BIGINT)) AS fold_to_three_bet,
+        pct(CAST(sum(steal) AS BIGINT), CAST(sum(steal_opp) AS BIGINT))                     AS steal,
+        pct(CAST(sum(fold_to_steal) AS BIGINT), CAST(sum(fold_to_steal_opp) AS BIGINT))     AS fold_to_steal,
+        round(sum(postflop_aggressive) / NULLIF(sum(postflop_calls), 0), 2)                 AS af,
         pct(sum(postflop_aggressive),
-            sum(postflop_aggressive) + sum(postflop_calls) + sum(postflop_folds)) AS afq,
-        pct(cnt(cbet), cnt(cbet_opp))                                 AS cbet_flop,
-        pct(cnt(fold_to_cbet), cnt(fold_to_cbet_opp))                 AS fold_to_cbet_flop,
-        pct(cnt(wtsd), cnt(saw_flop))                                 AS wtsd,
-        pct(cnt(wsd), cnt(wtsd))                                      AS wsd,
-        pct(cnt(wwsf), cnt(saw_flop))                                 AS wwsf,
-        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '')
-             THEN sum(showdown_net) END                               AS showdown_net,
-        CASE WHEN any_value(unit) <> 'chips' OR coalesce(min(tournament_id), '') = coalesce(max(tournament_id), '')
-             THEN sum(net) - sum(showdown_net) END                    AS nonshowdown_net,
-        min(big_blind)                                                AS sort_bb,
-        min(max_seats)                                                AS sort_seats
-    FROM player_hands_in(p_player, p_since, p_until, p_game, p_stakes)
-    GROUP BY ALL;
+            sum(postflop_aggressive) + sum(postflop_calls) + sum(postflop_folds))           AS afq,
+        pct(CAST(sum(cbet) AS BIGINT), CAST(sum(cbet_opp) AS BIGINT))                       AS cbet_flop,
+        pct(CAST(sum(fold_to_cbet) AS BIGINT), CAST(sum(fold_to_cbet_opp) AS BIGINT))       AS fold_to_cbet_flop,
+        pct(CAST(sum(wtsd) AS BIGINT), CAST(sum(saw_flop) AS BIGINT))                       AS wtsd,
+        pct(CAST(sum(wsd) AS BIGINT), CAST(sum(wtsd) AS BIGINT))                            AS wsd,
+        pct(CAST(sum(wwsf) AS BIGINT), CAST(sum(saw_flop) AS BIGINT))                       AS wwsf,
+        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
+             THEN to_money_sum(sum(showdown_net), any_value(unit_scale)) END AS showdown_net,
+        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
+             THEN to_money_sum(sum(net) - sum(showdown_net), any_value(unit_scale)) END AS nonshowdown_net,
+        to_money(min(min_big_blind), any_value(unit_scale))          AS sort_bb,
+        min(min_seats)                                                AS sort_seats
+    FROM labelled
+    GROUP BY player, unit, stakes, game, structure, month, position, table_size;
 
 -- One row per winner per award (half or whole of a pot of a run): the lists unzipped.
 CREATE OR REPLACE VIEW award_shares AS

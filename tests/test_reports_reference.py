@@ -23,13 +23,32 @@ import hhparse.reports.query as query
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = Path(__file__).resolve().parent / "data" / "report_reference"
-REWRITTEN = ("hilo", "door-card", "sessions")
-FLOAT_SUMS = {"sessions": ("bb_per_100",), "door-card": ("bb_per_100",), "hilo": ("avg_pot_share",)}
+REWRITTEN = ("hilo", "door-card", "sessions", "summary", "positions")
+FLOAT_SUMS = {
+    "sessions": ("bb_per_100",),
+    "door-card": ("bb_per_100",),
+    "hilo": ("avg_pot_share",),
+    "summary": ("bb_per_100", "ev_bb_per_100"),
+    "positions": ("bb_per_100", "ev_bb_per_100"),
+}
 """Columns rounded from a float sum or average, which DuckDB adds in whatever order its threads
 deliver the rows (the reference itself, run twice on 10 M hands, gave door-card bb/100 values
 0.01 apart on 32 of 171,035 rows), and which the sessions rewrite adds per 30-minute slice, then
-per session: where the exact value falls on a rounding tie of the second decimal, two runs may
-differ by 0.01. Every other column must be identical."""
+per session (the summary's: divided by the big blind from the minor units, not from the decimals):
+where the exact value falls on a rounding tie of the second decimal, two runs may differ by 0.01.
+Every other column must be identical."""
+
+SPLITS: tuple[list[str], ...] = (
+    ["stakes"],
+    ["game"],
+    ["structure"],
+    ["month"],
+    ["position"],
+    ["table-size"],
+    ["stakes", "month"],
+    ["game", "structure", "position", "table-size"],
+)
+"""The summary's --by splits: each alone, and several together."""
 
 HAND = """\
 PokerStars Hand #{hid}:  Courchevel Hi/Lo Pot Limit ($0.10/$0.25 USD) - {when} ET
@@ -191,3 +210,59 @@ def test_door_card_pairs_and_suits_by_substring(crafted: duckdb.DuckDBPyConnecti
     assert (d.loc[("pairs", "yes"), "hands"], d.loc[("pairs", "no"), "hands"]) == (3, 3)
     # suits: Tc (7c), 9s (2s), Ac (6c), Kc (2c) have a suit-mate in the hole; 8c and 5d do not
     assert (d.loc[("suits", "yes"), "hands"], d.loc[("suits", "no"), "hands"]) == (4, 2)
+
+
+@pytest.mark.parametrize("by", SPLITS, ids=lambda b: "+".join(b))
+def test_summary_splits_equal_reference_on_sample_and_corpus(
+    by: list[str], sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [_assert_same("summary", sample, monkeypatch, by=by, **kw) for kw in _filters(sample)]
+    assert min(rows) > 0
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "America/St_Johns", "UTC"])
+def test_summary_dates_equal_reference_in_any_session_time_zone(
+    zone: str, sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hand_day takes the epoch's UTC day in a UTC session and the time zone cast elsewhere: the
+    months and the --since / --until days are the reference's either way."""
+    before = sample.execute("SELECT current_setting('TimeZone')").fetchall()[0][0]
+    sample.execute(f"SET TimeZone = '{zone}'")
+    try:
+        # the session's date of the median hand: a day boundary with hands on both sides
+        middle = str(
+            sample.execute("SELECT CAST(quantile_disc(start_utc, 0.5) AS DATE) FROM stg_hands").fetchall()[0][
+                0
+            ]
+        )
+        for kw in ({}, {"since": middle}, {"until": middle}, {"player": "Hero", "since": middle}):
+            assert _assert_same("summary", sample, monkeypatch, by=["month"], **kw) > 0
+            assert _assert_same("positions", sample, monkeypatch, **kw) > 0
+    finally:
+        sample.execute(f"SET TimeZone = '{before}'")
+
+
+@pytest.mark.parametrize(
+    "zone", ["UTC", "Etc/UTC", "GMT", "Pacific/Kiritimati", "America/St_Johns", "Asia/Kathmandu"]
+)
+def test_hand_day_is_the_session_date(zone: str, crafted: duckdb.DuckDBPyConnection) -> None:
+    """stats.sql's hand_day(ts) is CAST(ts AS DATE) in every zone: around midnight UTC and local,
+    to the microsecond, before 1970 too (the UTC shortcut's floor division)."""
+    before = crafted.execute("SELECT current_setting('TimeZone')").fetchall()[0][0]
+    crafted.execute(f"SET TimeZone = '{zone}'")
+    try:
+        wrong = crafted.execute(
+            """
+            WITH t AS (
+                SELECT TIMESTAMPTZ '1969-12-30 00:00:00+00' + to_microseconds(k * 419_999_999) AS ts
+                FROM range(0, 2000) AS r(k)
+                UNION ALL
+                SELECT TIMESTAMPTZ '2024-03-01 00:00:00+00' + to_microseconds(d) AS ts
+                FROM (VALUES (-1), (0), (1), (86_399_999_999), (86_400_000_000)) AS v(d)
+            )
+            SELECT count(*) FILTER (WHERE hand_day(ts) IS DISTINCT FROM CAST(ts AS DATE)), count(*) FROM t
+            """
+        ).fetchall()[0]
+    finally:
+        crafted.execute(f"SET TimeZone = '{before}'")
+    assert wrong == (0, 2005)

@@ -9,9 +9,11 @@
 -- the other, the door card's rank can only match a rank and its suit only a suit, so one substring
 -- test per row answers each question (no per-card lambda).
 -- VPIP and PFR follow stats.sql (walks excluded from the denominator).
+-- The rows are the raw hand_players' (player_rows_in: money in minor units, flags as booleans),
+-- their sums made exact decimals once per player and unit (to_money_sum).
 WITH scope AS (
     SELECT *
-    FROM player_hands_in($player, $since, $until, $game, $stakes)
+    FROM player_rows_in($player, $since, $until, $game, $stakes)
     WHERE exposed_card IS NOT NULL
 ),
 
@@ -19,10 +21,15 @@ cards AS (
     SELECT
         player,
         unit,
+        unit_scale,
         exposed_card[1]                                                       AS door_rank,
         exposed_card[2]                                                       AS door_suit,
         CASE WHEN hole_cards IS NULL THEN '' ELSE array_to_string(hole_cards, '') END AS hole,
-        vpip, pfr, walk, net, net_bb
+        vpip,
+        pfr,
+        position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0 AS walk,
+        net,
+        CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)            AS net_bb
     FROM scope
 ),
 
@@ -34,13 +41,14 @@ partial AS (
     SELECT
         player,
         unit,
+        unit_scale,
         door_rank,
         CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_rank) THEN 1 ELSE 2 END AS UTINYINT) AS pairs_code,
         CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_suit) THEN 1 ELSE 2 END AS UTINYINT) AS suits_code,
         count(*)                                                              AS hands,
-        cnt(vpip)                                                             AS vpip,
-        cnt(pfr)                                                              AS pfr,
-        cnt(walk)                                                             AS walks,
+        count_if(vpip)                                                        AS vpip,
+        count_if(pfr)                                                         AS pfr,
+        count_if(walk)                                                        AS walks,
         sum(net)                                                              AS net,
         sum(net_bb)                                                           AS net_bb
     FROM cards
@@ -51,6 +59,7 @@ labelled AS (
     SELECT
         player,
         unit,
+        unit_scale,
         door_rank,
         CASE WHEN door_rank IN ('A', '2', '3', '4', '5', '6', '7', '8')
              THEN 'low' ELSE 'high' END                                       AS door_low,
@@ -72,14 +81,14 @@ grouped AS (
         CAST(sum(hands) AS BIGINT)                                            AS hands,
         pct(sum(vpip), sum(hands) - sum(walks))                               AS vpip,
         pct(sum(pfr), sum(hands) - sum(walks))                                AS pfr,
-        sum(net)                                                              AS net,
+        to_money_sum(sum(net), unit_scale)                                    AS net,
         round(100 * sum(net_bb) / sum(hands), 2)                              AS bb_per_100
     FROM labelled
     GROUP BY GROUPING SETS (
-        (player, unit, door_rank),
-        (player, unit, door_low),
-        (player, unit, door_pairs),
-        (player, unit, door_suits)
+        (player, unit, unit_scale, door_rank),
+        (player, unit, unit_scale, door_low),
+        (player, unit, unit_scale, door_pairs),
+        (player, unit, unit_scale, door_suits)
     )
 ),
 

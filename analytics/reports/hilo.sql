@@ -13,9 +13,11 @@
 -- is one of its player's dealt-in hands (the referee seats whoever shows), so filtering the shown
 -- hands by their hand's attributes (the stg_hands row: one per hand) counts the same hands as
 -- joining every player-hand in scope with them, without a join as wide as the player-hands.
+-- The player-hands are the raw hand_players' (player_rows_in: money in minor units, flags as
+-- booleans), their amounts made exact decimals once per player and unit (to_money_sum).
 WITH scope AS (
     SELECT *
-    FROM player_hands_in($player, $since, $until, $game, $stakes)
+    FROM player_rows_in($player, $since, $until, $game, $stakes)
     WHERE hilo
 ),
 
@@ -23,23 +25,25 @@ stats AS (
     SELECT
         player,
         unit,
+        unit_scale,
         count(*)                                                              AS hands,
-        cnt(wtsd)                                                             AS showdowns,
-        cnt(wsd)                                                              AS won_at_showdown,
-        cnt(scooped)                                                          AS scoops,
-        pct(sum(scooped), sum(wsd))                                           AS scoop_pct,
-        cnt(wsd * won_high * (1 - won_low) * (1 - scooped))                   AS high_only,
-        pct(sum(wsd * won_high * (1 - won_low) * (1 - scooped)), sum(wsd))    AS high_only_pct,
-        cnt(wsd * won_low * (1 - won_high))                                   AS low_only,
-        pct(sum(wsd * won_low * (1 - won_high)), sum(wsd))                    AS low_only_pct,
-        cnt(quartered)                                                        AS quartered,
-        pct(sum(quartered), sum(wsd))                                         AS quartered_pct,
+        count_if(went_to_showdown)                                            AS showdowns,
+        count_if(won_at_showdown)                                             AS won_at_showdown,
+        count_if(scooped)                                                     AS scoops,
+        pct(count_if(scooped), count_if(won_at_showdown))                     AS scoop_pct,
+        count_if(won_at_showdown AND won_high AND NOT won_low AND NOT scooped) AS high_only,
+        pct(count_if(won_at_showdown AND won_high AND NOT won_low AND NOT scooped),
+            count_if(won_at_showdown))                                        AS high_only_pct,
+        count_if(won_at_showdown AND won_low AND NOT won_high)                AS low_only,
+        pct(count_if(won_at_showdown AND won_low AND NOT won_high), count_if(won_at_showdown)) AS low_only_pct,
+        count_if(quartered)                                                   AS quartered,
+        pct(count_if(quartered), count_if(won_at_showdown))                   AS quartered_pct,
         round(100 * avg(CAST(collected AS DOUBLE) / NULLIF(CAST(total_pot - rake AS DOUBLE), 0))
             FILTER (WHERE collected > 0), 2)                                  AS avg_pot_share,
-        sum(high_won)                                                         AS won_high,
-        sum(low_won)                                                          AS won_low
+        to_money_sum(sum(high_won), unit_scale)                               AS won_high,
+        to_money_sum(sum(low_won), unit_scale)                                AS won_low
     FROM scope
-    GROUP BY ALL
+    GROUP BY player, unit, unit_scale
 ),
 
 shown AS (
@@ -65,7 +69,7 @@ lows AS (
 
 final AS (
     SELECT
-        stats.* EXCLUDE (avg_pot_share, won_high, won_low),
+        stats.* EXCLUDE (unit_scale, avg_pot_share, won_high, won_low),
         pct(lows.lows_made, lows.hands_shown)                                 AS low_made_pct,
         stats.avg_pot_share,
         stats.won_high,
