@@ -1,5 +1,6 @@
 """The reports rewritten for large warehouses (issue #18) give, row for row and type for type, what
-their straightforward formulations give (``tests/data/report_reference/``), under every filter.
+their straightforward formulations give (``tests/data/report_reference/``), under every filter (the
+hand list also under each of its own filters, with and without a player and --limit).
 
 Run on crafted histories that hit the rewrites' edge cases (hands starting at the same instant on
 two tables, gaps of exactly 30 minutes and one second more, door cards pairing and suiting hole
@@ -191,3 +192,128 @@ def test_door_card_pairs_and_suits_by_substring(crafted: duckdb.DuckDBPyConnecti
     assert (d.loc[("pairs", "yes"), "hands"], d.loc[("pairs", "no"), "hands"]) == (3, 3)
     # suits: Tc (7c), 9s (2s), Ac (6c), Kc (2c) have a suit-mate in the hole; 8c and 5d do not
     assert (d.loc[("suits", "yes"), "hands"], d.loc[("suits", "no"), "hands"]) == (4, 2)
+
+
+# Three players dealt in, two of them quartered (the lows tie, Hero's trips take the high half),
+# the third folded on the flop: a hand where "anyone quartered" and "everyone quartered" differ
+# (the corpus's quartered hands are heads-up, where both players are).
+QUARTERED = """\
+PokerStars Hand #2000000101:  Courchevel Hi/Lo Pot Limit ($0.10/$0.25 USD) - 2024/03/02 12:00:00 ET
+Table 'Crafted C' 6-max Seat #1 is the button
+Seat 1: Hero ($25 in chips)
+Seat 2: Villain1 ($25 in chips)
+Seat 3: Villain2 ($25 in chips)
+Villain1: posts small blind $0.10
+Villain2: posts big blind $0.25
+*** HOLE CARDS ***
+Dealt to Hero [Kh Kd 4c 5d 9s]
+*** PRE-FLOP *** [Ac]
+Hero: raises $0.55 to $0.80
+Villain1: calls $0.70
+Villain2: calls $0.55
+*** FLOP *** [Ac 2d 7h]
+Villain1: checks
+Villain2: checks
+Hero: bets $1
+Villain1: calls $1
+Villain2: folds
+*** TURN *** [Ac 2d 7h] [Ks]
+Villain1: checks
+Hero: checks
+*** RIVER *** [Ac 2d 7h Ks] [Qs]
+Villain1: checks
+Hero: checks
+*** SHOW DOWN ***
+Villain1: shows [4h 5s Jc Jd 9c] (HI: a pair of Jacks; LO: 7,5,4,2,A)
+Hero: shows [Kh Kd 4c 5d 9s] (HI: three of a kind, Kings; LO: 7,5,4,2,A)
+Hero collected $2.20 from pot
+Villain1 collected $1.10 from pot
+Hero collected $1.10 from pot
+*** SUMMARY ***
+Total pot $4.40 | Rake $0
+Board [Ac 2d 7h Ks Qs]
+Seat 1: Hero (button) showed [Kh Kd 4c 5d 9s] and won ($3.30) with HI: three of a kind, Kings; LO: 7,5,4,2,A
+Seat 2: Villain1 (small blind) showed [4h 5s Jc Jd 9c] and won ($1.10) with HI: a pair of Jacks; LO: 7,5,4,2,A
+Seat 3: Villain2 (big blind) folded on the Flop
+"""
+
+
+@pytest.fixture(scope="module")
+def crafted_list(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The crafted hands and the quartered one, for the hand list."""
+    from hhparse.importer import import_paths
+
+    root = tmp_path_factory.mktemp("crafted_list")
+    _crafted(root)
+    (root / "quartered.txt").write_text(QUARTERED, encoding="utf-8")
+    result = import_paths([root / "crafted.txt", root / "quartered.txt"], root / "wh", jobs=1)
+    assert result.stats.new == 1 and result.stats.rejected == 0
+    con = hhparse.warehouse(root / "wh")
+    yield con
+    con.close()
+
+
+HAND_FILTERS: list[dict[str, Any]] = [
+    {},
+    {"limit": 1},
+    {"limit": 7},
+    {"min_pot": "1"},
+    {"min_pot": "40bb", "limit": 5},
+    {"showdown": True},
+    {"showdown": False, "limit": 4},
+    {"all_in": True},
+    {"all_in": False, "limit": 3},
+    {"scooped": True},
+    {"scooped": False, "limit": 6},
+    {"quartered": True},
+    {"quartered": False},
+    {"door_card": "low"},
+    {"door_card": "high", "limit": 2},
+    {"door_card": "A"},
+    {"door_card": "Kc"},
+    {"showdown": True, "door_card": "low", "min_pot": "20bb", "limit": 3},
+]
+"""The hand list's own filters, alone and together, with and without --limit: each combined
+below with no player (the hero's columns, the flags about anyone), the hero, an opponent and a
+date range, so that every way hands.sql finds the listed hands is compared with the reference."""
+
+
+def _hands_scopes(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    opponent = con.execute(
+        "SELECT player FROM stg_hand_players WHERE NOT is_hero GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()[0][0]
+    first, last = con.execute("SELECT min(hand_date), max(hand_date) FROM stg_hands").fetchall()[0]
+    middle = str(first + (last - first) / 2)
+    return [
+        {},
+        {"player": "Hero"},
+        {"player": opponent},
+        {"since": middle},
+        {"player": "Hero", "until": middle},
+    ]
+
+
+def test_hands_list_equals_reference_on_crafted(
+    crafted_list: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [
+        _assert_same("hands", crafted_list, monkeypatch, **scope, **kw)
+        for scope in _hands_scopes(crafted_list)
+        for kw in HAND_FILTERS
+    ]
+    assert rows[0] == len(CRAFTED) + 1 and sum(rows) > 0
+    listed = hhparse.report("hands", crafted_list, quartered=True)
+    assert listed["hand_id"].tolist() == ["2000000101"] and listed["players"].tolist() == [3]
+
+
+def test_hands_list_equals_reference_on_sample_and_corpus(
+    sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = {
+        (str(scope), str(kw)): _assert_same("hands", sample, monkeypatch, **scope, **kw)
+        for scope in [*_hands_scopes(sample), *_filters(sample)[1:]]
+        for kw in HAND_FILTERS
+    }
+    # every filter of the hand list matched hands under the plain scopes, so rows were compared
+    assert all(rows[(str({}), str(kw))] > 0 for kw in HAND_FILTERS), rows
+    assert all(rows[(str({"player": "Hero"}), str(kw))] > 0 for kw in HAND_FILTERS if "door_card" not in kw)
