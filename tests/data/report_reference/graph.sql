@@ -1,3 +1,8 @@
+-- The full per-hand series of the `graph` report: its former SQL (a window over every hand) without
+-- the thinning to every k-th hand. analytics/reports/graph.sql must give exactly these values at
+-- each point it keeps, the first and the last hand, and each line's extremes
+-- (tests/test_reports_reference.py).
+--
 -- graph: cumulative net won over the hands of one player (--player; without it, the hero's hands,
 -- i.e. the account whose hole cards the histories show), per unit, with the showdown and
 -- non-showdown parts and the all-in adjusted line (allin_ev: what every all-in before the river
@@ -28,9 +33,6 @@ running AS (
 final AS (
     SELECT unit, hand_no, hand_id, start_utc, cum_net, cum_showdown, cum_nonshowdown, cum_allin_ev
     FROM running
-    WHERE hand_no = 1
-       OR hand_no = unit_hands
-       OR hand_no % greatest(1, unit_hands // 2000) = 0
     ORDER BY unit, hand_no
 )
 
