@@ -86,6 +86,8 @@ by_hand AS (
     LIMIT CAST($limit AS BIGINT)
 ),
 
+-- (the pot and the door card are the hand's, copied on each of its rows: tested row by row,
+-- before the grouping)
 by_flags AS (
     SELECT site, hand_id, start_utc
     FROM (
@@ -93,9 +95,6 @@ by_flags AS (
             site,
             hand_id,
             start_utc,
-            any_value(total_pot)                                              AS total_pot,
-            any_value(big_blind)                                              AS big_blind,
-            any_value(exposed_card)                                           AS exposed_card,
             bool_or(went_to_showdown)                                         AS showdown,
             bool_or(all_in_street IS NOT NULL)                                AS all_in,
             bool_or(scooped)                                                  AS scooped,
@@ -106,17 +105,17 @@ by_flags AS (
                    AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL)
           AND dealt_in
           AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
+          AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
+          AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
+               OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
+          AND (CAST($door_card AS VARCHAR) IS NULL
+               OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
+                       WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
+                       WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
+                       ELSE exposed_card = $door_card END)
         GROUP BY site, hand_id, start_utc
     )
-    WHERE (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
-      AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
-           OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
-      AND (CAST($door_card AS VARCHAR) IS NULL
-           OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
-                   WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
-                   WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
-                   ELSE exposed_card = $door_card END)
-      AND (CAST($showdown AS BOOLEAN) IS NULL OR showdown = CAST($showdown AS BOOLEAN))
+    WHERE (CAST($showdown AS BOOLEAN) IS NULL OR showdown = CAST($showdown AS BOOLEAN))
       AND (CAST($all_in AS BOOLEAN) IS NULL OR all_in = CAST($all_in AS BOOLEAN))
       AND (CAST($scooped AS BOOLEAN) IS NULL OR scooped = CAST($scooped AS BOOLEAN))
       AND (CAST($quartered AS BOOLEAN) IS NULL OR quartered = CAST($quartered AS BOOLEAN))
