@@ -1,5 +1,6 @@
 """The reports rewritten for large warehouses (issue #18) give, row for row and type for type, what
-their straightforward formulations give (``tests/data/report_reference/``), under every filter.
+their straightforward formulations give (``tests/data/report_reference/``), under every filter (the
+hand list also under each of its own filters, with and without a player and --limit).
 
 Run on crafted histories that hit the rewrites' edge cases (hands starting at the same instant on
 two tables, gaps of exactly 30 minutes and one second more, door cards pairing and suiting hole
@@ -266,3 +267,261 @@ def test_hand_day_is_the_session_date(zone: str, crafted: duckdb.DuckDBPyConnect
     finally:
         crafted.execute(f"SET TimeZone = '{before}'")
     assert wrong == (0, 2005)
+
+
+# Three players dealt in, two of them quartered (the lows tie, Hero's trips take the high half),
+# the third folded on the flop: a hand where "anyone quartered" and "everyone quartered" differ
+# (the corpus's quartered hands are heads-up, where both players are).
+QUARTERED = """\
+PokerStars Hand #2000000101:  Courchevel Hi/Lo Pot Limit ($0.10/$0.25 USD) - 2024/03/02 12:00:00 ET
+Table 'Crafted C' 6-max Seat #1 is the button
+Seat 1: Hero ($25 in chips)
+Seat 2: Villain1 ($25 in chips)
+Seat 3: Villain2 ($25 in chips)
+Villain1: posts small blind $0.10
+Villain2: posts big blind $0.25
+*** HOLE CARDS ***
+Dealt to Hero [Kh Kd 4c 5d 9s]
+*** PRE-FLOP *** [Ac]
+Hero: raises $0.55 to $0.80
+Villain1: calls $0.70
+Villain2: calls $0.55
+*** FLOP *** [Ac 2d 7h]
+Villain1: checks
+Villain2: checks
+Hero: bets $1
+Villain1: calls $1
+Villain2: folds
+*** TURN *** [Ac 2d 7h] [Ks]
+Villain1: checks
+Hero: checks
+*** RIVER *** [Ac 2d 7h Ks] [Qs]
+Villain1: checks
+Hero: checks
+*** SHOW DOWN ***
+Villain1: shows [4h 5s Jc Jd 9c] (HI: a pair of Jacks; LO: 7,5,4,2,A)
+Hero: shows [Kh Kd 4c 5d 9s] (HI: three of a kind, Kings; LO: 7,5,4,2,A)
+Hero collected $2.20 from pot
+Villain1 collected $1.10 from pot
+Hero collected $1.10 from pot
+*** SUMMARY ***
+Total pot $4.40 | Rake $0
+Board [Ac 2d 7h Ks Qs]
+Seat 1: Hero (button) showed [Kh Kd 4c 5d 9s] and won ($3.30) with HI: three of a kind, Kings; LO: 7,5,4,2,A
+Seat 2: Villain1 (small blind) showed [4h 5s Jc Jd 9c] and won ($1.10) with HI: a pair of Jacks; LO: 7,5,4,2,A
+Seat 3: Villain2 (big blind) folded on the Flop
+"""
+
+
+@pytest.fixture(scope="module")
+def crafted_list(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The crafted hands and the quartered one, for the hand list."""
+    from hhparse.importer import import_paths
+
+    root = tmp_path_factory.mktemp("crafted_list")
+    _crafted(root)
+    (root / "quartered.txt").write_text(QUARTERED, encoding="utf-8")
+    result = import_paths([root / "crafted.txt", root / "quartered.txt"], root / "wh", jobs=1)
+    assert result.stats.new == 1 and result.stats.rejected == 0
+    con = hhparse.warehouse(root / "wh")
+    yield con
+    con.close()
+
+
+HAND_FILTERS: list[dict[str, Any]] = [
+    {},
+    {"limit": 1},
+    {"limit": 7},
+    {"min_pot": "1"},
+    {"min_pot": "40bb", "limit": 5},
+    {"showdown": True},
+    {"showdown": False, "limit": 4},
+    {"all_in": True},
+    {"all_in": False, "limit": 3},
+    {"scooped": True},
+    {"scooped": False, "limit": 6},
+    {"quartered": True},
+    {"quartered": False},
+    {"door_card": "low"},
+    {"door_card": "high", "limit": 2},
+    {"door_card": "A"},
+    {"door_card": "Kc"},
+    {"showdown": True, "door_card": "low", "min_pot": "20bb", "limit": 3},
+]
+"""The hand list's own filters, alone and together, with and without --limit: each combined
+below with no player (the hero's columns, the flags about anyone), the hero, an opponent and a
+date range, so that every way hands.sql finds the listed hands is compared with the reference."""
+
+
+def _hands_scopes(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    opponent = con.execute(
+        "SELECT player FROM stg_hand_players WHERE NOT is_hero GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()[0][0]
+    first, last = con.execute("SELECT min(hand_date), max(hand_date) FROM stg_hands").fetchall()[0]
+    middle = str(first + (last - first) / 2)
+    return [
+        {},
+        {"player": "Hero"},
+        {"player": opponent},
+        {"since": middle},
+        {"player": "Hero", "until": middle},
+    ]
+
+
+def test_hands_list_equals_reference_on_crafted(
+    crafted_list: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [
+        _assert_same("hands", crafted_list, monkeypatch, **scope, **kw)
+        for scope in _hands_scopes(crafted_list)
+        for kw in HAND_FILTERS
+    ]
+    assert rows[0] == len(CRAFTED) + 1 and sum(rows) > 0
+    listed = hhparse.report("hands", crafted_list, quartered=True)
+    assert listed["hand_id"].tolist() == ["2000000101"] and listed["players"].tolist() == [3]
+
+
+def test_hands_list_equals_reference_on_sample_and_corpus(
+    sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = {
+        (str(scope), str(kw)): _assert_same("hands", sample, monkeypatch, **scope, **kw)
+        for scope in [*_hands_scopes(sample), *_filters(sample)[1:]]
+        for kw in HAND_FILTERS
+    }
+    # every filter of the hand list matched hands under the plain scopes, so rows were compared
+    assert all(rows[(str({}), str(kw))] > 0 for kw in HAND_FILTERS), rows
+    assert all(rows[(str({"player": "Hero"}), str(kw))] > 0 for kw in HAND_FILTERS if "door_card" not in kw)
+
+
+GRAPH_LINES = ("cum_net", "cum_showdown", "cum_nonshowdown", "cum_allin_ev")
+
+
+def _graph(
+    con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch, *, hourly: bool, **kw: Any
+) -> pd.DataFrame:
+    """The shipped graph; ``hourly`` forces the long-history path (hours added up, only the hours
+    that may hold an extreme ordered hand by hand) on these small warehouses, with 20 points."""
+    if not hourly:
+        return hhparse.report("graph", con, **kw)
+    sql = query.report_sql("graph")
+    forced = sql.replace("CAST($graph_detail AS BIGINT)", "0").replace("CAST($graph_points AS BIGINT)", "20")
+    assert forced != sql
+    with monkeypatch.context() as m:
+        m.setattr(query, "report_sql", lambda _name: forced)
+        return hhparse.report("graph", con, **kw)
+
+
+def _check_graph(
+    points: pd.DataFrame, full: pd.DataFrame, *, hourly: bool, per_unit: int = 20, what: object = None
+) -> None:
+    """Every point of the graph is the full series' hand of that number, with its exact amounts;
+    each unit's first and last hand are points, and so is the first hand reaching each line's
+    highest and lowest value (on a short unit, without ``hourly``: exactly those and every k-th
+    hand; with ``hourly``, spaced by at most k hands plus one hour's, k = hands // ``per_unit``)."""
+    assert list(points.columns) == list(full.columns) and list(points.dtypes) == list(full.dtypes)
+    assert not points.duplicated(["unit", "hand_no"]).any()
+    keyed = full.set_index(["unit", "hand_no"])
+    mine = points.set_index(["unit", "hand_no"])
+    assert mine.index.isin(keyed.index).all(), what
+    pd.testing.assert_frame_equal(mine, keyed.loc[mine.index], check_exact=True)
+    for unit, series in full.groupby("unit", sort=False):
+        kept = set(points.loc[points["unit"] == unit, "hand_no"])
+        must = {1, len(series)}
+        for line in GRAPH_LINES:
+            must.add(int(series.loc[series[line] == series[line].max(), "hand_no"].min()))
+            must.add(int(series.loc[series[line] == series[line].min(), "hand_no"].min()))
+        assert must <= kept, (unit, what, hourly, must - kept)
+        if not hourly:
+            k = max(1, len(series) // 2000)
+            assert kept == must | {n for n in series["hand_no"] if n % k == 0}
+        else:
+            k = max(1, len(series) // per_unit)
+            hour = int(series.groupby(series["start_utc"].dt.floor("h")).size().max())
+            gaps = pd.Series(sorted(kept)).diff().dropna()
+            assert gaps.empty or gaps.max() <= k + hour, (unit, what, k, hour, gaps.max())
+    assert list(points["unit"].drop_duplicates()) == list(full["unit"].drop_duplicates())
+
+
+def _assert_graph_exact(
+    con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch, *, hourly: bool, **kw: Any
+) -> tuple[int, int]:
+    """:func:`_check_graph` on a warehouse, under the filters ``kw``. Returns (points, hands)."""
+    points = _graph(con, monkeypatch, hourly=hourly, **kw)
+    full = _reference("graph", con, monkeypatch, **kw)
+    _check_graph(points, full, hourly=hourly, what=kw)
+    return len(points), len(full)
+
+
+def test_graph_points_are_the_full_series_on_crafted(
+    crafted: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for hourly in (False, True):
+        for kw in ({}, {"player": "Villain1"}, {"since": "2024-03-01"}):
+            assert _assert_graph_exact(crafted, monkeypatch, hourly=hourly, **kw)[1] > 0
+
+
+def test_graph_points_are_the_full_series_on_sample_and_corpus(
+    sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for kw in _filters(sample):
+        whole = _assert_graph_exact(sample, monkeypatch, hourly=False, **kw)
+        hourly = _assert_graph_exact(sample, monkeypatch, hourly=True, **kw)
+        assert whole[0] == whole[1] > 0  # below 4,000 hands a unit keeps every hand
+        if whole[1] > 200:
+            assert hourly[0] < whole[1]  # the hourly path thinned the series
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
+    """Long random series (thousands of hands, several an hour, some at one instant, hand numbers
+    not in time order, two units) through the long-history path with 20-odd points: the hours
+    that may hold an extreme are found however the walk goes. The graph SQL reads its hands
+    from ``player_hands_in``, defined here over the series."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = 4000
+    gaps = rng.choice([0, 0, 30, 60, 90, 600, 5 * 3600], n, p=[0.1, 0.1, 0.3, 0.3, 0.1, 0.07, 0.03])
+    start = pd.Timestamp("2024-01-01", tz="UTC") + pd.to_timedelta(np.cumsum(gaps), unit="s")
+    if seed % 3 == 2:  # a walk of few values: the extremes are reached many times (ties)
+        cents = rng.choice([-100, 0, 0, 100], n)
+    else:
+        cents = rng.integers(-3000, 3001, n) * (rng.random(n) < 0.6) + rng.integers(-25, 26, n)
+    drift = 0 if seed % 3 == 2 else rng.choice([-1, 1]) * rng.integers(0, 40)  # up, down or flat
+    net = (cents + drift).astype("int64")
+    wtsd = (rng.random(n) < 0.3).astype("int32")
+    ev = np.where(rng.random(n) < 0.3, rng.integers(-4000, 4001, n), net)  # all-ins at their equity
+    series = pd.DataFrame(
+        {
+            "unit": rng.choice(["USD", "chips"], n, p=[0.85, 0.15]),
+            "hand_id": [f"{i:07d}" for i in rng.permutation(n)],
+            "start_utc": start,
+            "net_cents": net,
+            "wtsd": wtsd,
+            "ev_cents": ev,
+        }
+    )
+    con = duckdb.connect()
+    con.register("series_df", series)
+    con.execute(
+        """CREATE TABLE series AS SELECT unit, hand_id, start_utc, wtsd, true AS is_hero,
+               CAST(net_cents * 0.01 AS DECIMAL(18, 2)) AS net,
+               CAST(CASE WHEN wtsd = 1 THEN net_cents ELSE 0 END * 0.01 AS DECIMAL(18, 2)) AS showdown_net,
+               CAST(CASE WHEN wtsd = 1 THEN 0 ELSE net_cents END * 0.01 AS DECIMAL(18, 2)) AS nonshowdown_net,
+               CAST(ev_cents * 0.01 AS DECIMAL(18, 2)) AS allin_ev
+           FROM series_df"""
+    )
+    con.execute("CREATE MACRO player_hands_in(p, s, u, g, st) AS TABLE SELECT * FROM series")
+    params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
+    full = query.frame(con.sql((REFERENCE / "graph.sql").read_text(encoding="utf-8"), params=params))
+    for detail, points in ((0, 20), (0, 300), (None, None)):
+        shipped = query.frame(
+            con.sql(
+                query.report_sql("graph"), params={**params, "graph_detail": detail, "graph_points": points}
+            )
+        )
+        _check_graph(shipped, full, hourly=detail == 0, per_unit=points or 20, what=(seed, detail, points))
+        if detail == 0:
+            assert len(shipped) < len(full) // 4
+    con.close()

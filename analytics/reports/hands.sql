@@ -11,60 +11,167 @@
 --   $door_card   Courchevel's exposed card: a card ('Ah'), a rank ('A') or 'low' (A-8) / 'high'
 --   $limit       only the last N hands of the list
 -- Every flag is the referee's (hand_players); nothing is re-derived. Oldest hand first.
-WITH hp_all AS (
-    SELECT *
+--
+-- The list is built in two steps so that a long history costs its scan, not its size: first the
+-- keys of the hands listed (site, hand_id, start_utc), newest first and at most $limit of them (a
+-- LIMIT after an ORDER BY is DuckDB's top-N: it keeps $limit rows while it scans), then every
+-- other column for those hands only. The second step joins on start_utc too (the hand_players
+-- rows carry their hand's start_utc): the hash join hands the kept keys' range to the Parquet
+-- scans, which skip every row group outside it. Three ways to find the keys, one per case (the
+-- parameters are constants to DuckDB's planner, so the two other ways are pruned before running):
+--   with --player: the player's own rows (every filter is about the player's row or its hand's
+--     copies of pot, big blind and exposed card), which also give the player's columns;
+--   without --player and without a flag filter: the hands table alone;
+--   without --player but with a flag filter (about anyone): each hand's flags, grouped.
+-- tests/test_reports_reference.py checks the list against the straightforward formulation kept
+-- in tests/data/report_reference/hands.sql.
+WITH mine_keys AS (
+    SELECT site, hand_id, start_utc
     FROM stg_hand_players
-    WHERE dealt_in
+    WHERE CAST($player AS VARCHAR) IS NOT NULL
+      AND player = $player
+      AND dealt_in
       AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
-),
-
--- With --limit and no filter that could drop a hand of the list (no --player, no per-hand
--- filter), the list is the last $limit hands in scope: those are found in stg_hands first, so
--- that only their players' rows are grouped below, not every row in scope.
-only_latest AS (
-    SELECT CAST($limit AS BIGINT) IS NOT NULL AND CAST($player AS VARCHAR) IS NULL
-       AND CAST($min_pot AS DECIMAL(18, 2)) IS NULL AND CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
-       AND CAST($showdown AS BOOLEAN) IS NULL AND CAST($all_in AS BOOLEAN) IS NULL
-       AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL
-       AND CAST($door_card AS VARCHAR) IS NULL                                AS yes
-),
-
-latest_in_scope AS (
-    SELECT site, hand_id
-    FROM stg_hands
-    WHERE (SELECT yes FROM only_latest)
-      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
+      AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
+      AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
+           OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
+      AND (CAST($door_card AS VARCHAR) IS NULL
+           OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
+                   WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
+                   WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
+                   ELSE exposed_card = $door_card END)
+      AND (CAST($showdown AS BOOLEAN) IS NULL OR went_to_showdown = CAST($showdown AS BOOLEAN))
+      AND (CAST($all_in AS BOOLEAN) IS NULL OR (all_in_street IS NOT NULL) = CAST($all_in AS BOOLEAN))
+      AND (CAST($scooped AS BOOLEAN) IS NULL OR scooped = CAST($scooped AS BOOLEAN))
+      AND (CAST($quartered AS BOOLEAN) IS NULL OR quartered = CAST($quartered AS BOOLEAN))
     ORDER BY start_utc DESC, hand_id DESC
     LIMIT CAST($limit AS BIGINT)
 ),
 
-hp AS (
-    SELECT * FROM hp_all WHERE NOT (SELECT yes FROM only_latest)
+-- the player's columns, read for the kept hands only
+mine AS (
+    SELECT
+        site,
+        hand_id,
+        start_utc,
+        player,
+        position,
+        hole_cards,
+        net,
+        went_to_showdown                                                      AS showdown,
+        all_in_street IS NOT NULL                                             AS all_in,
+        scooped,
+        quartered
+    FROM stg_hand_players
+    SEMI JOIN mine_keys USING (site, hand_id, start_utc)
+    WHERE player = $player
+),
+
+by_hand AS (
+    SELECT site, hand_id, start_utc
+    FROM stg_hands
+    WHERE CAST($player AS VARCHAR) IS NULL
+      AND CAST($showdown AS BOOLEAN) IS NULL AND CAST($all_in AS BOOLEAN) IS NULL
+      AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL
+      AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
+      AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
+      AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
+           OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
+      AND (CAST($door_card AS VARCHAR) IS NULL
+           OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
+                   WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
+                   WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
+                   ELSE exposed_card = $door_card END)
+    ORDER BY start_utc DESC, hand_id DESC
+    LIMIT CAST($limit AS BIGINT)
+),
+
+-- (the pot and the door card are the hand's, copied on each of its rows: tested row by row,
+-- before the grouping)
+by_flags AS (
+    SELECT site, hand_id, start_utc
+    FROM (
+        SELECT
+            site,
+            hand_id,
+            start_utc,
+            bool_or(went_to_showdown)                                         AS showdown,
+            bool_or(all_in_street IS NOT NULL)                                AS all_in,
+            bool_or(scooped)                                                  AS scooped,
+            bool_or(quartered)                                                AS quartered
+        FROM stg_hand_players
+        WHERE CAST($player AS VARCHAR) IS NULL
+          AND NOT (CAST($showdown AS BOOLEAN) IS NULL AND CAST($all_in AS BOOLEAN) IS NULL
+                   AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL)
+          AND dealt_in
+          AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
+          AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
+          AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
+               OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
+          AND (CAST($door_card AS VARCHAR) IS NULL
+               OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
+                       WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
+                       WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
+                       ELSE exposed_card = $door_card END)
+        GROUP BY site, hand_id, start_utc
+    )
+    WHERE (CAST($showdown AS BOOLEAN) IS NULL OR showdown = CAST($showdown AS BOOLEAN))
+      AND (CAST($all_in AS BOOLEAN) IS NULL OR all_in = CAST($all_in AS BOOLEAN))
+      AND (CAST($scooped AS BOOLEAN) IS NULL OR scooped = CAST($scooped AS BOOLEAN))
+      AND (CAST($quartered AS BOOLEAN) IS NULL OR quartered = CAST($quartered AS BOOLEAN))
+    ORDER BY start_utc DESC, hand_id DESC
+    LIMIT CAST($limit AS BIGINT)
+),
+
+-- the hands listed without --player
+kept AS (
+    SELECT * FROM by_hand
     UNION ALL
-    SELECT hp_all.* FROM hp_all SEMI JOIN latest_in_scope USING (site, hand_id)
+    SELECT * FROM by_flags
+),
+
+-- their rows: every dealt-in player's flags (the list shows whether anyone went to showdown...)
+-- and the hero's seat, cards and result
+kept_rows AS MATERIALIZED (
+    SELECT site, hand_id, player, is_hero, position, hole_cards, net, went_to_showdown,
+           all_in_street IS NOT NULL AS all_in, scooped, quartered
+    FROM stg_hand_players
+    SEMI JOIN kept USING (site, hand_id, start_utc)
+    WHERE dealt_in
 ),
 
 per_hand AS (
     SELECT
         site,
         hand_id,
-        count(*)                                                              AS players,
-        bool_or(went_to_showdown)                                             AS any_showdown,
-        bool_or(all_in_street IS NOT NULL)                                    AS any_all_in,
-        bool_or(scooped)                                                      AS any_scooped,
-        bool_or(quartered)                                                    AS any_quartered
-    FROM hp
-    GROUP BY ALL
+        bool_or(went_to_showdown)                                             AS showdown,
+        bool_or(all_in)                                                       AS all_in,
+        bool_or(scooped)                                                      AS scooped,
+        bool_or(quartered)                                                    AS quartered
+    FROM kept_rows
+    GROUP BY site, hand_id
 ),
 
-focus AS (
-    SELECT site, hand_id, player, position, hole_cards, net, went_to_showdown,
-           all_in_street IS NOT NULL AS all_in, scooped, quartered
-    FROM hp
-    WHERE CASE WHEN CAST($player AS VARCHAR) IS NULL THEN is_hero ELSE player = $player END
+heroes AS (
+    SELECT site, hand_id, player, position, hole_cards, net
+    FROM kept_rows
+    WHERE is_hero
 ),
 
-joined AS (
+-- one row per hand listed: its key, the focus player's columns (NULL for a hand without a hero)
+-- and the flags shown
+listed AS (
+    SELECT site, hand_id, start_utc, player, position, hole_cards, net, showdown, all_in, scooped, quartered
+    FROM mine
+    UNION ALL
+    SELECT k.site, k.hand_id, k.start_utc, f.player, f.position, f.hole_cards, f.net,
+           ph.showdown, ph.all_in, ph.scooped, ph.quartered
+    FROM kept AS k
+    JOIN per_hand AS ph USING (site, hand_id)
+    LEFT JOIN heroes AS f USING (site, hand_id)
+),
+
+final AS (
     SELECT
         h.start_utc,
         h.hand_id,
@@ -72,63 +179,25 @@ joined AS (
         h.stakes,
         h.table_name,
         h.tournament_id,
-        ph.players,
-        f.player,
-        f.position,
-        f.hole_cards,
+        CAST(h.n_players AS BIGINT)                                           AS players,
+        l.player,
+        l.position,
+        l.hole_cards,
         h.exposed_card                                                        AS door_card,
         h.board,
         h.board_run2,
         h.total_pot,
         h.rake,
-        f.net,
-        CASE WHEN f.player IS NULL OR CAST($player AS VARCHAR) IS NULL
-             THEN ph.any_showdown ELSE f.went_to_showdown END                 AS showdown,
-        CASE WHEN f.player IS NULL OR CAST($player AS VARCHAR) IS NULL
-             THEN ph.any_all_in ELSE f.all_in END                             AS all_in,
-        CASE WHEN f.player IS NULL OR CAST($player AS VARCHAR) IS NULL
-             THEN ph.any_scooped ELSE f.scooped END                           AS scooped,
-        CASE WHEN f.player IS NULL OR CAST($player AS VARCHAR) IS NULL
-             THEN ph.any_quartered ELSE f.quartered END                       AS quartered,
+        l.net,
+        l.showdown,
+        l.all_in,
+        l.scooped,
+        l.quartered,
         h.unit,
-        h.big_blind,
         h.site
-    FROM per_hand AS ph
-    JOIN stg_hands AS h USING (site, hand_id)
-    LEFT JOIN focus AS f USING (site, hand_id)
-    WHERE CAST($player AS VARCHAR) IS NULL OR f.player IS NOT NULL
-),
-
-filtered AS (
-    SELECT *
-    FROM joined
-    WHERE (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
-      AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
-           OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
-      AND (CAST($showdown AS BOOLEAN) IS NULL OR showdown = CAST($showdown AS BOOLEAN))
-      AND (CAST($all_in AS BOOLEAN) IS NULL OR all_in = CAST($all_in AS BOOLEAN))
-      AND (CAST($scooped AS BOOLEAN) IS NULL OR scooped = CAST($scooped AS BOOLEAN))
-      AND (CAST($quartered AS BOOLEAN) IS NULL OR quartered = CAST($quartered AS BOOLEAN))
-      AND (CAST($door_card AS VARCHAR) IS NULL
-           OR CASE WHEN $door_card = 'low' THEN door_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
-                   WHEN $door_card = 'high' THEN door_card[1] IN ('9', 'T', 'J', 'Q', 'K')
-                   WHEN length($door_card) = 1 THEN door_card[1] = $door_card
-                   ELSE door_card = $door_card END)
-),
-
--- the last $limit hands (all of them when NULL): a LIMIT after an ORDER BY is DuckDB's top-N,
--- which keeps $limit rows, where a row_number() window sorts every hand in scope
-latest AS (
-    SELECT *
-    FROM filtered
-    ORDER BY start_utc DESC, hand_id DESC
-    LIMIT CAST($limit AS BIGINT)
-),
-
-final AS (
-    SELECT * EXCLUDE (big_blind)
-    FROM latest
-    ORDER BY start_utc, hand_id
+    FROM listed AS l
+    JOIN stg_hands AS h USING (site, hand_id, start_utc)
+    ORDER BY h.start_utc, h.hand_id
 )
 
 SELECT * FROM final

@@ -365,7 +365,11 @@ COLUMNS: dict[str, Column] = {
     "duration_min": Column("Minutes", "First to last hand start, in minutes.", "Min", "", "", "", "count", 6),
     # -- graph, luck, hands --------------------------------------------------------------------
     "hand_no": _count(
-        "Hand no.", "Hand number within the unit (thinned to about 2,000 points).", abbr="#", rank=1
+        "Hand no.",
+        "Hand number within the unit, in start order; the graph keeps about 2,000 of them (on a long "
+        "history at the end of an hour of play), the first, the last and each line's highest and lowest.",
+        abbr="#",
+        rank=1,
     ),
     "hand_id": _key(
         "Hand", "Hand number as printed by the site (`hhparse report hand ID` replays it).", kind="id", rank=1
