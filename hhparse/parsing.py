@@ -344,11 +344,16 @@ class _Builder:
 
     # -- helpers --------------------------------------------------------------------------
     def _at(self, tok: Any) -> int:
-        """The file line of a token: the block's offset plus the token's line in the block."""
+        """The file line of a token: the block's offset plus the token's line in the block (the
+        driver's token is read natively, lark's through its attribute)."""
+        if isinstance(tok, LineToken):
+            return self.offset + tok.line
         line: int = tok.line
         return self.offset + line
 
     def _line(self, tok: Any) -> tuple[str, int]:
+        if isinstance(tok, LineToken):
+            return tok.value[:-1], self.offset + tok.line
         value: str = tok.value
         return value[:-1], self._at(tok)
 
