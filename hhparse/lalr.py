@@ -4,16 +4,18 @@ Why: the grammar (``grammars/pokerstars.lark``) makes every line one token and o
 what a hand costs in lark's own parser loop is per-line bookkeeping around two C-level steps (the
 state's terminal regex, the builder's callback): token objects with nine positions, a lexer
 thread, a generator, a parser-state object, exception-driven look-ups. This module runs the same
-LALR automaton — lark's parse table, lark's per-state terminal regexes (its contextual lexer's
-scanners), lark's callbacks, lark's rules — in a loop that mypyc compiles to C (``hatch_build.py``),
-with a two-field token: faster than lark-cython in the import (``docs/performance.md``).
+LALR automaton — lark's parse table, lark's terminals in lark's order per lexer state, lark's
+callbacks, lark's rules — in a loop that mypyc compiles to C (``hatch_build.py``), with a small
+token that also carries the match of its terminal, so the callback reads the line's fields from
+the one match that lexed it.
 
 It is a fast path, not a second parser. It accepts exactly what lark accepts, with the same
 callbacks in the same order; everything else (no terminal matches, no action for a token, a
-lexer state lark had to split, a terminal with a callback) raises :class:`Rejected` and the
-caller hands the text to lark itself, whose exception then says where and why. Nothing here
-knows the grammar, lark or the model: :func:`hhparse.larkglue.line_parser` reads the tables out
-of a built lark parser and ``tests/test_parser_modes.py`` checks both read the corpus alike.
+lexer state lark had to split, a terminal with a callback, a terminal that may reach past its
+line) raises :class:`Rejected` and the caller hands the text to lark itself, whose exception then
+says where and why. Nothing here knows the grammar, lark or the model:
+:func:`hhparse.larkglue.line_parser` reads the tables out of a built lark parser and
+``tests/test_parser_modes.py`` checks both read the corpus alike.
 """
 
 from __future__ import annotations
@@ -22,27 +24,38 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-__all__ = ["END", "LineParser", "LineToken", "Rejected"]
+__all__ = ["END", "LineParser", "LineToken", "Rejected", "Term"]
 
 #: The end-of-input terminal of lark's tables.
 END: Final = "$END"
 
-Scanner = Callable[[str, int], "re.Match[str] | None"]
-"""A lexer state's terminal regex (``Pattern.match``): the first terminal that matches wins."""
+Matcher = Callable[[str], "re.Match[str] | None"]
+"""A terminal's regex (``Pattern.match``), matched against one whole line."""
+
+Term = tuple[str, Matcher, str, tuple[str, ...], "Matcher | None", str, tuple[str, ...]]
+"""One terminal of a lexer state: (name, its regex, ``prefix``, ``needles``, ``fast``,
+``guard_prefix``, ``guard_needles``). ``prefix`` (or "") is text every line of that terminal
+starts with, ``needles`` (or none) texts of which every such line holds one: a line without them
+cannot be of that terminal, so its regex is not tried. ``fast`` (or None) is the regex without a
+negative look-ahead for other shapes, which matches alike on a line that cannot be one of them:
+one that does not start with ``guard_prefix`` or holds none of ``guard_needles``. All are read off
+the regex itself (:func:`hhparse.larkglue.line_parser`)."""
 
 Callback = Callable[[list[Any]], Any]
 
 
 class LineToken:
     """One token: its terminal, its text and its 1-based line — what callbacks read of a token
-    (lark's :class:`~lark.lexer.Token` has these three too, so callbacks work with both)."""
+    (lark's :class:`~lark.lexer.Token` has these three too, so callbacks work with both) — and
+    the match of its terminal's regex against the line (None where the driver did not lex it)."""
 
-    __slots__ = ("line", "type", "value")
+    __slots__ = ("line", "match", "type", "value")
 
-    def __init__(self, type: str, value: str, line: int) -> None:
+    def __init__(self, type: str, value: str, line: int, match: re.Match[str] | None = None) -> None:
         self.type = type
         self.value = value
         self.line = line
+        self.match = match
 
     def __repr__(self) -> str:
         return f"LineToken({self.type!r}, {self.value!r}, {self.line})"
@@ -52,90 +65,100 @@ class Rejected(Exception):
     """The text is not in the language, or not in the part this driver runs: ask lark."""
 
 
+def _holds(value: str, needles: tuple[str, ...]) -> bool:
+    """Whether ``value`` holds one of ``needles``."""
+    return any(needle in value for needle in needles)
+
+
+class _Lexer:
+    """One lexer state's terminals in lark's order, grouped by the first character a line must
+    have for each (terminals with no fixed start are in every group)."""
+
+    def __init__(self, terms: list[Term]) -> None:
+        firsts = {t[2][0] for t in terms if t[2]}
+        self.by_first: dict[str, list[Term]] = {
+            c: [t for t in terms if not t[2] or t[2][0] == c] for c in firsts
+        }
+        self.other: list[Term] = [t for t in terms if not t[2]]
+
+
 class LineParser:
     """LALR(1) over lark's tables.
 
     ``actions[state]`` maps a symbol to the next state (shift, ``>= 0``) or to ``~i`` for a
     reduction by ``rules[i]`` = (length of the expansion, origin symbol, callback);
-    ``scanners[state]`` is that state's terminal regex or None when the driver cannot lex the
-    state exactly like lark (then any text reaching it is rejected); ``ignore`` are the
-    terminals lark skips.
+    ``lexers[state]`` is that state's terminals, in the order lark's contextual lexer tries them
+    (the first that matches wins), or None when the driver cannot lex the state exactly like
+    lark (then any text reaching it is rejected); ``ignore`` are the terminals lark skips.
 
-    ``line_memo`` (entries; 0 = off) remembers which terminal each whole line was in the state
-    it was lexed in, and takes that terminal without the regex when the same line comes back in
-    the same state: hand histories repeat their lines ("X: folds", summary seat lines), about
-    half of them in real files, and a dict look-up costs a fifth of the alternation. Only for
-    grammars whose terminals never look past the line they match (no look-around across a
-    ``"\n"``): then a line's terminal depends on the line and the state alone. A token that is
-    not exactly one line (several lines, part of one) is always lexed by the regex.
+    Every terminal the driver lexes matches one whole line, its ``"\\n"`` included, and looks at
+    nothing outside it (:func:`hhparse.larkglue.line_parser` checks each regex): so a line's
+    terminal and its match depend on the line and the state alone, and the line is matched as a
+    string of its own. (A memo of whole lines, tried before, cost more on real files than the
+    filtered look-up it saved: ``docs/performance.md``.)
     """
 
     def __init__(
         self,
         actions: list[dict[str, int]],
         rules: list[tuple[int, str, Callback]],
-        scanners: list[Scanner | None],
+        lexers: list[list[Term] | None],
         ignore: frozenset[str],
         start: int,
         end: int,
-        line_memo: int = 0,
     ) -> None:
         self.actions = actions
         self.rules = rules
-        self.scanners = scanners
+        self.lexers = lexers
         self.ignore = ignore
         self.start = start
         self.end = end
-        self.line_memo = line_memo
-        self.memo: dict[str, tuple[int, str]] = {}
+        self._lexers: list[_Lexer | None] = [None if t is None else _Lexer(t) for t in lexers]
 
     def parse(self, text: str) -> Any:
         """The value of the start rule's callback for ``text``; raises :class:`Rejected`."""
-        scanners = self.scanners
+        lexers = self._lexers
         ignore = self.ignore
         states: list[int] = [self.start]
         values: list[Any] = []
-        memo = self.memo
-        limit = self.line_memo
         pos = 0
         line = 1
         size = len(text)
         while pos < size:
             state = states[-1]
-            eol = text.find("\n", pos) + 1 if limit else 0
-            if eol:  # a whole line: seen before in this state, its terminal is known
-                value = text[pos:eol]
-                known = memo.get(value)
-                if known is not None and known[0] == state:
-                    kind = known[1]
-                    pos = eol
-                    if kind not in ignore:
-                        self._feed(states, values, kind, LineToken(kind, value, line))
-                    line += 1
-                    continue
-            scanner = scanners[state]
-            if scanner is None:
+            eol = text.find("\n", pos) + 1
+            if not eol:  # every terminal ends its line with "\n"
                 raise Rejected
-            m = scanner(text, pos)
+            value = text[pos:eol]
+            pos = eol
+            lexer = lexers[state]
+            if lexer is None:
+                raise Rejected
+            terms = lexer.by_first.get(value[0])
+            if terms is None:
+                terms = lexer.other
+            m: re.Match[str] | None = None
+            kind = ""
+            for name, match, prefix, needles, fast, guard_prefix, guard_needles in terms:
+                if prefix and not value.startswith(prefix):
+                    continue
+                if needles and not _holds(value, needles):
+                    continue
+                if fast is not None and (
+                    (guard_prefix and not value.startswith(guard_prefix))
+                    or (guard_needles and not _holds(value, guard_needles))
+                ):
+                    m = fast(value)
+                else:
+                    m = match(value)
+                if m is not None:
+                    kind = name
+                    break
             if m is None:
                 raise Rejected
-            group = m.lastgroup
-            if group is None:
-                raise Rejected
-            kind = group
-            end = m.end()
-            if eol and end == eol:
-                if len(memo) >= limit:
-                    memo.clear()
-                memo[value] = (state, kind)
-            else:
-                value = text[pos:end]
-            pos = end
-            if kind in ignore:
-                line += value.count("\n")
-                continue
-            self._feed(states, values, kind, LineToken(kind, value, line))
-            line += value.count("\n")
+            if kind not in ignore:
+                self._feed(states, values, kind, LineToken(kind, value, line, m))
+            line += 1
         return self._feed(states, values, END, None)
 
     def _feed(self, states: list[int], values: list[Any], kind: str, token: LineToken | None) -> Any:

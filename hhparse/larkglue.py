@@ -20,9 +20,10 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from re import _constants as _sre
 from typing import Any
 
-from hhparse.lalr import LineParser
+from hhparse.lalr import LineParser, Term
 
 __all__ = [
     "CACHE_ENV",
@@ -268,7 +269,7 @@ def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, 
     for name, (tree, _) in grammar.term_defs:
         if name in wanted and tree is not None:
             regex = to_pattern.transform(nr_deepcopy_tree(tree)).to_regexp()  # type: ignore[no-untyped-call]
-            regexes[name] = _NUMBERED_GROUP.sub(r"(?P<\1>", regex)
+            regexes[name] = _first_names(regex)
     if wanted - set(regexes):
         raise KeyError(f"no such terminal in the grammar: {', '.join(sorted(wanted - set(regexes)))}")
     for _, (tree, _) in grammar.term_defs:
@@ -282,6 +283,22 @@ def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, 
                 for c in sub.children
             ]
     return grammar, regexes
+
+
+def _first_names(regex: str) -> str:
+    """A composed terminal with its fields named once: the first group of each field name keeps
+    its name, later ones (a field of a sub-terminal composed in again, or in a look-ahead such as
+    ``STREET``'s ``(?!EVENT_LINE | ...)``) are made non-capturing. The line shape a terminal is
+    built around comes first in it, so its fields are the ones read."""
+    seen: set[str] = set()
+
+    def name(m: re.Match[str]) -> str:
+        if m[1] in seen:
+            return "(?:"
+        seen.add(m[1])
+        return f"(?P<{m[1]}>"
+
+    return _NUMBERED_GROUP.sub(name, regex)
 
 
 def make_parser(grammar: Any, builder: object, *, cython: bool | None = None) -> Any:
@@ -416,18 +433,21 @@ def direct_entry(lark: Any) -> Callable[[str], Any]:
     return parse
 
 
-def line_parser(lark: Any, line_memo: int = 0) -> LineParser | None:
+def line_parser(lark: Any, fields: dict[str, str] | None = None) -> LineParser | None:
     """The compiled driver (:mod:`hhparse.lalr`) over ``lark``'s own tables, or None.
 
     ``lark`` must be a pure-lark LALR parser with the contextual lexer (lark-cython's lexer
     keeps its scanners out of reach). What is read: the parse table (integer states), each
-    rule's length, origin and callback, and each lexer state's compiled terminal regex — the
-    very objects lark uses, so the driver lexes and reduces as lark does. A state whose
-    scanner lark had to split into several regexes, or with terminal callbacks, gets no
-    scanner (text reaching it goes to lark). None when lark's internals do not have the
-    expected shape or something would run differently (post-lexer, terminal callbacks of the
-    parser, non-integer states): then lark parses everything, as before. ``line_memo``: see
-    :class:`~hhparse.lalr.LineParser` (only for grammars whose terminals stay within a line).
+    rule's length, origin and callback, and each lexer state's terminals in the order its
+    scanner tries them, with lark's regex for each — so the driver lexes and reduces as lark
+    does. ``fields``: terminal name -> the same regex with its fields as named groups
+    (:func:`load_grammar`), used instead of lark's where it is that regex once its groups are
+    made non-capturing, so the token's match holds the line's fields. A state whose scanner lark
+    had to split, with terminal callbacks, or with a terminal that may match or look past the
+    end of its line (:func:`_line_term`), gets no lexer (text reaching it goes to lark). None
+    when lark's internals do not have the expected shape or something would run differently
+    (post-lexer, terminal callbacks of the parser, non-integer states): then lark parses
+    everything, as before.
     """
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import Shift
@@ -467,13 +487,216 @@ def line_parser(lark: Any, line_memo: int = 0) -> LineParser | None:
             else:
                 return None
         actions.append(row)
-    scanners: list[Any] = []
+    built: dict[str, Term | None] = {}
+    terms: list[list[Term] | None] = []
     for state in range(n):
         basic = lexers[state]
         try:
-            mres = basic.scanner._mres
+            scanner = basic.scanner
+            mres = scanner._mres
             plain = not basic.callback and len(mres) == 1
-        except AttributeError:
+            flags = int(scanner.g_regex_flags)
+            listed = [(str(t.name), str(t.pattern.to_regexp())) for t in scanner.terminals]
+        except (AttributeError, TypeError):
             return None
-        scanners.append(mres[0].match if plain else None)
-    return LineParser(actions, rules, scanners, ignore, int(start_state), int(end_state), line_memo)
+        # the scanner is the alternation of these terminals, in this order (checked, not assumed)
+        joined = "|".join(f"(?P<{name}>{regex})" for name, regex in listed)
+        state_terms: list[Term] | None = None
+        if plain and mres[0].pattern == joined:
+            state_terms = []
+            for name, regex in listed:
+                key = f"{name}\0{regex}\0{flags}"
+                if key not in built:
+                    built[key] = _line_term(name, regex, (fields or {}).get(name), flags)
+                term = built[key]
+                if term is None:
+                    state_terms = None
+                    break
+                state_terms.append(term)
+        terms.append(state_terms)
+    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state))
+
+
+def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Term | None:
+    """The driver's :data:`~hhparse.lalr.Term` for terminal ``name`` (lark's ``regex``), or None
+    when the terminal may match or look past the end of its line (then the driver leaves its
+    states to lark). ``with_fields``: the regex with its fields named, used when it is lark's
+    regex with named groups."""
+    from re import _parser as sre_parse
+
+    if with_fields is not None and _NAMED_GROUP.sub("(?:", with_fields) == regex:
+        regex = with_fields
+    try:
+        parsed = sre_parse.parse(regex, flags)
+        compiled = re.compile(regex, flags)
+    except re.error:
+        return None
+    items = list(parsed)
+    global_flags = parsed.state.flags
+    if global_flags & (re.MULTILINE | re.DOTALL | re.VERBOSE) or not items:
+        return None
+    if items[-1] != (_sre.LITERAL, 10) or not _within_line(items, True):
+        return None
+    if global_flags & re.IGNORECASE or _has_flags(items):  # literals would not be literal
+        return (name, compiled.match, "", (), None, "", ())
+    prefix = _leading(items)[0]
+    needles = _needles(items, prefix) or ()
+    # ``(?=SHAPE)(?!OTHER | ...)``: a terminal ahead of shapes it used to lose to (the grammar's
+    # priorities). On a line that cannot be any of those shapes (none of their texts in it),
+    # the regex without that look-ahead matches alike, and skips trying them all.
+    lead = 0
+    while lead < len(items) and items[lead][0] is _sre.ASSERT and items[lead][1][0] == 1:
+        lead += 1
+    if lead < len(items) and items[lead][0] is _sre.ASSERT_NOT and items[lead][1][0] == 1:
+        body = list(items[lead][1][1])
+        guard_prefix, guard_needles = _leading(body)[0], _needles(body)
+        if guard_prefix or guard_needles:
+            try:
+                import importlib
+
+                sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
+                del parsed.data[lead]
+                parsed.width = None
+                fast = sre_compile.compile(parsed, flags)
+            except Exception:  # another Python's internals: no fast path
+                return (name, compiled.match, prefix, needles, None, "", ())
+            if fast.groupindex == compiled.groupindex:
+                return (name, compiled.match, prefix, needles, fast.match, guard_prefix, guard_needles or ())
+    return (name, compiled.match, prefix, needles, None, "", ())
+
+
+# What a terminal's regex may match, read off its parse (``re._parser``): whether it stays within
+# one line, and the literal text every match must hold.
+_REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
+_ONE_CHAR = (_sre.LITERAL, _sre.NOT_LITERAL, _sre.ANY, _sre.IN, _sre.CATEGORY)
+#: Character classes without "\n".
+_NO_NEWLINE = (_sre.CATEGORY_DIGIT, _sre.CATEGORY_WORD, _sre.CATEGORY_NOT_SPACE, _sre.CATEGORY_NOT_LINEBREAK)
+
+
+def _newline_in(op: Any, av: Any) -> bool:
+    """Whether a one-character item may match "\n" (when unsure: yes)."""
+    if op is _sre.LITERAL:
+        return bool(av == 10)
+    if op is _sre.NOT_LITERAL:
+        return bool(av != 10)
+    if op is _sre.CATEGORY:
+        return av not in _NO_NEWLINE
+    if op is _sre.IN:
+        negate = hit = False
+        for o, a in av:
+            if o is _sre.NEGATE:
+                negate = True
+            elif o is _sre.LITERAL:
+                hit = hit or a == 10
+            elif o is _sre.RANGE:
+                hit = hit or a[0] <= 10 <= a[1]
+            elif o is _sre.CATEGORY:
+                hit = hit or a not in _NO_NEWLINE
+            else:
+                return True
+        return hit != negate
+    return True  # ANY: only without DOTALL (refused above) is it "\n"-free; be safe
+
+
+def _within_line(items: list[Any], tail: bool) -> bool:
+    """Whether ``items`` match and look at nothing past a line's "\n": a "\n" may only be the
+    last thing matched (``tail``: this sequence ends the terminal, or a look-ahead); no anchor
+    (``^``, ``$``, ``\b``: they read a line alone differently than inside its text)."""
+    last = len(items) - 1
+    for i, (op, av) in enumerate(items):
+        end = tail and i == last
+        if op in _ONE_CHAR:
+            if _newline_in(op, av) and not (end and (op, av) == (_sre.LITERAL, 10)):
+                return False
+        elif op is _sre.SUBPATTERN:
+            if not _within_line(list(av[3]), end):
+                return False
+        elif op is _sre.ATOMIC_GROUP:
+            if not _within_line(list(av), end):
+                return False
+        elif op is _sre.BRANCH:
+            if not all(_within_line(list(alt), end) for alt in av[1]):
+                return False
+        elif op in _REPEATS:
+            if not _within_line(list(av[2]), False):
+                return False
+        elif op is _sre.ASSERT or op is _sre.ASSERT_NOT:
+            if not _within_line(list(av[1]), av[0] == 1):  # a look-behind never reads "\n"
+                return False
+        else:  # anchors, back-references, conditionals
+            return False
+    return True
+
+
+def _has_flags(items: list[Any]) -> bool:
+    for op, av in items:
+        if op is _sre.SUBPATTERN and (av[1] or av[2] or _has_flags(list(av[3]))):
+            return True
+        if op is _sre.ATOMIC_GROUP and _has_flags(list(av)):
+            return True
+        if op is _sre.BRANCH and any(_has_flags(list(alt)) for alt in av[1]):
+            return True
+        if op in _REPEATS and _has_flags(list(av[2])):
+            return True
+        if (op is _sre.ASSERT or op is _sre.ASSERT_NOT) and _has_flags(list(av[1])):
+            return True
+    return False
+
+
+def _leading(items: list[Any]) -> tuple[str, bool]:
+    """(the literal text every match starts with, whether that is all ``items`` match)."""
+    out = ""
+    for op, av in items:
+        if op is _sre.LITERAL:
+            out += chr(av)
+        elif op is _sre.SUBPATTERN:
+            inner, whole = _leading(list(av[3]))
+            out += inner
+            if not whole:
+                return out, False
+        elif op is _sre.ASSERT and av[0] == 1 and not out:  # a look-ahead where the match starts
+            return _leading(list(av[1]))[0], False
+        elif op is _sre.ASSERT_NOT or op is _sre.ASSERT:  # matches nothing: what follows leads
+            continue
+        else:
+            return out, False
+    return out, True
+
+
+def _needles(items: list[Any], prefix: str = "") -> tuple[str, ...] | None:
+    """Texts of which every match of ``items`` holds at least one (within its line), or None.
+
+    A literal run is one such text on its own; a choice (``a|b``) gives one text of each branch.
+    Of the candidates the most telling is kept: the one whose shortest text is longest, then the
+    one with fewer texts (what the start of the line, ``prefix``, says already is no candidate)."""
+    found: list[tuple[str, ...]] = []
+    run = ""
+    for op, av in [*items, (None, None)]:
+        if op is _sre.LITERAL:
+            run += chr(av)
+            continue
+        if run:
+            found.append((run,))
+            run = ""
+        sub: tuple[str, ...] | None = None
+        if op is _sre.SUBPATTERN:
+            sub = _needles(list(av[3]), prefix)
+        elif op is _sre.ATOMIC_GROUP:
+            sub = _needles(list(av), prefix)
+        elif op is _sre.ASSERT and av[0] == 1:
+            sub = _needles(list(av[1]), prefix)
+        elif op in _REPEATS and av[0] >= 1:
+            sub = _needles(list(av[2]), prefix)
+        elif op is _sre.BRANCH:
+            each = [_needles(list(alt), prefix) for alt in av[1]]
+            if all(each):
+                sub = tuple(sorted({text for alt in each for text in alt or ()}))
+        if sub:
+            found.append(sub)
+    found = [f for f in found if not (len(f) == 1 and f[0] in prefix)]
+    if not found:
+        return None
+    best = max(found, key=lambda f: (min(map(len, f)), -len(f)))
+    # a text holding another of the set adds nothing: either is there when it is
+    best = tuple(t for t in best if not any(o != t and o in t for o in best))
+    return best if min(map(len, best)) > 1 else None

@@ -1,10 +1,12 @@
 """The one rule of hhparse's bounded memos.
 
-The parser remembers the texts a file keeps repeating (amounts, seat lines, summary outcomes and
-seats, header bodies) and the evaluator the boards of a hand: each memo is a plain ``dict`` read
-with ``dict.get`` (a hit costs nothing more), and every miss goes through :func:`remember`, so all
-of them are bounded the same way. The LALR driver's line memo (:mod:`hhparse.lalr`) follows the same
-rule in its own loop: that module imports nothing of hhparse. Compiled by mypyc with its callers.
+The parser remembers the texts a file keeps repeating (amounts, summary outcomes, header bodies,
+and for lark's own back ends the fields of a line) and the evaluator the boards of a hand: each
+memo is a plain ``dict`` read with ``dict.get`` (a hit costs nothing more), and every miss goes
+through :func:`remember`, so all of them are bounded the same way. What holds a player's name
+(whole seat lines, summary seat lines, lines in the LALR driver) is not remembered: on real
+files, with many players, those memos cost more than they saved (``docs/performance.md``).
+Compiled by mypyc with its callers.
 """
 
 from __future__ import annotations

@@ -6,16 +6,17 @@ while parsing: no parse tree is ever built. A hand that cannot be read becomes a
 :class:`~hhparse.errors.ParseError` value with file, file line, column and the whole block, and
 the next hand goes on. The parser never judges poker legality: that is the referee's job.
 
-Speed (``bench/parse.py``; targets and figures in ``docs/performance.md``): every line is one
-token and one LALR reduction whose callback is a :class:`_Builder` method that appends the
-line's event to the hand, its fields read from the match of the line's own terminal (the grammar
-names them: :func:`hhparse.larkglue.load_grammar`); the lexer tries terminals in an order chosen
-for speed (see the grammar); what repeats across hands (amounts, a line's fields, header bodies,
-summary seat lines, and in the driver each line's terminal) is read once into small bounded
-memos; model objects are native classes (one C call each). By default lark's LALR table,
-lexer-state regexes and callbacks run in the compiled driver :mod:`hhparse.lalr`, and lark
-itself parses whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to
-lark alone, where a leaner contextual lexer runs the lexing loop without lark-cython and lark's
+Speed (``bench/parse.py``, ``bench/parse_ab.py``; targets and figures in ``docs/performance.md``):
+every line is one token and one LALR reduction whose callback is a :class:`_Builder` method that
+appends the line's event to the hand, its fields read from the very match that lexed the line (the
+grammar names them: :func:`hhparse.larkglue.load_grammar`; the driver hands the match over in its
+token), so each line is matched once; the driver tries a lexer state's terminals in lark's order
+but only those whose fixed start and texts the line has (:mod:`hhparse.lalr`); what repeats
+across hands whatever the players (amounts, summary outcomes, header bodies) is read once into
+small bounded memos; model objects are native classes (one C call each). By default lark's LALR
+table, terminals and callbacks run in the compiled driver :mod:`hhparse.lalr`, and lark itself
+parses whatever the driver rejects, so errors are lark's; :func:`use_backend` switches to lark
+alone, where a leaner contextual lexer runs the lexing loop without lark-cython and lark's
 per-line ``Rule``/``Token`` dunder calls and per-hand entry layers are cut out
 (:mod:`hhparse.larkglue`).
 """
@@ -33,7 +34,7 @@ from zoneinfo import ZoneInfo
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from hhparse.errors import ParseError
-from hhparse.lalr import LineParser, Rejected
+from hhparse.lalr import LineParser, LineToken, Rejected
 from hhparse.larkglue import cache_dir, direct_entry, grammar_source, line_parser, load_grammar, make_parser
 from hhparse.memo import remember
 from hhparse.model import (
@@ -307,32 +308,10 @@ class _Builder:
         # each line's fields, read from the grammar's terminal for that line (its named groups:
         # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
         self.header_re = re.compile(shapes["HEADER_FIELDS"])
-        self.table_re = re.compile(shapes["TABLE"])
         self.table_words_re = re.compile(shapes["TABLE_WORDS"])
         self.amt_re = re.compile(shapes["AMT"])
-        self.seat_re = re.compile(shapes["SEAT"])
-        self.post_re = re.compile(shapes["POST_LINE"])
-        self.dealt_re = re.compile(shapes["DEALT_LINE"])
-        self.expose_re = re.compile(shapes["EXPOSE"])
-        self.expose_bug_re = re.compile(shapes["EXPOSE_BUG"])
-        self.street_re = re.compile(shapes["STREET_LINE"])
-        self.fold_re = re.compile(shapes["FOLD_LINE"])
-        self.check_re = re.compile(shapes["CHECK_LINE"])
-        self.call_re = re.compile(shapes["CALL_LINE"])
-        self.bet_re = re.compile(shapes["BET_LINE"])
-        self.raise_re = re.compile(shapes["RAISE_LINE"])
-        self.uncalled_re = re.compile(shapes["UNCALLED_LINE"])
-        self.showdown_re = re.compile(shapes["SHOWDOWN"])
-        self.show_re = re.compile(shapes["SHOW_LINE"])
-        self.muck_re = re.compile(shapes["MUCK_LINE"])
-        self.noshow_re = re.compile(shapes["NOSHOW_LINE"])
-        self.collect_re = re.compile(shapes["COLLECT_LINE"])
-        self.bounty_re = re.compile(shapes["BOUNTY_LINE"])
-        self.finished_re = re.compile(shapes["FINISHED_LINE"])
-        self.twon_re = re.compile(shapes["TWON_LINE"])
-        self.total_re = re.compile(shapes["TOTAL"])
-        self.board_re = re.compile(shapes["BOARD"])
-        self.sseat_re = re.compile(shapes["SSEAT_LINE"])
+        self.terms = {name: re.compile(shapes[name]) for name in _LINE_TERMINALS}
+        self.sseat_re = self.terms["SSEAT"]
         self.event_shapes = [(_event_shape(shapes[f], sep, kind), kind) for f, sep, kind in _EVENT_SHAPES]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
@@ -365,11 +344,16 @@ class _Builder:
 
     # -- helpers --------------------------------------------------------------------------
     def _at(self, tok: Any) -> int:
-        """The file line of a token: the block's offset plus the token's line in the block."""
+        """The file line of a token: the block's offset plus the token's line in the block (the
+        driver's token is read natively, lark's through its attribute)."""
+        if isinstance(tok, LineToken):
+            return self.offset + tok.line
         line: int = tok.line
         return self.offset + line
 
     def _line(self, tok: Any) -> tuple[str, int]:
+        if isinstance(tok, LineToken):
+            return tok.value[:-1], self.offset + tok.line
         value: str = tok.value
         return value[:-1], self._at(tok)
 
@@ -402,25 +386,37 @@ class _Builder:
             return 0
         return int(text)
 
-    def _fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
-        """A line token matched against its terminal's shape (``rx``): its fields, and its file
-        line. The lexer matched the token with that very shape, so this never fails unless the
-        grammar and the builder disagree (then a problem of the line, not a crash)."""
-        line = self._at(tok)
+    def _match(self, tok: Any) -> re.Match[str] | None:
+        """A line token's match against its terminal's regex: its fields. The driver lexed the
+        line with that regex and hands its match over (:class:`~hhparse.lalr.LineToken`); a
+        lark token is matched again. The lexer took the line for that terminal, so this is None
+        only if the grammar and the builder disagree."""
+        if isinstance(tok, LineToken):
+            known = tok.match
+            if known is not None:
+                return known
         value: str = tok.value
+        rx = self.terms[tok.type]
         m = _FIELDS.get(value)  # lines recur ("X: folds", a blind, a bet): read once
         if m is None or m.re is not rx:
             m = rx.match(value)
             if m is None:
-                self.problems.append((line, "unrecognised line"))
-                return None, line
+                return None
             remember(_FIELDS, _FIELDS_MAX, value, m)
+        return m
+
+    def _fields(self, tok: Any) -> tuple[re.Match[str] | None, int]:
+        """:meth:`_match` and the token's file line (no match: a problem of the line, not a crash)."""
+        line = self._at(tok)
+        m = self._match(tok)
+        if m is None:
+            self.problems.append((line, "unrecognised line"))
         return m, line
 
-    def _player_fields(self, rx: re.Pattern[str], tok: Any) -> tuple[re.Match[str] | None, int]:
+    def _player_fields(self, tok: Any) -> tuple[re.Match[str] | None, int]:
         """:meth:`_fields` of a play line naming a player in its ``name`` field, who must be
         seated (table events may name anyone)."""
-        m, line = self._fields(rx, tok)
+        m, line = self._fields(tok)
         if m is not None:
             name: str = m["name"]
             if name not in self.seated:
@@ -449,14 +445,7 @@ class _Builder:
         self._seat(c[1])
 
     def _seat(self, tok: Any) -> None:
-        value: str = tok.value
-        line = self._at(tok)
-        k = _SEAT_LINES.get(value)  # a player's seat line recurs until their stack changes
-        if k is not None:
-            self.seats.append(Seat(k.seat, k.player, k.stack, line, k.bounty, k.sitting_out, k.out_of_hand))
-            self.seated.add(k.player)
-            return
-        m, line = self._fields(self.seat_re, tok)
+        m, line = self._fields(tok)
         if m is None:
             return
         number, name, stack, bounty, out, reason = m.group("seat", "name", "stack", "bounty", "out", "reason")
@@ -471,7 +460,6 @@ class _Builder:
             self.problems.append((line, "unrecognised line"))
             return
         stack = stack[:-1]
-        before = len(self.problems)
         seat = Seat(
             self._small(number, line),
             name,
@@ -483,8 +471,6 @@ class _Builder:
         )
         self.seats.append(seat)
         self.seated.add(name)
-        if len(self.problems) == before:  # only clean readings are shared between lines
-            remember(_SEAT_LINES, _OUTCOMES_MAX, value, seat)
 
     # -- play -----------------------------------------------------------------------------
     # Each play line reads its fields from its terminal's shape and checks its player is seated
@@ -494,7 +480,7 @@ class _Builder:
         return None
 
     def post(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.post_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             name, kind, amt, allin = m.group("name", "kind", "amt", "allin")
             self.events.append(
@@ -505,17 +491,17 @@ class _Builder:
         self.events.append(HoleCardsMarker(self._at(c[1])))
 
     def dealt(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.dealt_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             self.events.append(DealHole(line, m["name"], self._card_list(m["cards"], line)))
 
     def expose(self, c: list[Any]) -> None:
-        m, line = self._fields(self.expose_re, c[1])
+        m, line = self._fields(c[1])
         if m is not None:
             self.events.append(ExposeCard(line, m["cards"], False))
 
     def expose_bug(self, c: list[Any]) -> None:
-        m, line = self._fields(self.expose_bug_re, c[1])
+        m, line = self._fields(c[1])
         if m is not None:
             self.warnings.append(
                 ParseWarning(
@@ -525,7 +511,7 @@ class _Builder:
             self.events.append(ExposeCard(line, m["cards"], True))
 
     def street(self, c: list[Any]) -> None:
-        m, line = self._fields(self.street_re, c[1])
+        m, line = self._fields(c[1])
         if m is None:
             return
         run, name, rest = m.group("run", "street", "rest")
@@ -571,17 +557,17 @@ class _Builder:
         self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.fold_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             self.events.append(Fold(line, m["name"], self._card_list(m["cards"], line)))
 
     def check(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.check_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             self.events.append(Check(line, m["name"]))
 
     def call(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.call_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
             self.events.append(
@@ -589,7 +575,7 @@ class _Builder:
             )
 
     def bet(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.bet_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
             self.events.append(
@@ -597,7 +583,7 @@ class _Builder:
             )
 
     def raise_(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.raise_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             name, by, to, allin, cap = m.group("name", "by", "to", "allin", "cap")
             self.events.append(
@@ -612,18 +598,18 @@ class _Builder:
             )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.uncalled_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             self.events.append(UncalledBet(line, m["name"], self._amt(m["amt"], line)))
 
     def showdown(self, c: list[Any]) -> None:
-        m, line = self._fields(self.showdown_re, c[1])
+        m, line = self._fields(c[1])
         if m is not None:
             self.run = _RUNS[m["run"]]
             self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.show_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is None:
             return
         name, cards, desc = m.group("name", "cards", "desc")
@@ -635,17 +621,17 @@ class _Builder:
         self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.muck_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             self.events.append(Muck(line, m["name"]))
 
     def noshow(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.noshow_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is not None:
             self.events.append(DoesNotShow(line, m["name"]))
 
     def collect(self, c: list[Any]) -> None:
-        m, line = self._player_fields(self.collect_re, c[1])
+        m, line = self._player_fields(c[1])
         if m is None:
             return
         name, amt, label, n = m.group("name", "amt", "pot", "n")
@@ -660,7 +646,7 @@ class _Builder:
         self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
-        m, line = self._fields(self.bounty_re, c[1])
+        m, line = self._fields(c[1])
         if m is None:
             return
         winners = tuple(m["w"].split(", ")) if m["verb"] == "split" else (m["w"],)
@@ -678,7 +664,7 @@ class _Builder:
         )
 
     def finished(self, c: list[Any]) -> None:
-        m, line = self._fields(self.finished_re, c[1])
+        m, line = self._fields(c[1])
         if m is None:
             return
         place = m["place"]
@@ -689,7 +675,7 @@ class _Builder:
         )
 
     def twon(self, c: list[Any]) -> None:
-        m, line = self._fields(self.twon_re, c[1])
+        m, line = self._fields(c[1])
         if m is not None:
             prize = m["prize"]
             self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
@@ -752,7 +738,7 @@ class _Builder:
         return None
 
     def total(self, c: list[Any]) -> None:
-        data, ln = self._fields(self.total_re, c[1])
+        data, ln = self._fields(c[1])
         if data is None:
             return
         total, pots, rake = data.group("total", "pots", "rake")
@@ -779,7 +765,7 @@ class _Builder:
         self.run_twice_seen = True
 
     def board(self, c: list[Any]) -> None:
-        m, ln = self._fields(self.board_re, c[1])
+        m, ln = self._fields(c[1])
         if m is not None:
             self.boards.append(self._card_list(m["cards"], ln))
             self.board_lines.append(ln)
@@ -788,18 +774,7 @@ class _Builder:
         text, line = self._line(c[1])
         if self.by_number is None:
             self.by_number = {s.seat: s.player for s in self.seats}
-        # the same line recurs hand after hand at a table (same seat, same player, same fold)
-        k = _SSEATS.get(text)
-        if k is not None and self.by_number.get(k.seat) == k.player:
-            self.sseats.append(
-                SummarySeat(
-                    line, k.seat, k.player, k.button, k.small_blind, k.big_blind, k.outcome,
-                    k.folded_street, k.didnt_bet, k.cards, k.won, k.descriptions, k.cashed_out,
-                    k.pot_not_awarded, k.clauses,
-                )
-            )  # fmt: skip
-            return
-        m = self.sseat_re.match(c[1].value)
+        m = self._match(c[1])
         if m is None:
             self.problems.append((line, "unrecognised summary line"))
             return
@@ -842,7 +817,7 @@ class _Builder:
         summary_line: int = self._at(c[2])
         memo_text, memo = self.header_memo
         m = memo if memo_text == header_text else self.header_re.fullmatch(header_text)
-        table = self.table_re.match(self.head[1].value)
+        table = self._match(self.head[1])
         words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
         try:
             header = _header(m, header_line, table, words, table_line)
@@ -885,14 +860,12 @@ class _Builder:
             return None
         rest = rest[len(name) :]
         outcome = _OUTCOMES.get(rest)
-        clean = True
         if outcome is None:
             before = len(self.problems)
             outcome = self._outcome(line, rest)
             if outcome is None:
                 return None
-            clean = len(self.problems) == before  # only clean readings are shared between lines
-            if clean:
+            if len(self.problems) == before:  # only clean readings are shared between lines
                 remember(_OUTCOMES, _OUTCOMES_MAX, rest, outcome)
         button, small, big, result, folded, didnt_bet, cards, won, descs, cashed, pot_na, clauses = outcome
         ss = SummarySeat(
@@ -912,8 +885,6 @@ class _Builder:
             pot_na,
             clauses,
         )
-        if clean:
-            remember(_SSEATS, _OUTCOMES_MAX, text, ss)
         return ss
 
     def _outcome(self, line: int, rest: str) -> _Outcome | None:
@@ -1006,35 +977,41 @@ class _Builder:
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
 
-#: The terminals whose regex the builder reads fields with (:func:`hhparse.larkglue.load_grammar`).
+#: The line terminals whose fields the builder reads (named groups of the grammar), by token type.
+_LINE_TERMINALS: Final = (
+    "SEAT",
+    "TABLE",
+    "POST",
+    "DEALT",
+    "EXPOSE",
+    "EXPOSE_BUG",
+    "STREET",
+    "FOLD",
+    "CHECK",
+    "CALL",
+    "BET",
+    "RAISE",
+    "UNCALLED",
+    "SHOWDOWN",
+    "SHOW",
+    "MUCK",
+    "NOSHOW",
+    "COLLECT",
+    "BOUNTY",
+    "FINISHED",
+    "TWON",
+    "TOTAL",
+    "BOARD",
+    "SSEAT",
+)
+#: The terminals whose regex the builder reads fields with (:func:`hhparse.larkglue.load_grammar`):
+#: the line terminals, and the parts of lines it reads apart (a header's fields, the table line's
+#: words, amounts, the kinds of table events).
 _SHAPES: Final = (
     "AMT",
     "HEADER_FIELDS",
-    "TABLE",
     "TABLE_WORDS",
-    "SEAT",
-    "POST_LINE",
-    "DEALT_LINE",
-    "EXPOSE",
-    "EXPOSE_BUG",
-    "STREET_LINE",
-    "FOLD_LINE",
-    "CHECK_LINE",
-    "CALL_LINE",
-    "BET_LINE",
-    "RAISE_LINE",
-    "UNCALLED_LINE",
-    "SHOWDOWN",
-    "SHOW_LINE",
-    "MUCK_LINE",
-    "NOSHOW_LINE",
-    "COLLECT_LINE",
-    "BOUNTY_LINE",
-    "FINISHED_LINE",
-    "TWON_LINE",
-    "TOTAL",
-    "BOARD",
-    "SSEAT_LINE",
+    *_LINE_TERMINALS,
     *sorted({fragment for fragment, _, _ in _EVENT_SHAPES}),
 )
 #: A line -> its fields (the match of its terminal's shape, which it keeps: ``m.re``); bounded
@@ -1059,11 +1036,6 @@ _Outcome = tuple[
 ]
 _OUTCOMES: Final[dict[str, _Outcome]] = {}
 _OUTCOMES_MAX: Final = 4096
-#: Whole seat line (with its "\n") -> its reading (a Seat whose line is copied over).
-_SEAT_LINES: Final[dict[str, Seat]] = {}
-#: Whole summary seat line -> its reading (a SummarySeat whose line is copied over), used when
-#: that seat has that player in the hand being read.
-_SSEATS: Final[dict[str, SummarySeat]] = {}
 
 
 # ------------------------------------------------------------------------------------------
@@ -1351,12 +1323,6 @@ def _set_entry(lark: Any) -> Callable[[str], Any]:
     return _ENTRY[1]
 
 
-#: Lines whose terminal the driver remembers (see :class:`~hhparse.lalr.LineParser`): every
-#: terminal of ``grammars/pokerstars.lark`` is one whole line and looks at nothing outside it.
-#: Bounded like the other memos (:func:`hhparse.memo.remember`).
-_LINE_MEMO = 8192
-
-
 def _build(backend: str) -> None:
     """Build the process-wide parser. ``driver``: pure lark (for what the driver rejects, so
     errors are lark's) plus the compiled driver over its tables; if the driver cannot be built
@@ -1369,7 +1335,7 @@ def _build(backend: str) -> None:
         source, shapes = grammar_source(grammar_text(), _SHAPES, cache_dir())
         builder = _Builder(shapes)
         lark = make_parser(source, builder, cython=False)
-        driver = line_parser(lark, line_memo=_LINE_MEMO)
+        driver = line_parser(lark, fields=shapes)
         if driver is None:
             lark = make_parser(load_grammar(grammar_text(), _SHAPES)[0], builder)
     else:
@@ -1450,10 +1416,16 @@ def parse_block(block: Block) -> Hand | ParseError:
     if block.kind == BLOCK_PREAMBLE:
         return _err(block, "no-header", "text before the first hand header is not a hand", 1, 1, None)
     raw = block.text
-    # skip the sub when no line can end in blanks (the usual case): "\r" and "\t" are rare
-    # anywhere, and a one-character test is memchr-fast where " \n" is a slow two-character search
-    if "\r" in raw or "\t" in raw or raw[-1:] == " " or " \n" in raw:
+    # trailing blanks go: "\r" and "\t" are rare anywhere, so the regex (which tries every
+    # position of the hand) only runs for them or for a line ending in several spaces; real
+    # files end many lines in one space, which one replace takes away
+    if "\r" in raw or "\t" in raw:
         raw = _TRAILING_WS_RE.sub("", raw)
+    elif " \n" in raw or raw[-1:] == " ":
+        raw = raw.replace(" \n", "\n")
+        if " \n" in raw:
+            raw = _TRAILING_WS_RE.sub("", raw)
+        raw = raw.rstrip(" ")
     text = raw.rstrip("\n") + "\n"
     if text[text.rfind("\n", 0, len(text) - 1) + 1 : -1][:1] == "*":
         text = _without_separators(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from test_bad_input import GOOD
@@ -11,6 +12,8 @@ from hhparse.errors import ParseError
 from hhparse.model import Hand, PostBlind, TableEvent, TableEventKind, replace
 from hhparse.money import format_amount, parse_amount
 from hhparse.parsing import grammar_text, parse_text
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize(
@@ -142,3 +145,42 @@ def test_the_lexer_sees_no_capture_groups_and_the_builder_sees_the_fields() -> N
         "$1",
         " and is all-in",
     )
+
+
+def test_the_driver_never_skips_a_terminal_a_line_could_be(corpus_dir: Path) -> None:
+    """The compiled driver tries a terminal's regex only on lines that start with its prefix and
+    hold one of its needles (read off the regex by ``larkglue._line_term``): every line of the
+    corpus and of the sample histories that a terminal's regex matches has them, so no terminal
+    is ever passed over on a line it would have taken; and where it uses the regex without its
+    negative look-ahead (``fast``), that matches exactly as the whole regex."""
+    from hhparse import parsing
+
+    parsing.use_backend("driver")
+    driver = parsing._DRIVER
+    assert driver is not None and all(row is not None for row in driver.lexers)
+    terms = {t[0]: t for row in driver.lexers if row for t in row}
+    assert len(terms) > 25 and sum(1 for t in terms.values() if t[2] or t[3]) >= len(terms) - 2
+    lines: set[str] = set()
+    for path in [*corpus_dir.rglob("*.txt"), *(REPO / "sample_histories").glob("*.txt")]:
+        text = path.read_bytes().decode("utf-8", "replace").replace("\r", "")
+        lines.update(line.rstrip(" \t") + "\n" for line in text.split("\n"))
+    lines.update(line + "\n" for line in GOOD.split("\n"))
+    taken = quick = 0
+    for name, match, prefix, needles, fast, guard_prefix, guard_needles in terms.values():
+        for line in lines:
+            whole = match(line)
+            if whole is not None:
+                taken += 1
+                assert line.startswith(prefix) and (not needles or any(n in line for n in needles)), (
+                    name,
+                    line,
+                )
+            if fast is not None and (
+                (guard_prefix and not line.startswith(guard_prefix))
+                or (guard_needles and not any(n in line for n in guard_needles))
+            ):
+                quick += 1
+                alike = fast(line)
+                assert (alike is None) == (whole is None), (name, line)
+                assert alike is None or whole is None or alike.groups() == whole.groups()
+    assert taken > 10_000 and quick > 10_000

@@ -15,7 +15,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from hhparse.lalr import LineParser, LineToken, Rejected
-from hhparse.larkglue import line_parser, make_parser
+from hhparse.larkglue import _line_term, line_parser, make_parser
 
 GRAMMAR = r"""
 start: head items END
@@ -119,7 +119,7 @@ def test_a_state_without_scanner_is_rejected_not_guessed() -> None:
     driver = line_parser(make_parser(GRAMMAR, rec, cython=False))
     assert driver is not None
     blind = LineParser(
-        driver.actions, driver.rules, [None] * len(driver.scanners), driver.ignore, driver.start, driver.end
+        driver.actions, driver.rules, [None] * len(driver.lexers), driver.ignore, driver.start, driver.end
     )
     with pytest.raises(Rejected):
         blind.parse("head 1\nend\n")
@@ -143,14 +143,13 @@ def test_line_token_reads_like_a_lark_token() -> None:
     assert "ITEM" in repr(tok)
 
 
-@pytest.mark.parametrize("memo", [1, 2, 64])
-def test_remembered_lines_lex_as_the_regex_does_in_every_state(memo: int) -> None:
+def test_a_line_lexes_by_its_state_as_lark_does() -> None:
     """``head 1`` is HEAD where the hand starts and ITEM after it; blank lines are ignored; the
-    last line may lack its newline (then it is never remembered). Parsed again and again with
-    one driver (``memo`` entries kept), every call matches lark's."""
+    last line may lack its newline (then no terminal of the driver matches it). Parsed again and
+    again with one driver, every call matches lark's."""
     rec = Recorder()
     lark = make_parser(GRAMMAR, rec, cython=False)
-    driver = line_parser(lark, line_memo=memo)
+    driver = line_parser(lark)
     assert driver is not None
     texts = [
         "head 1\nhead 1\nend\n",
@@ -167,4 +166,114 @@ def test_remembered_lines_lex_as_the_regex_does_in_every_state(memo: int) -> Non
                 assert got is Rejected
             else:
                 assert (got, calls) == (expected, lark_calls)
-    assert 0 < len(driver.memo) <= memo
+
+
+def test_the_token_carries_the_match_of_its_terminal() -> None:
+    """The driver matches each line once, with its terminal's regex (``fields``: the same regex
+    with named groups), and hands that match to the callback in the token."""
+    seen: list[Any] = []
+
+    class Fields(Recorder):
+        def item(self, c: list[Any]) -> str:
+            seen.append(c[1])
+            return super().item(c)
+
+    rec = Fields()
+    grammar = GRAMMAR.replace(r"ITEM.1: /[a-z]+ \d+\n/", r"ITEM.1: /(?:[a-z]+) (?:\d+)\n/")
+    driver = line_parser(
+        make_parser(grammar, rec, cython=False), fields={"ITEM": "(?P<w>[a-z]+) (?P<n>\\d+)\n"}
+    )
+    assert driver is not None
+    assert driver.parse("head 1\nab 22\nend\n") == "start"
+    (tok,) = seen
+    assert isinstance(tok, LineToken) and tok.match is not None
+    assert tok.match.group("w", "n") == ("ab", "22") and tok.match.group(0) == tok.value == "ab 22\n"
+
+
+def test_fields_of_another_regex_are_not_taken() -> None:
+    """A ``fields`` regex that is not lark's own (groups aside) is ignored: lark's regex lexes."""
+    rec = Recorder()
+    driver = line_parser(
+        make_parser(GRAMMAR, rec, cython=False), fields={"ITEM": r"(?P<w>[a-z]*) (?P<n>\d+)\n"}
+    )
+    assert driver is not None
+    term = next(t for row in driver.lexers if row for t in row if t[0] == "ITEM")
+    assert term[1]("ab 2\n") is not None and term[1]("ab 2\n").re.groups == 0  # type: ignore[union-attr]
+
+
+MULTI = r"""
+start: head items END
+head: HEAD                -> head
+items:                    -> none
+     | items ITEM         -> item
+HEAD.3: /head \d+\n/
+END.2: /end\n/
+ITEM.1: /[a-z]+ \d+\n(?:more\n)?/
+"""
+
+
+def test_a_terminal_that_may_span_lines_leaves_its_states_to_lark() -> None:
+    rec = Recorder()
+    lark = make_parser(MULTI, rec, cython=False)
+    driver = line_parser(lark)
+    assert driver is not None
+    assert any(row is None for row in driver.lexers)
+    expected = lark.parse("head 1\nab 2\nmore\nend\n")
+    rec.calls.clear()
+    with pytest.raises(Rejected):
+        driver.parse("head 1\nab 2\nmore\nend\n")
+    assert expected == "start"
+
+
+@pytest.mark.parametrize(
+    ("regex", "prefix", "needles"),
+    [
+        (r"[^\n]+: folds(?: \[[^\n]*\])?\n", "", (": folds",)),
+        (r"Seat (?P<seat>\d+): (?P<rest>[^\n]+)\n", "Seat ", (": ",)),
+        (r"(?=\*\*\* (?:FLOP|TURN) \*\*\* \[[^\n]*\]\n)(?![^\n]* said\n)[^\n]*\n", "*** ", (" *** [",)),
+        (r"(?:ab|cd)xy\n", "", ("xy\n",)),
+        (r"(?:abc|def)x\n", "", ("abc", "def")),
+        (r"[^\n]+ (?:leaves|joins the table)\n", "", ("joins the table", "leaves")),
+        (r"x(?:abc)+y\n", "x", ("abc",)),
+        (r"(?i:abc)\n", "", ()),
+    ],
+)
+def test_the_texts_a_line_must_hold_are_read_off_the_regex(
+    regex: str, prefix: str, needles: tuple[str, ...]
+) -> None:
+    term = _line_term("T", regex, None, 0)
+    assert term is not None and term[2:4] == (prefix, needles)
+
+
+def test_a_terminal_ahead_of_other_shapes_skips_them_on_lines_that_cannot_be_them() -> None:
+    """``(?=A)(?!B)``: on a line holding none of B's texts, the regex without the look-ahead
+    (``fast``) is used, and it matches exactly where the whole regex does."""
+    term = _line_term("T", r"(?=(?P<n>[a-z]+) \d+\n)(?![^\n]* 7\n|[^\n]*x[^\n]* said\n)[^\n]*\n", None, 0)
+    assert term is not None
+    _, match, _, _, fast, guard_prefix, guard_needles = term
+    assert fast is not None and guard_prefix == "" and guard_needles == (" 7\n", " said\n")
+    for line in ["ab 1\n", "ab 7\n", "ab 12\n", "x said\n", "ab\n"]:
+        whole = match(line)
+        if not any(g in line for g in guard_needles):
+            quick = fast(line)
+            assert (quick is None) == (whole is None)
+            assert quick is None or whole is None or quick.group("n") == whole.group("n")
+    assert match("ab 7\n") is None and fast("ab 7\n") is not None
+
+
+@pytest.mark.parametrize(
+    "regex",
+    [
+        r"a\nb\n",
+        r"a[\s]*\n",
+        r"a.*\n",
+        r"^a\n",
+        r"a$\n",
+        r"a(?=\nb)[^\n]*\n",
+        r"(?s:a.)\n",
+        r"a\n?",
+        r"(a)\1\n",
+    ],
+)
+def test_terminals_that_may_reach_past_their_line_are_refused(regex: str) -> None:
+    assert _line_term("T", regex, None, 0) is None
