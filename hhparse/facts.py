@@ -380,7 +380,7 @@ class EvShareFact(Record):
         self.seat: Final = seat
         self.amount: Final = amount  # the pot's amount in this run, after rake
         self.ev: Final = ev  # expected share, rounded (largest remainder within the pot-run)
-        self.share_sum: Final = share_sum  # the share summed over every board enumerated or sampled
+        self.share_sum: Final = share_sum  # the share summed over every board counted or sampled
         self.boards: Final = boards
         self.std_err: Final = std_err  # standard error of the expected share, rounded up (0 when exact)
         self.won: Final = won  # what the player actually got of it

@@ -383,7 +383,11 @@ COLUMNS: dict[str, Column] = {
     "street": _key(
         "Street", "Street the betting ended on with a player all-in: pre-flop, flop or turn.", rank=5
     ),
-    "method": _key("Method", "exact (every board enumerated) or mc (seeded Monte Carlo).", rank=9),
+    "method": _key(
+        "Method",
+        "exact (every possible board counted) or mc (seeded Monte Carlo: a contender's cards unknown).",
+        rank=9,
+    ),
     "hole_cards": Column(
         "Cards", "The player's hole cards when known (the hero's, or shown).", "", "", "", "", "cards", 6
     ),

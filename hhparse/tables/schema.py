@@ -293,7 +293,7 @@ HAND_PLAYERS = Table(
         _c(
             "ev_method",
             _STR,
-            "`exact` (every board enumerated) or `mc` (seeded Monte Carlo); `failed` if the computation "
+            "`exact` (every possible board counted: listed, or grouped by rank class before the flop) or `mc` (seeded Monte Carlo, only when a contender's cards stayed unknown); `failed` if the computation "
             "raised (then `allin_ev` = `net`); null when the hand has no all-in EV.",
             null=True,
         ),
@@ -427,12 +427,16 @@ EV_SHARES = Table(
             "Expected amount won from this half, rounded so that a pot-run's rows add up to `amount`.",
             money=True,
         ),
-        _c("share_sum", _I64, "Amount won from this half summed over every board enumerated or sampled."),
+        _c("share_sum", _I64, "Amount won from this half summed over every board counted or sampled."),
         _c("boards", _I64, "Boards enumerated (exact) or sampled (mc)."),
         _c("std_err", _I64, "Standard error of `ev`, rounded up (0 when exact).", money=True),
         _c("won", _I64, "Amount actually won from this half.", money=True),
         _c("street", _I8, "Street the betting ended on (0 pre-flop, 1 flop, 2 turn)."),
-        _c("method", _STR, "`exact` (every board enumerated) or `mc` (seeded Monte Carlo)."),
+        _c(
+            "method",
+            _STR,
+            "`exact` (every possible board counted: listed, or grouped by rank class before the flop) or `mc` (seeded Monte Carlo, only when a contender's cards stayed unknown).",
+        ),
         *_copies(*_UNIT_COPIES),
     ),
 )
