@@ -104,6 +104,19 @@ CREATE OR REPLACE MACRO in_scope(p_since, p_until, p_game, p_stakes, h_start, h_
     AND (p_stakes IS NULL OR list_contains(CAST(p_stakes AS VARCHAR[]), h_stakes)
          OR list_contains(CAST(p_stakes AS VARCHAR[]), h_buyin));
 
+-- The hand list's pot and door-card filters (hands.sql), each NULL for "no filter": the pot at
+-- least p_min_pot, or p_min_pot_bb big blinds; the door card low (A-8), high (9-K), a rank, or
+-- one card. A hand's values, copied on each of its player rows: one test for either table.
+CREATE OR REPLACE MACRO pot_and_door_card(p_min_pot, p_min_pot_bb, p_door_card, h_pot, h_big_blind, h_door_card) AS
+    (CAST(p_min_pot AS DECIMAL(18, 2)) IS NULL OR h_pot >= CAST(p_min_pot AS DECIMAL(18, 2)))
+    AND (CAST(p_min_pot_bb AS DECIMAL(18, 2)) IS NULL
+         OR h_pot >= CAST(p_min_pot_bb AS DECIMAL(18, 2)) * h_big_blind)
+    AND (CAST(p_door_card AS VARCHAR) IS NULL
+         OR CASE WHEN p_door_card = 'low' THEN h_door_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
+                 WHEN p_door_card = 'high' THEN h_door_card[1] IN ('9', 'T', 'J', 'Q', 'K')
+                 WHEN length(p_door_card) = 1 THEN h_door_card[1] = p_door_card
+                 ELSE h_door_card = p_door_card END);
+
 -- player_hands restricted to the report's filters.
 CREATE OR REPLACE MACRO player_hands_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *

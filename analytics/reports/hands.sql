@@ -32,14 +32,7 @@ WITH mine_keys AS (
       AND player = $player
       AND dealt_in
       AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
-      AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
-      AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
-           OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
-      AND (CAST($door_card AS VARCHAR) IS NULL
-           OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
-                   WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
-                   WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
-                   ELSE exposed_card = $door_card END)
+      AND pot_and_door_card($min_pot, $min_pot_bb, $door_card, total_pot, big_blind, exposed_card)
       AND (CAST($showdown AS BOOLEAN) IS NULL OR went_to_showdown = CAST($showdown AS BOOLEAN))
       AND (CAST($all_in AS BOOLEAN) IS NULL OR (all_in_street IS NOT NULL) = CAST($all_in AS BOOLEAN))
       AND (CAST($scooped AS BOOLEAN) IS NULL OR scooped = CAST($scooped AS BOOLEAN))
@@ -74,14 +67,7 @@ by_hand AS (
       AND CAST($showdown AS BOOLEAN) IS NULL AND CAST($all_in AS BOOLEAN) IS NULL
       AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL
       AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
-      AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
-      AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
-           OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
-      AND (CAST($door_card AS VARCHAR) IS NULL
-           OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
-                   WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
-                   WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
-                   ELSE exposed_card = $door_card END)
+      AND pot_and_door_card($min_pot, $min_pot_bb, $door_card, total_pot, big_blind, exposed_card)
     ORDER BY start_utc DESC, hand_id DESC
     LIMIT CAST($limit AS BIGINT)
 ),
@@ -105,14 +91,7 @@ by_flags AS (
                    AND CAST($scooped AS BOOLEAN) IS NULL AND CAST($quartered AS BOOLEAN) IS NULL)
           AND dealt_in
           AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
-          AND (CAST($min_pot AS DECIMAL(18, 2)) IS NULL OR total_pot >= CAST($min_pot AS DECIMAL(18, 2)))
-          AND (CAST($min_pot_bb AS DECIMAL(18, 2)) IS NULL
-               OR total_pot >= CAST($min_pot_bb AS DECIMAL(18, 2)) * big_blind)
-          AND (CAST($door_card AS VARCHAR) IS NULL
-               OR CASE WHEN $door_card = 'low' THEN exposed_card[1] IN ('A', '2', '3', '4', '5', '6', '7', '8')
-                       WHEN $door_card = 'high' THEN exposed_card[1] IN ('9', 'T', 'J', 'Q', 'K')
-                       WHEN length($door_card) = 1 THEN exposed_card[1] = $door_card
-                       ELSE exposed_card = $door_card END)
+          AND pot_and_door_card($min_pot, $min_pot_bb, $door_card, total_pot, big_blind, exposed_card)
         GROUP BY site, hand_id, start_utc
     )
     WHERE (CAST($showdown AS BOOLEAN) IS NULL OR showdown = CAST($showdown AS BOOLEAN))
