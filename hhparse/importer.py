@@ -739,9 +739,8 @@ class _Importer:
                 s.superseded += 1
             if accepted and site is not None and hand_id is not None:
                 value = hash_value(chash)
-                old = known.get(site, hand_id)
+                old = known.setdefault(site, hand_id, value)
                 if old is None:
-                    known.add(site, hand_id, value)
                     run.new += 1
                     new += 1
                     keep.append(idx)

@@ -75,6 +75,35 @@ class KnownHands:
         if self._pending_count >= FOLD_EVERY:
             self.fold()
 
+    def setdefault(self, site: str, hand_id: str, value: int) -> int | None:
+        """The stored content hash of this hand; if it is not stored, record ``value`` and return
+        None. One look-up instead of :meth:`get` then :meth:`add` (the importer does this once
+        for every hand it reads, in its busy main process)."""
+        if _NUMERIC.fullmatch(hand_id) is None:
+            key = (site, hand_id)
+            old = self._text.get(key)
+            if old is None:
+                self._text[key] = value
+            return old
+        n = int(hand_id)
+        pending = self._pending.get(site)
+        if pending is None:
+            pending = self._pending[site] = {}
+        else:
+            found = pending.get(n)
+            if found is not None:
+                return found
+        ids = self._ids.get(site)
+        if ids is not None and len(ids):
+            i = int(np.searchsorted(ids, n))
+            if i < len(ids) and int(ids[i]) == n:
+                return int(self._hashes[site][i])
+        pending[n] = value
+        self._pending_count += 1
+        if self._pending_count >= FOLD_EVERY:
+            self.fold()
+        return None
+
     def extend(self, rows: Iterable[tuple[str, str, str]]) -> None:
         """Add ``(site, hand id, content hash)`` rows of stored hands, in bulk (loading)."""
         by_site: dict[str, tuple[list[int], list[int]]] = {}

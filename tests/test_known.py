@@ -13,7 +13,7 @@ _IDS = st.one_of(
 )
 _OPS = st.lists(
     st.tuples(
-        st.sampled_from(["add", "fold", "get"]),
+        st.sampled_from(["add", "fold", "get", "setdefault"]),
         st.sampled_from(["PokerStars", "Other"]),
         _IDS,
         st.integers(min_value=0, max_value=2**64 - 1),
@@ -38,6 +38,9 @@ def test_known_hands_is_an_exact_dict(
     for op, site, hand_id, value in ops:
         if op == "fold":
             known.fold()
+        elif op == "setdefault":  # the importer's one look-up: the stored value, else recorded
+            assert known.setdefault(site, hand_id, value) == model.get((site, hand_id))
+            model.setdefault((site, hand_id), value)
         elif op == "add" and (site, hand_id) not in model:
             known.add(site, hand_id, value)
             model[(site, hand_id)] = value

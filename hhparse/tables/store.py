@@ -95,6 +95,10 @@ LOCK_NAME: Final = ".lock"
 DEFAULT_WAREHOUSE = "hhparse-warehouse"
 ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
+#: Parquet dictionary encoding: off. Behind zstd it made every table larger, not smaller (the
+#: compressor finds the repeated names and labels itself), and building the dictionaries is a
+#: good part of what writing a batch costs the importing process (``bench/import.py``).
+USE_DICTIONARY: Final = False
 
 #: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
 #: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
@@ -185,7 +189,9 @@ def _write_json_atomic(data: Any, tmp: Path, dest: Path, replaced: Callable[[], 
     between the two (so a caller always knows whether the new file is in place)."""
     try:
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
+            # one string, then one write: json.dump streams through the pure-Python encoder, and
+            # the manifest (one record per imported file) is written twice per batch
+            fh.write(json.dumps(data, separators=(",", ":")))
             fh.flush()
             os.fsync(fh.fileno())
         with _signals_deferred():
@@ -208,7 +214,13 @@ def write_parquet_atomic(table_name: str, table: pa.Table, dest: Path, tmp: Path
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
         with open(tmp, "wb") as fh:
-            pq.write_table(table, fh, compression=COMPRESSION, row_group_size=256 * 1024)
+            pq.write_table(
+                table,
+                fh,
+                compression=COMPRESSION,
+                row_group_size=256 * 1024,
+                use_dictionary=USE_DICTIONARY,
+            )
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, dest)
