@@ -95,10 +95,10 @@ LOCK_NAME: Final = ".lock"
 DEFAULT_WAREHOUSE = "hhparse-warehouse"
 ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
-#: Parquet dictionary encoding: off. Behind zstd it made every table larger, not smaller (the
-#: compressor finds the repeated names and labels itself), and building the dictionaries is a
-#: good part of what writing a batch costs the importing process (``bench/import.py``).
-USE_DICTIONARY: Final = False
+#: Parquet dictionary encoding: on. Without it the files are a little smaller and cheaper to
+#: write, but DuckDB reads plain strings much slower (grouping by player, filtering one player:
+#: docs/performance.md), and a warehouse is written once and read by every report.
+USE_DICTIONARY: Final = True
 
 #: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
 #: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
