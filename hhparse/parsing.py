@@ -312,6 +312,11 @@ class _Builder:
         self.amt_re = re.compile(shapes["AMT"])
         self.terms = {name: re.compile(shapes[name]) for name in _LINE_TERMINALS}
         self.sseat_re = self.terms["SSEAT"]
+        # the player's name is the first field of every line naming a player first: read by
+        # number (a name look-up per line saved); checked here, so another grammar still reads
+        self.name_group: int | str = "name"
+        if all(self.terms[t].groupindex.get("name") == 1 for t in _NAME_FIRST):
+            self.name_group = 1
         self.event_shapes = [(_event_shape(shapes[f], sep, kind), kind) for f, sep, kind in _EVENT_SHAPES]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
@@ -407,18 +412,28 @@ class _Builder:
 
     def _fields(self, tok: Any) -> tuple[re.Match[str] | None, int]:
         """:meth:`_match` and the token's file line (no match: a problem of the line, not a crash)."""
+        if isinstance(tok, LineToken):
+            known = tok.match
+            if known is not None:  # the driver's token: read directly
+                return known, self.offset + tok.line
         line = self._at(tok)
         m = self._match(tok)
         if m is None:
             self.problems.append((line, "unrecognised line"))
         return m, line
 
-    def _player_fields(self, tok: Any) -> tuple[re.Match[str] | None, int]:
+    def _player_fields(self, tok: Any, first: bool = True) -> tuple[re.Match[str] | None, int]:
         """:meth:`_fields` of a play line naming a player in its ``name`` field, who must be
-        seated (table events may name anyone)."""
-        m, line = self._fields(tok)
+        seated (table events may name anyone); ``first``: a line of :data:`_NAME_FIRST`. The
+        driver's token (nearly every line) is read directly: its match and line are what
+        :meth:`_fields` would return."""
+        m: re.Match[str] | None
+        if isinstance(tok, LineToken) and tok.match is not None:
+            m, line = tok.match, self.offset + tok.line
+        else:
+            m, line = self._fields(tok)
         if m is not None:
-            name: str = m["name"]
+            name: str = m.group(self.name_group if first else "name")
             if name not in self.seated:
                 self.problems.append((line, f"player {name!r} has no seat line"))
         return m, line
@@ -451,11 +466,12 @@ class _Builder:
         number, name, stack, bounty, out, reason = m.group("seat", "name", "stack", "bounty", "out", "reason")
         # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
         # be unrecognised where it stands; its amounts are the grammar's AMT
+        # (every text the amount memo holds is one: it only keeps amounts of AMT fields)
         amt = self.amt_re
         if (
             stack[-1:] != " "
-            or amt.fullmatch(stack, 0, len(stack) - 1) is None
-            or (bounty is not None and amt.fullmatch(bounty) is None)
+            or (stack[:-1] not in _AMOUNTS and amt.fullmatch(stack, 0, len(stack) - 1) is None)
+            or (bounty is not None and bounty not in _AMOUNTS and amt.fullmatch(bounty) is None)
         ):
             self.problems.append((line, "unrecognised line"))
             return
@@ -598,7 +614,7 @@ class _Builder:
             )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line = self._player_fields(c[1], False)
         if m is not None:
             self.events.append(UncalledBet(line, m["name"], self._amt(m["amt"], line)))
 
@@ -978,6 +994,21 @@ class _Builder:
 
 
 #: The line terminals whose fields the builder reads (named groups of the grammar), by token type.
+#: The play lines whose first field is the player's name (:meth:`_Builder._player_fields`).
+_NAME_FIRST: Final = (
+    "POST",
+    "DEALT",
+    "FOLD",
+    "CHECK",
+    "CALL",
+    "BET",
+    "RAISE",
+    "SHOW",
+    "MUCK",
+    "NOSHOW",
+    "COLLECT",
+)
+
 _LINE_TERMINALS: Final = (
     "SEAT",
     "TABLE",

@@ -184,3 +184,37 @@ def test_the_driver_never_skips_a_terminal_a_line_could_be(corpus_dir: Path) -> 
                 assert (alike is None) == (whole is None), (name, line)
                 assert alike is None or whole is None or alike.groups() == whole.groups()
     assert taken > 10_000 and quick > 10_000
+
+
+def test_every_amount_the_memo_holds_is_an_amount_of_the_grammar(corpus_dir: Path) -> None:
+    """A seat line's stack (and bounty) found in the amount memo is taken for an ``AMT`` without
+    matching it again (``_Builder._seat``): that holds only while every text the memo keeps is
+    one, which this checks after reading the corpus and the damaged hands of the tests."""
+    from hhparse import parsing
+
+    for path in sorted(corpus_dir.rglob("*.txt"))[:40]:
+        list(parsing.parse_path(path))
+    list(parsing.parse_text(GOOD.replace("in chips", "x in chips").replace("$", "$$")))
+    amt = parsing._builder().amt_re
+    assert parsing._AMOUNTS and all(amt.fullmatch(text) for text in parsing._AMOUNTS)
+
+
+def test_a_seat_line_whose_stack_is_no_amount_is_unrecognised_though_the_memo_is_full() -> None:
+    """The memo only spares matching an amount it holds: a stack that is none still fails."""
+    list(parse_text(GOOD))  # fills the memo with this hand's amounts
+    bad = GOOD.replace("($10 in chips)", "($1O in chips)", 1)
+    assert bad != GOOD
+    (result,) = parse_text(bad)
+    assert isinstance(result, ParseError) and "unrecognised line" in result.message
+
+
+def test_the_players_name_is_read_by_its_number_on_lines_that_start_with_it() -> None:
+    """``_Builder._player_fields`` reads the name of a :data:`~hhparse.parsing._NAME_FIRST` line
+    by its group number: the grammar names it first on each of them."""
+    from hhparse import parsing
+
+    builder = parsing._builder()
+    assert builder.name_group == 1
+    for term in parsing._NAME_FIRST:
+        assert builder.terms[term].groupindex["name"] == 1
+    assert builder.terms["UNCALLED"].groupindex["name"] != 1  # read by name
