@@ -70,16 +70,87 @@ def _holds(value: str, needles: tuple[str, ...]) -> bool:
     return any(needle in value for needle in needles)
 
 
+#: A terminal with at least this many needles (or guard needles) has them tested behind fewer,
+#: shorter texts (:func:`_cover`).
+MANY: Final = 4
+
+_Entry = tuple[
+    str,
+    Matcher,
+    str,
+    tuple[str, ...],
+    "Matcher | None",
+    str,
+    tuple[str, ...],
+    tuple[str, ...],
+    tuple[str, ...],
+]
+"""A :data:`Term` and the covers (:func:`_cover`) of its needles and of its guard needles."""
+
+
+def _cover(needles: tuple[str, ...], others: set[str]) -> tuple[str, ...]:
+    """Texts of which every one of ``needles`` holds one, fewer than the needles, or none.
+
+    Why: a line that holds none of them holds none of the needles, so testing them first spares
+    testing every needle (a table event has many) on the lines that have none — nearly all. Each
+    is a piece of a needle (3 to 8 characters), chosen greedily (the most needles, then the
+    longest), preferring pieces that are no part of ``others`` (the texts of the lines usually
+    there: the other terminals' needles), which would be found on those lines for nothing."""
+    if len(needles) < MANY:
+        return ()
+    pieces: dict[str, set[str]] = {}
+    for avoid in (True, False):
+        for needle in needles:
+            for size in range(3, 9):
+                for at in range(len(needle) - size + 1):
+                    piece = needle[at : at + size]
+                    if avoid and any(piece in o for o in others):
+                        continue
+                    pieces.setdefault(piece, set()).add(needle)
+        if all(any(n in group for group in pieces.values()) for n in needles):
+            break
+    left = set(needles)
+    chosen: list[str] = []
+    while left:
+        best = ""
+        for piece, holders in pieces.items():
+            if len(holders & left) > len(pieces.get(best, set()) & left) or (
+                best and len(holders & left) == len(pieces[best] & left) and len(piece) > len(best)
+            ):
+                best = piece
+        if not best or not pieces[best] & left:
+            return ()
+        chosen.append(best)
+        left -= pieces[best]
+    if len(chosen) >= len(needles) or not all(any(c in n for c in chosen) for n in needles):
+        return ()
+    return tuple(chosen)
+
+
+def _entries(terms: list[Term]) -> list[_Entry]:
+    """``terms`` with the covers of their needles (the other terminals' needles avoided)."""
+    out: list[_Entry] = []
+    for t in terms:
+        others = {n for o in terms if o is not t for n in (*o[3], *o[6])}
+        out.append((*t, _cover(t[3], others), _cover(t[6], others)))
+    return out
+
+
+def _covered(value: str, cover: tuple[str, ...]) -> bool:
+    """Whether ``value`` holds one of ``cover`` (no cover: it may hold any needle)."""
+    return not cover or any(text in value for text in cover)
+
+
 class _Lexer:
     """One lexer state's terminals in lark's order, grouped by the first character a line must
-    have for each (terminals with no fixed start are in every group)."""
+    have for each (terminals with no fixed start are in every group), with their covers."""
 
     def __init__(self, terms: list[Term]) -> None:
         firsts = {t[2][0] for t in terms if t[2]}
-        self.by_first: dict[str, list[Term]] = {
-            c: [t for t in terms if not t[2] or t[2][0] == c] for c in firsts
+        self.by_first: dict[str, list[_Entry]] = {
+            c: _entries([t for t in terms if not t[2] or t[2][0] == c]) for c in firsts
         }
-        self.other: list[Term] = [t for t in terms if not t[2]]
+        self.other: list[_Entry] = _entries([t for t in terms if not t[2]])
 
 
 class LineParser:
@@ -139,10 +210,12 @@ class LineParser:
                 terms = lexer.other
             m: re.Match[str] | None = None
             kind = ""
-            for name, match, prefix, needles, fast, guard_prefix, guard_needles in terms:
+            for name, match, prefix, needles, fast, guard_prefix, guard_needles, cover, guard_cover in terms:
                 if prefix and not value.startswith(prefix):
                     continue
                 if needles:  # (:func:`_holds`, inline: this runs for most terminals of most lines)
+                    if cover and not _covered(value, cover):
+                        continue
                     for needle in needles:
                         if needle in value:
                             break
@@ -150,7 +223,10 @@ class LineParser:
                         continue
                 if fast is not None and (
                     (guard_prefix and not value.startswith(guard_prefix))
-                    or (guard_needles and not _holds(value, guard_needles))
+                    or (
+                        guard_needles
+                        and (not _covered(value, guard_cover) or not _holds(value, guard_needles))
+                    )
                 ):
                     m = fast(value)
                 else:

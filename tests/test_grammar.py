@@ -184,6 +184,27 @@ def test_the_driver_never_skips_a_terminal_a_line_could_be(corpus_dir: Path) -> 
                 assert (alike is None) == (whole is None), (name, line)
                 assert alike is None or whole is None or alike.groups() == whole.groups()
     assert taken > 10_000 and quick > 10_000
+    # the covers tested before many needles (``lalr._cover``): a line holding a needle holds one
+    covers = {
+        (entry[3], entry[7])
+        for lexer in driver._lexers
+        if lexer
+        for group in [*lexer.by_first.values(), lexer.other]
+        for entry in group
+    } | {
+        (entry[6], entry[8])
+        for lexer in driver._lexers
+        if lexer
+        for group in [*lexer.by_first.values(), lexer.other]
+        for entry in group
+    }
+    covers = {(needles, cover) for needles, cover in covers if cover}
+    assert len(covers) >= 3
+    for needles, cover in covers:
+        assert all(any(c in n for c in cover) for n in needles)
+        for line in lines:
+            if any(n in line for n in needles):
+                assert any(c in line for c in cover), (cover, line)
 
 
 def test_every_amount_the_memo_holds_is_an_amount_of_the_grammar(corpus_dir: Path) -> None:

@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lark import Lark
 from lark.exceptions import UnexpectedInput
 
-from hhparse.lalr import LineParser, LineToken, Rejected
+from hhparse.lalr import MANY, LineParser, LineToken, Rejected, _cover
 from hhparse.larkglue import _line_term, line_parser, make_parser
 
 GRAMMAR = r"""
@@ -277,3 +279,18 @@ def test_a_terminal_ahead_of_other_shapes_skips_them_on_lines_that_cannot_be_the
 )
 def test_terminals_that_may_reach_past_their_line_are_refused(regex: str) -> None:
     assert _line_term("T", regex, None, 0) is None
+
+
+_PIECES = st.sampled_from(["a", "b", " ", ": ", "ab", "bab", "is ", "the", "x", "\n"])
+_NEEDLES = st.lists(st.lists(_PIECES, min_size=1, max_size=6).map("".join), min_size=1, max_size=MANY + 8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_NEEDLES.map(tuple), st.sets(st.lists(_PIECES, max_size=4).map("".join), max_size=4))
+def test_a_cover_is_held_by_every_needle_and_is_fewer(needles: tuple[str, ...], others: set[str]) -> None:
+    """The texts tested before many needles: every needle holds one of them (so a line without
+    them holds no needle), and they are fewer than the needles; or there are none."""
+    cover = _cover(needles, others)
+    assert not cover or (len(cover) < len(needles) and all(any(c in n for c in cover) for n in needles))
+    if len(needles) < MANY:
+        assert cover == ()
