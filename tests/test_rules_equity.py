@@ -488,6 +488,8 @@ def _every_board(spot: EquitySpot, monkeypatch: pytest.MonkeyPatch) -> E.EquityR
         (4, 4, True, 12, 6),
         (5, 3, False, 10, 7),
         (4, 9, True, 0, 8),  # nine players hi/lo, a side pot: outcomes too many for one small integer
+        (6, 2, True, 8, 9),  # 6 Card hi/lo heads-up, dead cards
+        (5, 3, True, 0, 10),  # hi/lo, a heads-up side pot run twice beside the three-way main pot
     ],
 )
 def test_preflop_rank_classes_count_every_board(
@@ -536,3 +538,46 @@ def test_preflop_sampling_stays_within_its_stated_bound(spot: EquitySpot) -> Non
     for e, m, se in zip(exact.ev, mc.ev, mc.std_err, strict=True):
         assert se <= 0.5 / math.sqrt(E.MC_SAMPLES) * total + 1e-9
         assert abs(m - e) <= 4 * se + 1e-9, (e, m, se)
+
+
+def test_preflop_rank_classes_with_a_suit_nearly_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most of a suit dead or held: the sets of that suit's ranks a board can still hold are the
+    few left (down to none of five, or of three), found by their rank masks, exactly as listing
+    every board finds them (hi/lo, both players with two cards of each short suit)."""
+    holes = (("Ah", "Kh", "Ac", "2c", "Qs", "3s"), ("Qh", "Jh", "Kc", "3c", "Js", "4s"))
+    dead = ("Th", "9h", "8h", "7h", "6h", "5h", "4h", "2h", "Qc", "Jc", "Tc", "9c", "8c", "7c", "6c")
+    spot = EquitySpot(True, 6, holes, (), dead, (EquityPot(((0, 1001),), (0, 1)),))
+    fast = equity(spot)
+    slow = _every_board(spot, monkeypatch)
+    assert fast.method == "exact" and fast.totals == slow.totals and fast.shares == slow.shares
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    values=st.lists(
+        st.tuples(
+            st.integers(0, 5),
+            st.integers(0, 5),
+            st.sampled_from((3, 5, 9, 256)),
+            st.sampled_from((3, 9, 256)),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    hilo=st.booleans(),
+)
+def test_heads_up_pot_codes_are_the_general_ones(values: list[tuple[int, int, int, int]], hilo: bool) -> None:
+    """A pot between two players takes its winners' masks from the sign of a difference; they are
+    the masks the comparison with the best of every eligible player gives (ties, no low on
+    either side or both), so the outcome counted is the same."""
+    a_hi, b_hi, a_lo, b_lo = (np.array(col, dtype=np.int32) for col in zip(*values, strict=True))
+    spot = EquitySpot(hilo, 4, ((), ()), (), (), (EquityPot(((0, 10),), (1, 0)),))
+    codes, widths = E._pot_codes(spot, {0: a_hi, 1: b_hi}, {0: a_lo, 1: b_lo})
+    hi = np.stack([b_hi, a_hi])  # pot order: player 1 first
+    want = E._winner_code(hi == hi.max(axis=0))
+    if hilo:
+        lo = np.stack([b_lo, a_lo])
+        best = lo.min(axis=0)
+        want |= E._winner_code((lo == best) & (best < E.NO_LOW)) << 2
+    assert widths == [4 if hilo else 2]
+    assert codes[0].dtype == np.int64 and codes[0].tolist() == want.tolist()

@@ -610,7 +610,10 @@ class _RankClasses:
     of each of its ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
     ranks); ``with_suited[j]`` (C(13, j), multisets of 5 - j ranks) the class of ``j`` different
     ranks (by lexicographic rank among :func:`_combos` (13, j)) joined with a multiset of the
-    other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts."""
+    other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts;
+    ``suited_mask[j]`` (C(13, j),) the 13-bit rank mask of each set of ``j`` different ranks and
+    ``suited_tmask[j]`` (C(13, j), C(j, 3)) those of its triples, so that a suit's possible sets
+    are found by one mask test against the ranks still unseen in it, in the same order."""
 
     slots: Array
     orders: Array
@@ -618,6 +621,8 @@ class _RankClasses:
     lm: Array
     with_suited: dict[int, Array]
     others: dict[int, Array]
+    suited_mask: dict[int, Array]
+    suited_tmask: dict[int, Array]
 
 
 def _multisets(size: int) -> Array:
@@ -642,8 +647,12 @@ def _rank_classes() -> _RankClasses:
     lm = np.where(_POP8[lm] == 3, lm, 0)
     with_suited: dict[int, Array] = {}
     others: dict[int, Array] = {}
+    suited_mask: dict[int, Array] = {}
+    suited_tmask: dict[int, Array] = {}
     for j in (3, 4, 5):
         suited = _combos(13, j)
+        suited_mask[j] = (1 << suited).sum(axis=1)
+        suited_tmask[j] = (1 << suited[:, _combos(j, 3)]).sum(axis=2)
         rest = _multisets(5 - j)
         rows = np.concatenate([np.repeat(suited, len(rest), axis=0), np.tile(rest, (len(suited), 1))], axis=1)
         with_suited[j] = code[_base13(np.sort(rows, axis=1))].reshape(len(suited), len(rest))
@@ -661,6 +670,8 @@ def _rank_classes() -> _RankClasses:
         np.ascontiguousarray(lm.T, dtype=np.intp),
         with_suited,
         others,
+        suited_mask,
+        suited_tmask,
     )
 
 
@@ -692,13 +703,11 @@ def _preflop_counts(
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
-    nf = p.nf.take(rc.ms[0], axis=1)  # (P, R): the best over the class's ten triples
-    for col in rc.ms[1:]:
-        np.maximum(nf, p.nf.take(col, axis=1), out=nf)
+    n_classes = rc.ms.shape[1]
+    # (P, R): the best over each class's ten triples, all gathered at once
+    nf = p.nf.take(rc.ms.ravel(), axis=1).reshape(n_rows, 10, n_classes).max(axis=1)
     if spot.hilo:
-        lo = p.lo.take(rc.lm[0], axis=1)
-        for col in rc.lm[1:]:
-            np.minimum(lo, p.lo.take(col, axis=1), out=lo)
+        lo = p.lo.take(rc.lm.ravel(), axis=1).reshape(n_rows, 10, n_classes).min(axis=1)
     else:
         lo = np.full(nf.shape, NO_LOW, dtype=np.int32)
     his = {i: nf[r] for r, i in enumerate(rows)}
@@ -713,9 +722,9 @@ def _preflop_counts(
         ways *= left.take(col)
     ways //= rc.orders  # the boards of each rank class: a product of binomials
     # The boards with three or more cards of a suit in which a contender holds two: per suit,
-    # per set of ranks of that suit on the board and multiset of the others' ranks.
+    # per set of ranks of that suit on the board and multiset of the others' ranks. Their lows
+    # are their rank class's: only the high is evaluated again.
     fl_hi: list[list[Array]] = [[] for _ in rows]
-    fl_lo: list[list[Array]] = [[] for _ in rows]
     fl_class: list[Array] = []
     fl_ways: list[Array] = []
     for suit in range(4):
@@ -724,37 +733,39 @@ def _preflop_counts(
             continue  # no contender can make a flush in this suit
         suited_ranks = ranks_unseen[suits_unseen == suit]  # ascending
         u = len(suited_ranks)
+        absent = ~int(RBIT[unseen[suits_unseen == suit]].sum())  # ranks of the suit not in the deck
         off = available - np.bincount(suited_ranks, minlength=13)
         for j in (3, 4, 5):
             if u < j:
                 break
-            fr = suited_ranks[_combos(u, j)]  # (F, j) the board's ranks in this suit
-            fidx = _rank_table(13, j)[np.arange(j), fr].sum(axis=1)
+            # the sets of j ranks of this suit still unseen, in lexicographic order
+            fidx = np.flatnonzero((rc.suited_mask[j] & absent) == 0)
             ow = _ways(off, rc.others[j])
             keep = np.flatnonzero(ow)
             ridx = rc.with_suited[j][fidx][:, keep].ravel()  # (F * O,) each board's rank class
-            tmask = (1 << fr[:, _combos(j, 3)]).sum(axis=2)  # (F, C(j, 3)) rank masks of its triples
+            tmask = rc.suited_tmask[j][fidx]  # (F, C(j, 3)) rank masks of its triples
             for r in range(n_rows):
                 high = nf[r].take(ridx)
                 if len(pair_masks[r]):
                     fl = FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
                     np.maximum(high, np.repeat(fl, len(keep)), out=high)
                 fl_hi[r].append(high)
-                fl_lo[r].append(lo[r].take(ridx))
             fl_class.append(ridx)
-            fl_ways.append(np.tile(ow[keep], len(fr)))
+            fl_ways.append(np.broadcast_to(ow[keep], (len(fidx), len(keep))).ravel())
     if not fl_class:
         return _count_outcomes(base, widths, ways.astype(np.float64), 0)
     classes = np.concatenate(fl_class)
     flush_ways = np.concatenate(fl_ways)
     # Those boards leave their rank class, and count with the flush taken into account.
     ways = ways - np.rint(np.bincount(classes, weights=flush_ways, minlength=len(ways))).astype(np.int64)
-    fl_codes, _ = _pot_codes(
-        spot,
-        {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)},
-        {i: np.concatenate(fl_lo[r]) for r, i in enumerate(rows)},
+    fl_codes, hi_widths = _pot_codes(
+        spot, {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)}, {}, True
     )
-    codes = [np.concatenate([b, f]) for b, f in zip(base, fl_codes, strict=True)]
+    codes: list[Array] = []
+    for b, f, hw, w in zip(base, fl_codes, hi_widths, widths, strict=True):
+        if w > hw:  # hi/lo: the low winners' bits are those of the board's rank class
+            f |= (b.take(classes) >> hw) << hw
+        codes.append(np.concatenate([b, f]))
     return _count_outcomes(codes, widths, np.concatenate([ways, flush_ways]).astype(np.float64), 0)
 
 
@@ -900,21 +911,44 @@ def _winner_code(win: Array) -> Array:
     return code
 
 
+_HEADS_UP: Final = np.array([2, 3, 1], dtype=np.int64)
+"""``sign(a - b) + 1`` → the winners' mask of two values where the larger wins (first player
+bit 0): the second, both, the first."""
+
+
 def _pot_codes(
-    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array]
+    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], high_only: bool = False
 ) -> tuple[list[Array], list[int]]:
     """Per pot with more than one eligible player (in pot order): each board's bit mask of its
-    high winners and (hi/lo) of its low winners above them (0 when no low qualifies), bits in the
-    pot's odd-chip order; and the mask's width. Everything the settlement of a board depends on."""
+    high winners and (hi/lo, unless ``high_only``) of its low winners above them (0 when no low
+    qualifies), bits in the pot's odd-chip order; and the mask's width. Everything the
+    settlement of a board depends on. A pot between two players (the usual all-in) takes its
+    masks from the sign of the difference of their values: one look-up instead of a comparison
+    per player."""
     codes: list[Array] = []
     widths: list[int] = []
+    hilo = spot.hilo and not high_only
     for pot in spot.pots:
         if len(pot.eligible) == 1:
+            continue
+        if len(pot.eligible) == 2:
+            a, b = pot.eligible
+            code = _HEADS_UP.take(np.sign(his[a] - his[b]) + 1)
+            if hilo:
+                la, lb = los[a], los[b]
+                low = _HEADS_UP.take(np.sign(lb - la) + 1)  # the smaller low wins
+                low *= np.minimum(la, lb) < NO_LOW
+                code |= low << 2
+                codes.append(code)
+                widths.append(4)
+            else:
+                codes.append(code)
+                widths.append(2)
             continue
         hi = np.stack([his[i] for i in pot.eligible])
         code = _winner_code(hi == hi.max(axis=0))
         width = len(pot.eligible)
-        if spot.hilo:
+        if hilo:
             lo = np.stack([los[i] for i in pot.eligible])
             best = lo.min(axis=0)
             code |= _winner_code((lo == best) & (best < NO_LOW)) << width
