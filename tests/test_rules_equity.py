@@ -105,6 +105,36 @@ def test_hand_values_match_the_evaluator(deck: list[str], n_hole: int) -> None:
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_hole=st.sampled_from((4, 5, 6)),
+    hilo=st.booleans(),
+    suits=st.sampled_from((1, 2)),
+)
+def test_hand_values_of_flush_rich_rows_match_the_evaluator(
+    seed: int, n_hole: int, hilo: bool, suits: int
+) -> None:
+    """Rows dealt from one or two suits (plus a few other cards), so that most rows hold flushes,
+    straight flushes and several suited pairs and triples at once: each row's high and low (or
+    no low when not ``hilo``) as the evaluator gives them."""
+    rng = np.random.default_rng(seed)
+    rich = [c for c in FULL_DECK if c[1] in "hs"[:suits]]
+    other = [c for c in FULL_DECK if c not in rich]
+    rows = []
+    for _ in range(12):
+        cards = [rich[i] for i in rng.permutation(len(rich))[: n_hole + 3]]
+        cards += [other[i] for i in rng.permutation(len(other))[:2]]
+        rows.append([cards[i] for i in rng.permutation(len(cards))])
+    holes = np.stack([_ids(r[:n_hole]) for r in rows])
+    boards = np.stack([_ids(r[n_hole:]) for r in rows])
+    hi, lo = E.hand_values(holes, boards, hilo)
+    for i, r in enumerate(rows):
+        high, low = evaluate(tuple(r[:n_hole]), tuple(r[n_hole:]), True)
+        assert int(hi[i]) == high.rank, r
+        assert int(lo[i]) == (low.rank if hilo and low is not None else E.NO_LOW), r
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(deck=st.permutations(FULL_DECK), b0=st.sampled_from((0, 1, 2, 3, 4)), n_hole=st.sampled_from((4, 5)))
 def test_board_tables_match_direct_evaluation(deck: list[str], b0: int, n_hole: int) -> None:
     """The per-triple tables (M over unseen subsets) against evaluating each board directly."""

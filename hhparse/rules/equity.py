@@ -400,6 +400,9 @@ def _triple_codes() -> Array:
 
 
 TRIPLE_CODE: Final = _triple_codes()
+_NF_COLS: Final = NF.shape[1]
+_NF_FLAT: Final = NF.ravel()
+_LOW_FLAT: Final = LOWTAB.ravel()
 _TRIPLE_WEIGHTS = np.array([2704, 52, 1], dtype=np.int64)
 
 
@@ -454,39 +457,30 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
 
     ``holes`` (N, h) and ``boards`` (N, 5) are card indices (:data:`CARD_INDEX`). Returns two
     (N,) arrays: high values on :mod:`hhparse.rules.evaluate`'s scale (larger wins) and low masks
-    (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised and
-    independent of the per-player tables: used for hole cards drawn at random, and by the tests.
+    (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised, row
+    by row without the per-player tables: used for hole cards drawn at random (Monte Carlo), and
+    by the tests. Each hole pair and board triple is one look-up of its features
+    (:data:`PAIR_SLOT` and the others, :data:`TRIPLE_CODE`), each (pair, triple) one look-up in
+    the flattened value tables.
     """
     n = len(holes)
-    pairs = holes[:, _combos(holes.shape[1], 2)]  # (N, P, 2)
-    trips = boards[:, _combos(5, 3)]  # (N, 10, 3)
-    pr = RANK[pairs]
-    slot = 13 * pr[..., 0] + pr[..., 1]
-    tr = RANK[trips]
-    ms = MS3[169 * tr[..., 0] + 13 * tr[..., 1] + tr[..., 2]]
-    hi = NF[slot[:, :, None], ms[:, None, :]]
-    ps = SUIT[pairs]
-    psuit = np.where(ps[..., 0] == ps[..., 1], ps[..., 0], -1)
-    ts = SUIT[trips]
-    tsuit = np.where((ts[..., 0] == ts[..., 1]) & (ts[..., 1] == ts[..., 2]), ts[..., 0], -2)
-    row, pair, trip = np.nonzero(psuit[:, :, None] == tsuit[:, None, :])  # five cards of one suit
-    if len(row):
-        pm = RBIT[pairs[row, pair, 0]] | RBIT[pairs[row, pair, 1]]
-        tc = trips[row, trip]
-        hi[row, pair, trip] = np.maximum(
-            hi[row, pair, trip], FL[pm | RBIT[tc[:, 0]] | RBIT[tc[:, 1]] | RBIT[tc[:, 2]]]
-        )
+    pc = _combos(holes.shape[1], 2)
+    pair = 52 * holes[:, pc[:, 0]] + holes[:, pc[:, 1]]  # (N, pairs)
+    tc = _combos(5, 3)
+    tcode = TRIPLE_CODE.take(2704 * boards[:, tc[:, 0]] + 52 * boards[:, tc[:, 1]] + boards[:, tc[:, 2]])
+    hi = _NF_FLAT.take((PAIR_SLOT.take(pair) * _NF_COLS)[:, :, None] + (tcode & 511)[:, None, :])
+    srow, strip = np.nonzero(tcode & (7 << 17))  # the triples of three cards of one suit
+    if len(srow):
+        # their rows' pairs of that same suit: five cards of one suit
+        hit, p = np.nonzero(PAIR_SUIT.take(pair[srow]) == (((tcode[srow, strip] >> 17) & 7) - 1)[:, None])
+        row, t = srow[hit], strip[hit]
+        fm = PAIR_MASK.take(pair[row, p]) | ((tcode[row, t] >> 20) & 8191)
+        hi[row, p, t] = np.maximum(hi[row, p, t], FL.take(fm))
     high = hi.reshape(n, -1).max(axis=1)
     if not hilo:
         return high, np.full(n, NO_LOW, dtype=np.int64)
-    plb = LOWBIT[pairs]
-    plm = np.where(
-        (plb[..., 0] != 0) & (plb[..., 1] != 0) & (plb[..., 0] != plb[..., 1]), plb[..., 0] | plb[..., 1], 0
-    )
-    tlb = LOWBIT[trips]
-    tlm = tlb[..., 0] | tlb[..., 1] | tlb[..., 2]
-    tlm = np.where(_POP8[tlm] == 3, tlm, 0)
-    low = LOWTAB[plm[:, :, None], tlm[:, None, :]].reshape(n, -1).min(axis=1)
+    lm = (tcode >> 9) & 255
+    low = _LOW_FLAT.take((PAIR_LOW.take(pair) * 256)[:, :, None] + lm[:, None, :]).reshape(n, -1).min(axis=1)
     return high, low
 
 
