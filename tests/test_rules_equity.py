@@ -570,6 +570,50 @@ def test_preflop_sampling_stays_within_its_stated_bound(spot: EquitySpot) -> Non
         assert abs(m - e) <= 4 * se + 1e-9, (e, m, se)
 
 
+@pytest.mark.parametrize(
+    ("hole_size", "n_players", "hilo", "dead", "seed"),
+    [
+        (5, 2, True, 0, 21),
+        (5, 2, False, 0, 22),
+        (5, 3, True, 5, 23),  # a heads-up side pot run twice beside the three-way main pot
+        (4, 2, True, 3, 24),
+        (6, 2, False, 9, 25),
+        (5, 4, True, 0, 26),
+        (6, 3, True, 2, 27),
+    ],
+)
+def test_known_card_rank_classes_count_every_board(
+    hole_size: int, n_players: int, hilo: bool, dead: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pre-flop Courchevel (the exposed card known, four to come): the rank classes of the known
+    rank with the new ones, the flushes counted apart per suit (the known card's suit needing two
+    new cards of it, any other three), give every share exactly as listing every board does."""
+    rng = np.random.default_rng(seed)
+    deck = [FULL_DECK[i] for i in rng.permutation(52)]
+    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
+    at = n_players * hole_size
+    pots = [EquityPot(((0, 1001 + seed),), tuple(range(n_players)))]
+    if n_players > 2:
+        pots.append(EquityPot(((1, 300), (2, 299)), tuple(range(1, n_players))))
+    spot = EquitySpot(hilo, hole_size, holes, (deck[at],), tuple(deck[at + 1 : at + 1 + dead]), tuple(pots))
+    fast = equity(spot)
+    slow = _every_board(spot, monkeypatch)
+    assert (fast.method, fast.boards) == ("exact", math.comb(52 - at - 1 - dead, 4))
+    assert fast.boards == slow.boards and fast.totals == slow.totals
+    assert fast.shares == slow.shares
+
+
+def test_known_card_flushes_leave_their_rank_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exposed card is a heart and both players hold two hearts: two more hearts make each a
+    flush (a third suit's flush needs three new cards); a board without them is its class."""
+    holes = (("Ah", "Kh", "2c", "3d", "4s"), ("Qh", "Jh", "Qc", "Qd", "9s"))
+    for door in ("Th", "Tc"):
+        spot = EquitySpot(True, 5, holes, (door,), (), (EquityPot(((0, 999),), (0, 1)),))
+        fast = equity(spot)
+        slow = _every_board(spot, monkeypatch)
+        assert fast.totals == slow.totals and fast.shares == slow.shares
+
+
 def test_preflop_rank_classes_with_a_suit_nearly_gone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Most of a suit dead or held: the sets of that suit's ranks a board can still hold are the
     few left (down to none of five, or of three), found by their rank masks, exactly as listing

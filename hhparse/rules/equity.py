@@ -32,13 +32,15 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   binomials of the unseen cards per rank). Suits matter only on boards with three or more cards
   of a suit in which a contender holds two: those are counted again per suit, set of ranks in
   that suit and multiset of the other ranks, with the flush, and taken out of their rank class
-  (:func:`_preflop_counts`). Every board is counted, so the result is exact.
+  (:func:`_preflop_counts`). Every board is counted, so the result is exact. Pre-flop
+  Courchevel (the exposed card known, four to come) is counted the same way: the known rank with
+  a multiset of four new ones, the flushes apart per suit (:func:`_known_card_counts`).
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
   outcome is settled once (:func:`_settle`).
 * **Exact whenever every contender's cards are known** (:func:`choose_method`): pre-flop by rank
-  class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: pre-flop
-  Courchevel, the flop and the turn). When a contender's cards stayed unknown,
+  class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: the flop and
+  the turn). When a contender's cards stayed unknown,
   :data:`MC_SAMPLES` boards (and the unknown hole cards) are drawn uniformly from the unseen
   cards, and each value carries its standard error.
 """
@@ -75,7 +77,8 @@ EXACT_MAX_BOARDS: Final = 200_000
 """Enumerate every board when there are at most this many (and every contender's cards are known).
 
 Pre-flop Courchevel (4 cards to come after the door card) has at most C(41, 4) = 101,270 boards
-heads-up, fewer multiway: always exact. The flop and turn (at most C(47, 2) = 1,081 boards) are
+heads-up, fewer multiway: always exact (counted by rank class, :func:`_known_card_counts`; the
+tests list them to compare). The flop and turn (at most C(47, 2) = 1,081 boards) are
 always exact. A pre-flop board of Omaha, 5 or 6 Card Omaha (five cards to come) is never listed:
 its boards are counted by rank class, exactly, however many they are."""
 
@@ -590,6 +593,10 @@ _BY_RANK_CLASS = True
 """Count pre-flop boards by rank class (:func:`_preflop_counts`); the tests turn it off to
 compare with listing every board."""
 
+_KNOWN_CARD_CLASSES: Final = frozenset({4})
+"""Cards to come for which a spot with known board cards is counted by rank class
+(:func:`_known_card_counts`) rather than listed: pre-flop Courchevel (the exposed card known)."""
+
 _RANKLOW = np.array([1 << (r + 1) if r <= 6 else 1 if r == 12 else 0 for r in range(13)], dtype=np.int64)
 _COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=np.int64)
 
@@ -607,7 +614,8 @@ class _RankClasses:
     other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts;
     ``suited_mask[j]`` (C(13, j),) the 13-bit rank mask of each set of ``j`` different ranks and
     ``suited_tmask[j]`` (C(13, j), C(j, 3)) those of its triples, so that a suit's possible sets
-    are found by one mask test against the ranks still unseen in it, in the same order."""
+    are found by one mask test against the ranks still unseen in it, in the same order;
+    ``index`` (13 ** 5,) a sorted row of five ranks read in base 13 → its class."""
 
     slots: Array
     orders: Array
@@ -617,6 +625,7 @@ class _RankClasses:
     others: dict[int, Array]
     suited_mask: dict[int, Array]
     suited_tmask: dict[int, Array]
+    index: Array
 
 
 def _multisets(size: int) -> Array:
@@ -666,6 +675,7 @@ def _rank_classes() -> _RankClasses:
         others,
         suited_mask,
         suited_tmask,
+        code.astype(np.int16),
     )
 
 
@@ -761,6 +771,109 @@ def _preflop_counts(
             f |= (b.take(classes) >> hw) << hw
         codes.append(np.concatenate([b, f]))
     return _count_outcomes(codes, widths, np.concatenate([ways, flush_ways]).astype(np.float64), 0)
+
+
+def _known_card_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array, known: Array
+) -> tuple[list[list[int]], list[int]]:
+    """:func:`_preflop_counts` with board cards already known (pre-flop Courchevel: the exposed
+    card): every board of the known cards and ``5 - len(known)`` of ``unseen``, counted per
+    outcome, exactly, without listing them.
+
+    A board's rank class is the known ranks with a multiset of the new cards' ranks; its boards
+    are the ways to pick that multiset from the unseen cards. A board whose cards of a suit, the
+    known ones with the new, are three or more, in a suit in which a contender holds two, is
+    counted again per suit, set of new ranks in that suit and multiset of the other new ranks,
+    with the flush, and taken out of its class."""
+    rc = _rank_classes()
+    p = _players(holes)
+    n_rows = len(rows)
+    k = 5 - len(known)
+    n_classes = rc.ms.shape[1]
+    nf = p.nf.take(rc.ms.ravel(), axis=1).reshape(n_rows, 10, n_classes).max(axis=1)
+    if spot.hilo:
+        lo = p.lo.take(rc.lm.ravel(), axis=1).reshape(n_rows, 10, n_classes).min(axis=1)
+    else:
+        lo = np.full(nf.shape, NO_LOW, dtype=np.int32)
+    known_ranks = RANK[known]
+    ranks_unseen = RANK[unseen]
+    suits_unseen = SUIT[unseen]
+    available = np.bincount(ranks_unseen, minlength=13)
+    multisets, counts = _rank_multisets(k)
+    ways = _ways(available, counts)
+    keep = np.flatnonzero(ways)
+    classes = [_class_of(known_ranks, multisets[keep])]
+    weights = [ways[keep]]
+    fl_hi: list[list[Array]] = [[] for _ in rows]
+    fl_classes: list[Array] = []
+    fl_weights: list[Array] = []
+    for suit in range(4):
+        pair_masks = [p.fmask[r][p.fsuit[r] == suit] for r in range(n_rows)]
+        if not any(len(m) for m in pair_masks):
+            continue  # no contender can make a flush in this suit
+        mine = known[SUIT[known] == suit]
+        c = len(mine)
+        suited_ranks = ranks_unseen[suits_unseen == suit]  # ascending
+        absent = ~int(RBIT[unseen[suits_unseen == suit]].sum())  # ranks of the suit not in the deck
+        off = available - np.bincount(suited_ranks, minlength=13)
+        for j in range(max(0, 3 - c), k + 1):
+            if len(suited_ranks) < j:
+                break
+            sets = _combos(13, j)
+            fr = sets[((1 << sets).sum(axis=1) & absent) == 0]  # (F, j) new ranks of this suit
+            others, ocounts = _rank_multisets(k - j)
+            ow = _ways(off, ocounts)
+            okeep = np.flatnonzero(ow)
+            n_f, n_o = len(fr), len(okeep)
+            new = np.concatenate(
+                [np.repeat(fr, n_o, axis=0), np.tile(others[okeep], (n_f, 1))], axis=1
+            )  # (F * O, k) each board's new ranks
+            cls = _class_of(known_ranks, new)
+            suited = np.concatenate([np.broadcast_to(RANK[mine], (n_f, c)), fr], axis=1)
+            tmask = (1 << suited[:, _combos(c + j, 3)]).sum(axis=2)  # (F, triples) of the suit
+            for r in range(n_rows):
+                high = nf[r].take(cls)
+                if len(pair_masks[r]):
+                    fl = FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
+                    np.maximum(high, np.repeat(fl, n_o), out=high)
+                fl_hi[r].append(high)
+            fl_classes.append(cls)
+            fl_weights.append(np.broadcast_to(ow[okeep], (n_f, n_o)).ravel())
+    base = classes[0]
+    if fl_classes:
+        flush_cls = np.concatenate(fl_classes)
+        flush_ways = np.concatenate(fl_weights)
+        # Those boards leave their rank class, and count with the flush taken into account.
+        out = np.rint(np.bincount(flush_cls, weights=flush_ways, minlength=n_classes)).astype(np.int64)
+        weights = [weights[0] - out.take(base), flush_ways]
+        classes.append(flush_cls)
+    everything = np.concatenate(classes)
+    his = {i: nf[r].take(everything) for r, i in enumerate(rows)}
+    if fl_classes:
+        for r, i in enumerate(rows):
+            his[i][len(base) :] = np.concatenate(fl_hi[r])
+    los = {i: lo[r].take(everything) for r, i in enumerate(rows)}
+    codes, widths = _pot_codes(spot, his, los)
+    return _count_outcomes(codes, widths, np.concatenate(weights).astype(np.float64), 0)
+
+
+@lru_cache(maxsize=8)
+def _rank_multisets(size: int) -> tuple[Array, Array]:
+    """Every multiset of ``size`` ranks (sorted rows, lexicographic) and its rank counts (read-only)."""
+    rows = _multisets(size)
+    counts = np.zeros((len(rows), 13), dtype=np.int64)
+    for e in range(size):
+        np.add.at(counts, (np.arange(len(rows)), rows[:, e]), 1)
+    rows.setflags(write=False)
+    counts.setflags(write=False)
+    return rows, counts
+
+
+def _class_of(known_ranks: Array, new: Array) -> Array:
+    """The rank class (:func:`_rank_classes`) of each board: the known ranks with a row of ``new``."""
+    full = np.concatenate([np.broadcast_to(known_ranks, (len(new), len(known_ranks))), new], axis=1)
+    out: Array = _rank_classes().index.take(_base13(np.sort(full, axis=1))).astype(np.intp)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -1171,6 +1284,13 @@ def equity(
         rows = sorted(contested)
         counted = _preflop_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen)
         boards = math.comb(n, 5)
+        totals, shares, err = _settle(spot, *counted, boards, False)
+        ev = tuple(t / boards for t in totals)
+        return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
+    if method == "exact" and k in _KNOWN_CARD_CLASSES and contested and _BY_RANK_CLASS:
+        rows = sorted(contested)
+        counted = _known_card_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen, known)
+        boards = math.comb(n, k)
         totals, shares, err = _settle(spot, *counted, boards, False)
         ev = tuple(t / boards for t in totals)
         return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
