@@ -655,3 +655,17 @@ def test_heads_up_pot_codes_are_the_general_ones(values: list[tuple[int, int, in
         want |= E._winner_code((lo == best) & (best < E.NO_LOW)) << 2
     assert widths == [4 if hilo else 2]
     assert codes[0].dtype == np.int64 and codes[0].tolist() == want.tolist()
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(deck=st.permutations(FULL_DECK), n_hole=st.sampled_from((4, 5, 6)), hilo=st.booleans())
+def test_class_values_are_the_best_over_every_triple(deck: list[str], n_hole: int, hilo: bool) -> None:
+    """A rank class's best high and low, taken over four of its four-rank parts, are the best over
+    all ten of its triples (each players' row, every one of the 6,175 classes)."""
+    holes = np.stack([_ids(deck[:n_hole]), _ids(deck[n_hole : 2 * n_hole])])
+    p = E._players(holes)
+    rc = E._rank_classes()
+    nf, lo = E._class_values(p, rc, hilo)
+    assert (nf == p.nf[:, rc.ms].max(axis=1)).all()
+    want_lo = p.lo[:, rc.lm].min(axis=1) if hilo else np.full(nf.shape, E.NO_LOW)
+    assert (lo == want_lo).all()

@@ -615,7 +615,10 @@ class _RankClasses:
     ``suited_mask[j]`` (C(13, j),) the 13-bit rank mask of each set of ``j`` different ranks and
     ``suited_tmask[j]`` (C(13, j), C(j, 3)) those of its triples, so that a suit's possible sets
     are found by one mask test against the ranks still unseen in it, in the same order;
-    ``index`` (13 ** 5,) a sorted row of five ranks read in base 13 → its class."""
+    ``index`` (13 ** 5,) a sorted row of five ranks read in base 13 → its class; ``ms4``, ``lm4``
+    (4, 1,820) the rank multiset index and low mask of each four-rank multiset's four triples and
+    ``parts`` (4, R) a class's four-rank multisets without its first, ..., fourth rank
+    (:func:`_class_values`)."""
 
     slots: Array
     orders: Array
@@ -626,6 +629,9 @@ class _RankClasses:
     suited_mask: dict[int, Array]
     suited_tmask: dict[int, Array]
     index: Array
+    ms4: Array
+    lm4: Array
+    parts: Array
 
 
 def _multisets(size: int) -> Array:
@@ -663,6 +669,14 @@ def _rank_classes() -> _RankClasses:
         for e in range(5 - j):
             np.add.at(oc, (np.arange(len(rest)), rest[:, e]), 1)
         others[j] = oc
+    four = _multisets(4)
+    code4 = np.zeros(13**4, dtype=np.int64)
+    code4[_base13(four)] = np.arange(len(four))
+    t4 = four[:, _combos(4, 3)]  # (1820, 4, 3)
+    ms4 = MS3[169 * t4[..., 0] + 13 * t4[..., 1] + t4[..., 2]]
+    lm4 = _RANKLOW[t4[..., 0]] | _RANKLOW[t4[..., 1]] | _RANKLOW[t4[..., 2]]
+    lm4 = np.where(_POP8[lm4] == 3, lm4, 0)
+    parts = np.stack([code4[_base13(np.delete(five, x, axis=1))] for x in range(4)]).astype(np.intp)
     before = np.zeros(five.shape, dtype=np.int64)
     for e in range(1, 5):
         before[:, e] = np.where(five[:, e] == five[:, e - 1], before[:, e - 1] + 1, 0)
@@ -676,7 +690,26 @@ def _rank_classes() -> _RankClasses:
         suited_mask,
         suited_tmask,
         code.astype(np.int16),
+        np.ascontiguousarray(ms4.T, dtype=np.intp),
+        np.ascontiguousarray(lm4.T, dtype=np.intp),
+        parts,
     )
+
+
+def _class_values(p: _Players, rc: _RankClasses, hilo: bool) -> tuple[Array, Array]:
+    """Each player's best high without a flush and best low (:data:`NO_LOW` unless ``hilo``) per
+    rank class, (P, R) each: the best over the class's ten triples, taken as the best over four
+    of its four-rank parts (each part's four triples gathered once, 1,820 parts): every triple
+    of five positions leaves out two of them, one of which is among the first four, so the parts
+    without each of those cover every triple."""
+    n_rows = len(p.nf)
+    n_parts = rc.ms4.shape[1]
+    part = p.nf.take(rc.ms4.ravel(), axis=1).reshape(n_rows, 4, n_parts).max(axis=1)
+    nf = part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).max(axis=1)
+    if not hilo:
+        return nf, np.full(nf.shape, NO_LOW, dtype=np.int32)
+    part = p.lo.take(rc.lm4.ravel(), axis=1).reshape(n_rows, 4, n_parts).min(axis=1)
+    return nf, part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).min(axis=1)
 
 
 def _base13(rows: Array) -> Array:
@@ -707,13 +740,7 @@ def _preflop_counts(
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
-    n_classes = rc.ms.shape[1]
-    # (P, R): the best over each class's ten triples, all gathered at once
-    nf = p.nf.take(rc.ms.ravel(), axis=1).reshape(n_rows, 10, n_classes).max(axis=1)
-    if spot.hilo:
-        lo = p.lo.take(rc.lm.ravel(), axis=1).reshape(n_rows, 10, n_classes).min(axis=1)
-    else:
-        lo = np.full(nf.shape, NO_LOW, dtype=np.int32)
+    nf, lo = _class_values(p, rc, spot.hilo)  # (P, R) each
     his = {i: nf[r] for r, i in enumerate(rows)}
     los = {i: lo[r] for r, i in enumerate(rows)}
     base, widths = _pot_codes(spot, his, los)
@@ -789,12 +816,7 @@ def _known_card_counts(
     p = _players(holes)
     n_rows = len(rows)
     k = 5 - len(known)
-    n_classes = rc.ms.shape[1]
-    nf = p.nf.take(rc.ms.ravel(), axis=1).reshape(n_rows, 10, n_classes).max(axis=1)
-    if spot.hilo:
-        lo = p.lo.take(rc.lm.ravel(), axis=1).reshape(n_rows, 10, n_classes).min(axis=1)
-    else:
-        lo = np.full(nf.shape, NO_LOW, dtype=np.int32)
+    nf, lo = _class_values(p, rc, spot.hilo)  # (P, R) each
     known_ranks = RANK[known]
     ranks_unseen = RANK[unseen]
     suits_unseen = SUIT[unseen]
@@ -844,7 +866,7 @@ def _known_card_counts(
         flush_cls = np.concatenate(fl_classes)
         flush_ways = np.concatenate(fl_weights)
         # Those boards leave their rank class, and count with the flush taken into account.
-        out = np.rint(np.bincount(flush_cls, weights=flush_ways, minlength=n_classes)).astype(np.int64)
+        out = np.rint(np.bincount(flush_cls, weights=flush_ways, minlength=nf.shape[1])).astype(np.int64)
         weights = [weights[0] - out.take(base), flush_ways]
         classes.append(flush_cls)
     everything = np.concatenate(classes)
