@@ -105,6 +105,36 @@ def test_hand_values_match_the_evaluator(deck: list[str], n_hole: int) -> None:
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_hole=st.sampled_from((4, 5, 6)),
+    hilo=st.booleans(),
+    suits=st.sampled_from((1, 2)),
+)
+def test_hand_values_of_flush_rich_rows_match_the_evaluator(
+    seed: int, n_hole: int, hilo: bool, suits: int
+) -> None:
+    """Rows dealt from one or two suits (plus a few other cards), so that most rows hold flushes,
+    straight flushes and several suited pairs and triples at once: each row's high and low (or
+    no low when not ``hilo``) as the evaluator gives them."""
+    rng = np.random.default_rng(seed)
+    rich = [c for c in FULL_DECK if c[1] in "hs"[:suits]]
+    other = [c for c in FULL_DECK if c not in rich]
+    rows = []
+    for _ in range(12):
+        cards = [rich[i] for i in rng.permutation(len(rich))[: n_hole + 3]]
+        cards += [other[i] for i in rng.permutation(len(other))[:2]]
+        rows.append([cards[i] for i in rng.permutation(len(cards))])
+    holes = np.stack([_ids(r[:n_hole]) for r in rows])
+    boards = np.stack([_ids(r[n_hole:]) for r in rows])
+    hi, lo = E.hand_values(holes, boards, hilo)
+    for i, r in enumerate(rows):
+        high, low = evaluate(tuple(r[:n_hole]), tuple(r[n_hole:]), True)
+        assert int(hi[i]) == high.rank, r
+        assert int(lo[i]) == (low.rank if hilo and low is not None else E.NO_LOW), r
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
 @given(deck=st.permutations(FULL_DECK), b0=st.sampled_from((0, 1, 2, 3, 4)), n_hole=st.sampled_from((4, 5)))
 def test_board_tables_match_direct_evaluation(deck: list[str], b0: int, n_hole: int) -> None:
     """The per-triple tables (M over unseen subsets) against evaluating each board directly."""
@@ -488,6 +518,8 @@ def _every_board(spot: EquitySpot, monkeypatch: pytest.MonkeyPatch) -> E.EquityR
         (4, 4, True, 12, 6),
         (5, 3, False, 10, 7),
         (4, 9, True, 0, 8),  # nine players hi/lo, a side pot: outcomes too many for one small integer
+        (6, 2, True, 8, 9),  # 6 Card hi/lo heads-up, dead cards
+        (5, 3, True, 0, 10),  # hi/lo, a heads-up side pot run twice beside the three-way main pot
     ],
 )
 def test_preflop_rank_classes_count_every_board(
@@ -536,3 +568,104 @@ def test_preflop_sampling_stays_within_its_stated_bound(spot: EquitySpot) -> Non
     for e, m, se in zip(exact.ev, mc.ev, mc.std_err, strict=True):
         assert se <= 0.5 / math.sqrt(E.MC_SAMPLES) * total + 1e-9
         assert abs(m - e) <= 4 * se + 1e-9, (e, m, se)
+
+
+@pytest.mark.parametrize(
+    ("hole_size", "n_players", "hilo", "dead", "seed"),
+    [
+        (5, 2, True, 0, 21),
+        (5, 2, False, 0, 22),
+        (5, 3, True, 5, 23),  # a heads-up side pot run twice beside the three-way main pot
+        (4, 2, True, 3, 24),
+        (6, 2, False, 9, 25),
+        (5, 4, True, 0, 26),
+        (6, 3, True, 2, 27),
+    ],
+)
+def test_known_card_rank_classes_count_every_board(
+    hole_size: int, n_players: int, hilo: bool, dead: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pre-flop Courchevel (the exposed card known, four to come): the rank classes of the known
+    rank with the new ones, the flushes counted apart per suit (the known card's suit needing two
+    new cards of it, any other three), give every share exactly as listing every board does."""
+    rng = np.random.default_rng(seed)
+    deck = [FULL_DECK[i] for i in rng.permutation(52)]
+    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
+    at = n_players * hole_size
+    pots = [EquityPot(((0, 1001 + seed),), tuple(range(n_players)))]
+    if n_players > 2:
+        pots.append(EquityPot(((1, 300), (2, 299)), tuple(range(1, n_players))))
+    spot = EquitySpot(hilo, hole_size, holes, (deck[at],), tuple(deck[at + 1 : at + 1 + dead]), tuple(pots))
+    fast = equity(spot)
+    slow = _every_board(spot, monkeypatch)
+    assert (fast.method, fast.boards) == ("exact", math.comb(52 - at - 1 - dead, 4))
+    assert fast.boards == slow.boards and fast.totals == slow.totals
+    assert fast.shares == slow.shares
+
+
+def test_known_card_flushes_leave_their_rank_class(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exposed card is a heart and both players hold two hearts: two more hearts make each a
+    flush (a third suit's flush needs three new cards); a board without them is its class."""
+    holes = (("Ah", "Kh", "2c", "3d", "4s"), ("Qh", "Jh", "Qc", "Qd", "9s"))
+    for door in ("Th", "Tc"):
+        spot = EquitySpot(True, 5, holes, (door,), (), (EquityPot(((0, 999),), (0, 1)),))
+        fast = equity(spot)
+        slow = _every_board(spot, monkeypatch)
+        assert fast.totals == slow.totals and fast.shares == slow.shares
+
+
+def test_preflop_rank_classes_with_a_suit_nearly_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most of a suit dead or held: the sets of that suit's ranks a board can still hold are the
+    few left (down to none of five, or of three), found by their rank masks, exactly as listing
+    every board finds them (hi/lo, both players with two cards of each short suit)."""
+    holes = (("Ah", "Kh", "Ac", "2c", "Qs", "3s"), ("Qh", "Jh", "Kc", "3c", "Js", "4s"))
+    dead = ("Th", "9h", "8h", "7h", "6h", "5h", "4h", "2h", "Qc", "Jc", "Tc", "9c", "8c", "7c", "6c")
+    spot = EquitySpot(True, 6, holes, (), dead, (EquityPot(((0, 1001),), (0, 1)),))
+    fast = equity(spot)
+    slow = _every_board(spot, monkeypatch)
+    assert fast.method == "exact" and fast.totals == slow.totals and fast.shares == slow.shares
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    values=st.lists(
+        st.tuples(
+            st.integers(0, 5),
+            st.integers(0, 5),
+            st.sampled_from((3, 5, 9, 256)),
+            st.sampled_from((3, 9, 256)),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    hilo=st.booleans(),
+)
+def test_heads_up_pot_codes_are_the_general_ones(values: list[tuple[int, int, int, int]], hilo: bool) -> None:
+    """A pot between two players takes its winners' masks from the sign of a difference; they are
+    the masks the comparison with the best of every eligible player gives (ties, no low on
+    either side or both), so the outcome counted is the same."""
+    a_hi, b_hi, a_lo, b_lo = (np.array(col, dtype=np.int32) for col in zip(*values, strict=True))
+    spot = EquitySpot(hilo, 4, ((), ()), (), (), (EquityPot(((0, 10),), (1, 0)),))
+    codes, widths = E._pot_codes(spot, {0: a_hi, 1: b_hi}, {0: a_lo, 1: b_lo})
+    hi = np.stack([b_hi, a_hi])  # pot order: player 1 first
+    want = E._winner_code(hi == hi.max(axis=0))
+    if hilo:
+        lo = np.stack([b_lo, a_lo])
+        best = lo.min(axis=0)
+        want |= E._winner_code((lo == best) & (best < E.NO_LOW)) << 2
+    assert widths == [4 if hilo else 2]
+    assert codes[0].dtype == np.int64 and codes[0].tolist() == want.tolist()
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(deck=st.permutations(FULL_DECK), n_hole=st.sampled_from((4, 5, 6)), hilo=st.booleans())
+def test_class_values_are_the_best_over_every_triple(deck: list[str], n_hole: int, hilo: bool) -> None:
+    """A rank class's best high and low, taken over four of its four-rank parts, are the best over
+    all ten of its triples (each players' row, every one of the 6,175 classes)."""
+    holes = np.stack([_ids(deck[:n_hole]), _ids(deck[n_hole : 2 * n_hole])])
+    p = E._players(holes)
+    rc = E._rank_classes()
+    nf, lo = E._class_values(p, rc, hilo)
+    assert (nf == p.nf[:, rc.ms].max(axis=1)).all()
+    want_lo = p.lo[:, rc.lm].min(axis=1) if hilo else np.full(nf.shape, E.NO_LOW)
+    assert (lo == want_lo).all()

@@ -32,13 +32,15 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   binomials of the unseen cards per rank). Suits matter only on boards with three or more cards
   of a suit in which a contender holds two: those are counted again per suit, set of ranks in
   that suit and multiset of the other ranks, with the flush, and taken out of their rank class
-  (:func:`_preflop_counts`). Every board is counted, so the result is exact.
+  (:func:`_preflop_counts`). Every board is counted, so the result is exact. Pre-flop
+  Courchevel (the exposed card known, four to come) is counted the same way: the known rank with
+  a multiset of four new ones, the flushes apart per suit (:func:`_known_card_counts`).
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
   outcome is settled once (:func:`_settle`).
 * **Exact whenever every contender's cards are known** (:func:`choose_method`): pre-flop by rank
-  class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: pre-flop
-  Courchevel, the flop and the turn). When a contender's cards stayed unknown,
+  class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: the flop and
+  the turn). When a contender's cards stayed unknown,
   :data:`MC_SAMPLES` boards (and the unknown hole cards) are drawn uniformly from the unseen
   cards, and each value carries its standard error.
 """
@@ -75,7 +77,8 @@ EXACT_MAX_BOARDS: Final = 200_000
 """Enumerate every board when there are at most this many (and every contender's cards are known).
 
 Pre-flop Courchevel (4 cards to come after the door card) has at most C(41, 4) = 101,270 boards
-heads-up, fewer multiway: always exact. The flop and turn (at most C(47, 2) = 1,081 boards) are
+heads-up, fewer multiway: always exact (counted by rank class, :func:`_known_card_counts`; the
+tests list them to compare). The flop and turn (at most C(47, 2) = 1,081 boards) are
 always exact. A pre-flop board of Omaha, 5 or 6 Card Omaha (five cards to come) is never listed:
 its boards are counted by rank class, exactly, however many they are."""
 
@@ -400,6 +403,9 @@ def _triple_codes() -> Array:
 
 
 TRIPLE_CODE: Final = _triple_codes()
+_NF_COLS: Final = NF.shape[1]
+_NF_FLAT: Final = NF.ravel()
+_LOW_FLAT: Final = LOWTAB.ravel()
 _TRIPLE_WEIGHTS = np.array([2704, 52, 1], dtype=np.int64)
 
 
@@ -454,39 +460,30 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
 
     ``holes`` (N, h) and ``boards`` (N, 5) are card indices (:data:`CARD_INDEX`). Returns two
     (N,) arrays: high values on :mod:`hhparse.rules.evaluate`'s scale (larger wins) and low masks
-    (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised and
-    independent of the per-player tables: used for hole cards drawn at random, and by the tests.
+    (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised, row
+    by row without the per-player tables: used for hole cards drawn at random (Monte Carlo), and
+    by the tests. Each hole pair and board triple is one look-up of its features
+    (:data:`PAIR_SLOT` and the others, :data:`TRIPLE_CODE`), each (pair, triple) one look-up in
+    the flattened value tables.
     """
     n = len(holes)
-    pairs = holes[:, _combos(holes.shape[1], 2)]  # (N, P, 2)
-    trips = boards[:, _combos(5, 3)]  # (N, 10, 3)
-    pr = RANK[pairs]
-    slot = 13 * pr[..., 0] + pr[..., 1]
-    tr = RANK[trips]
-    ms = MS3[169 * tr[..., 0] + 13 * tr[..., 1] + tr[..., 2]]
-    hi = NF[slot[:, :, None], ms[:, None, :]]
-    ps = SUIT[pairs]
-    psuit = np.where(ps[..., 0] == ps[..., 1], ps[..., 0], -1)
-    ts = SUIT[trips]
-    tsuit = np.where((ts[..., 0] == ts[..., 1]) & (ts[..., 1] == ts[..., 2]), ts[..., 0], -2)
-    row, pair, trip = np.nonzero(psuit[:, :, None] == tsuit[:, None, :])  # five cards of one suit
-    if len(row):
-        pm = RBIT[pairs[row, pair, 0]] | RBIT[pairs[row, pair, 1]]
-        tc = trips[row, trip]
-        hi[row, pair, trip] = np.maximum(
-            hi[row, pair, trip], FL[pm | RBIT[tc[:, 0]] | RBIT[tc[:, 1]] | RBIT[tc[:, 2]]]
-        )
+    pc = _combos(holes.shape[1], 2)
+    pair = 52 * holes[:, pc[:, 0]] + holes[:, pc[:, 1]]  # (N, pairs)
+    tc = _combos(5, 3)
+    tcode = TRIPLE_CODE.take(2704 * boards[:, tc[:, 0]] + 52 * boards[:, tc[:, 1]] + boards[:, tc[:, 2]])
+    hi = _NF_FLAT.take((PAIR_SLOT.take(pair) * _NF_COLS)[:, :, None] + (tcode & 511)[:, None, :])
+    srow, strip = np.nonzero(tcode & (7 << 17))  # the triples of three cards of one suit
+    if len(srow):
+        # their rows' pairs of that same suit: five cards of one suit
+        hit, p = np.nonzero(PAIR_SUIT.take(pair[srow]) == (((tcode[srow, strip] >> 17) & 7) - 1)[:, None])
+        row, t = srow[hit], strip[hit]
+        fm = PAIR_MASK.take(pair[row, p]) | ((tcode[row, t] >> 20) & 8191)
+        hi[row, p, t] = np.maximum(hi[row, p, t], FL.take(fm))
     high = hi.reshape(n, -1).max(axis=1)
     if not hilo:
         return high, np.full(n, NO_LOW, dtype=np.int64)
-    plb = LOWBIT[pairs]
-    plm = np.where(
-        (plb[..., 0] != 0) & (plb[..., 1] != 0) & (plb[..., 0] != plb[..., 1]), plb[..., 0] | plb[..., 1], 0
-    )
-    tlb = LOWBIT[trips]
-    tlm = tlb[..., 0] | tlb[..., 1] | tlb[..., 2]
-    tlm = np.where(_POP8[tlm] == 3, tlm, 0)
-    low = LOWTAB[plm[:, :, None], tlm[:, None, :]].reshape(n, -1).min(axis=1)
+    lm = (tcode >> 9) & 255
+    low = _LOW_FLAT.take((PAIR_LOW.take(pair) * 256)[:, :, None] + lm[:, None, :]).reshape(n, -1).min(axis=1)
     return high, low
 
 
@@ -596,6 +593,10 @@ _BY_RANK_CLASS = True
 """Count pre-flop boards by rank class (:func:`_preflop_counts`); the tests turn it off to
 compare with listing every board."""
 
+_KNOWN_CARD_CLASSES: Final = frozenset({4})
+"""Cards to come for which a spot with known board cards is counted by rank class
+(:func:`_known_card_counts`) rather than listed: pre-flop Courchevel (the exposed card known)."""
+
 _RANKLOW = np.array([1 << (r + 1) if r <= 6 else 1 if r == 12 else 0 for r in range(13)], dtype=np.int64)
 _COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=np.int64)
 
@@ -610,7 +611,14 @@ class _RankClasses:
     of each of its ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
     ranks); ``with_suited[j]`` (C(13, j), multisets of 5 - j ranks) the class of ``j`` different
     ranks (by lexicographic rank among :func:`_combos` (13, j)) joined with a multiset of the
-    other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts."""
+    other ``5 - j`` (in ``others[j]`` order); ``others[j]`` (multisets, 13) their rank counts;
+    ``suited_mask[j]`` (C(13, j),) the 13-bit rank mask of each set of ``j`` different ranks and
+    ``suited_tmask[j]`` (C(13, j), C(j, 3)) those of its triples, so that a suit's possible sets
+    are found by one mask test against the ranks still unseen in it, in the same order;
+    ``index`` (13 ** 5,) a sorted row of five ranks read in base 13 → its class; ``ms4``, ``lm4``
+    (4, 1,820) the rank multiset index and low mask of each four-rank multiset's four triples and
+    ``parts`` (4, R) a class's four-rank multisets without its first, ..., fourth rank
+    (:func:`_class_values`)."""
 
     slots: Array
     orders: Array
@@ -618,6 +626,12 @@ class _RankClasses:
     lm: Array
     with_suited: dict[int, Array]
     others: dict[int, Array]
+    suited_mask: dict[int, Array]
+    suited_tmask: dict[int, Array]
+    index: Array
+    ms4: Array
+    lm4: Array
+    parts: Array
 
 
 def _multisets(size: int) -> Array:
@@ -642,8 +656,12 @@ def _rank_classes() -> _RankClasses:
     lm = np.where(_POP8[lm] == 3, lm, 0)
     with_suited: dict[int, Array] = {}
     others: dict[int, Array] = {}
+    suited_mask: dict[int, Array] = {}
+    suited_tmask: dict[int, Array] = {}
     for j in (3, 4, 5):
         suited = _combos(13, j)
+        suited_mask[j] = (1 << suited).sum(axis=1)
+        suited_tmask[j] = (1 << suited[:, _combos(j, 3)]).sum(axis=2)
         rest = _multisets(5 - j)
         rows = np.concatenate([np.repeat(suited, len(rest), axis=0), np.tile(rest, (len(suited), 1))], axis=1)
         with_suited[j] = code[_base13(np.sort(rows, axis=1))].reshape(len(suited), len(rest))
@@ -651,6 +669,14 @@ def _rank_classes() -> _RankClasses:
         for e in range(5 - j):
             np.add.at(oc, (np.arange(len(rest)), rest[:, e]), 1)
         others[j] = oc
+    four = _multisets(4)
+    code4 = np.zeros(13**4, dtype=np.int64)
+    code4[_base13(four)] = np.arange(len(four))
+    t4 = four[:, _combos(4, 3)]  # (1820, 4, 3)
+    ms4 = MS3[169 * t4[..., 0] + 13 * t4[..., 1] + t4[..., 2]]
+    lm4 = _RANKLOW[t4[..., 0]] | _RANKLOW[t4[..., 1]] | _RANKLOW[t4[..., 2]]
+    lm4 = np.where(_POP8[lm4] == 3, lm4, 0)
+    parts = np.stack([code4[_base13(np.delete(five, x, axis=1))] for x in range(4)]).astype(np.intp)
     before = np.zeros(five.shape, dtype=np.int64)
     for e in range(1, 5):
         before[:, e] = np.where(five[:, e] == five[:, e - 1], before[:, e - 1] + 1, 0)
@@ -661,7 +687,29 @@ def _rank_classes() -> _RankClasses:
         np.ascontiguousarray(lm.T, dtype=np.intp),
         with_suited,
         others,
+        suited_mask,
+        suited_tmask,
+        code.astype(np.int16),
+        np.ascontiguousarray(ms4.T, dtype=np.intp),
+        np.ascontiguousarray(lm4.T, dtype=np.intp),
+        parts,
     )
+
+
+def _class_values(p: _Players, rc: _RankClasses, hilo: bool) -> tuple[Array, Array]:
+    """Each player's best high without a flush and best low (:data:`NO_LOW` unless ``hilo``) per
+    rank class, (P, R) each: the best over the class's ten triples, taken as the best over four
+    of its four-rank parts (each part's four triples gathered once, 1,820 parts): every triple
+    of five positions leaves out two of them, one of which is among the first four, so the parts
+    without each of those cover every triple."""
+    n_rows = len(p.nf)
+    n_parts = rc.ms4.shape[1]
+    part = p.nf.take(rc.ms4.ravel(), axis=1).reshape(n_rows, 4, n_parts).max(axis=1)
+    nf = part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).max(axis=1)
+    if not hilo:
+        return nf, np.full(nf.shape, NO_LOW, dtype=np.int32)
+    part = p.lo.take(rc.lm4.ravel(), axis=1).reshape(n_rows, 4, n_parts).min(axis=1)
+    return nf, part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).min(axis=1)
 
 
 def _base13(rows: Array) -> Array:
@@ -692,15 +740,7 @@ def _preflop_counts(
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
-    nf = p.nf.take(rc.ms[0], axis=1)  # (P, R): the best over the class's ten triples
-    for col in rc.ms[1:]:
-        np.maximum(nf, p.nf.take(col, axis=1), out=nf)
-    if spot.hilo:
-        lo = p.lo.take(rc.lm[0], axis=1)
-        for col in rc.lm[1:]:
-            np.minimum(lo, p.lo.take(col, axis=1), out=lo)
-    else:
-        lo = np.full(nf.shape, NO_LOW, dtype=np.int32)
+    nf, lo = _class_values(p, rc, spot.hilo)  # (P, R) each
     his = {i: nf[r] for r, i in enumerate(rows)}
     los = {i: lo[r] for r, i in enumerate(rows)}
     base, widths = _pot_codes(spot, his, los)
@@ -713,9 +753,9 @@ def _preflop_counts(
         ways *= left.take(col)
     ways //= rc.orders  # the boards of each rank class: a product of binomials
     # The boards with three or more cards of a suit in which a contender holds two: per suit,
-    # per set of ranks of that suit on the board and multiset of the others' ranks.
+    # per set of ranks of that suit on the board and multiset of the others' ranks. Their lows
+    # are their rank class's: only the high is evaluated again.
     fl_hi: list[list[Array]] = [[] for _ in rows]
-    fl_lo: list[list[Array]] = [[] for _ in rows]
     fl_class: list[Array] = []
     fl_ways: list[Array] = []
     for suit in range(4):
@@ -724,38 +764,138 @@ def _preflop_counts(
             continue  # no contender can make a flush in this suit
         suited_ranks = ranks_unseen[suits_unseen == suit]  # ascending
         u = len(suited_ranks)
+        absent = ~int(RBIT[unseen[suits_unseen == suit]].sum())  # ranks of the suit not in the deck
         off = available - np.bincount(suited_ranks, minlength=13)
         for j in (3, 4, 5):
             if u < j:
                 break
-            fr = suited_ranks[_combos(u, j)]  # (F, j) the board's ranks in this suit
-            fidx = _rank_table(13, j)[np.arange(j), fr].sum(axis=1)
+            # the sets of j ranks of this suit still unseen, in lexicographic order
+            fidx = np.flatnonzero((rc.suited_mask[j] & absent) == 0)
             ow = _ways(off, rc.others[j])
             keep = np.flatnonzero(ow)
             ridx = rc.with_suited[j][fidx][:, keep].ravel()  # (F * O,) each board's rank class
-            tmask = (1 << fr[:, _combos(j, 3)]).sum(axis=2)  # (F, C(j, 3)) rank masks of its triples
+            tmask = rc.suited_tmask[j][fidx]  # (F, C(j, 3)) rank masks of its triples
             for r in range(n_rows):
                 high = nf[r].take(ridx)
                 if len(pair_masks[r]):
                     fl = FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
                     np.maximum(high, np.repeat(fl, len(keep)), out=high)
                 fl_hi[r].append(high)
-                fl_lo[r].append(lo[r].take(ridx))
             fl_class.append(ridx)
-            fl_ways.append(np.tile(ow[keep], len(fr)))
+            fl_ways.append(np.broadcast_to(ow[keep], (len(fidx), len(keep))).ravel())
     if not fl_class:
         return _count_outcomes(base, widths, ways.astype(np.float64), 0)
     classes = np.concatenate(fl_class)
     flush_ways = np.concatenate(fl_ways)
     # Those boards leave their rank class, and count with the flush taken into account.
     ways = ways - np.rint(np.bincount(classes, weights=flush_ways, minlength=len(ways))).astype(np.int64)
-    fl_codes, _ = _pot_codes(
-        spot,
-        {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)},
-        {i: np.concatenate(fl_lo[r]) for r, i in enumerate(rows)},
+    fl_codes, hi_widths = _pot_codes(
+        spot, {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)}, {}, True
     )
-    codes = [np.concatenate([b, f]) for b, f in zip(base, fl_codes, strict=True)]
+    codes: list[Array] = []
+    for b, f, hw, w in zip(base, fl_codes, hi_widths, widths, strict=True):
+        if w > hw:  # hi/lo: the low winners' bits are those of the board's rank class
+            f |= (b.take(classes) >> hw) << hw
+        codes.append(np.concatenate([b, f]))
     return _count_outcomes(codes, widths, np.concatenate([ways, flush_ways]).astype(np.float64), 0)
+
+
+def _known_card_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array, known: Array
+) -> tuple[list[list[int]], list[int]]:
+    """:func:`_preflop_counts` with board cards already known (pre-flop Courchevel: the exposed
+    card): every board of the known cards and ``5 - len(known)`` of ``unseen``, counted per
+    outcome, exactly, without listing them.
+
+    A board's rank class is the known ranks with a multiset of the new cards' ranks; its boards
+    are the ways to pick that multiset from the unseen cards. A board whose cards of a suit, the
+    known ones with the new, are three or more, in a suit in which a contender holds two, is
+    counted again per suit, set of new ranks in that suit and multiset of the other new ranks,
+    with the flush, and taken out of its class."""
+    rc = _rank_classes()
+    p = _players(holes)
+    n_rows = len(rows)
+    k = 5 - len(known)
+    nf, lo = _class_values(p, rc, spot.hilo)  # (P, R) each
+    known_ranks = RANK[known]
+    ranks_unseen = RANK[unseen]
+    suits_unseen = SUIT[unseen]
+    available = np.bincount(ranks_unseen, minlength=13)
+    multisets, counts = _rank_multisets(k)
+    ways = _ways(available, counts)
+    keep = np.flatnonzero(ways)
+    classes = [_class_of(known_ranks, multisets[keep])]
+    weights = [ways[keep]]
+    fl_hi: list[list[Array]] = [[] for _ in rows]
+    fl_classes: list[Array] = []
+    fl_weights: list[Array] = []
+    for suit in range(4):
+        pair_masks = [p.fmask[r][p.fsuit[r] == suit] for r in range(n_rows)]
+        if not any(len(m) for m in pair_masks):
+            continue  # no contender can make a flush in this suit
+        mine = known[SUIT[known] == suit]
+        c = len(mine)
+        suited_ranks = ranks_unseen[suits_unseen == suit]  # ascending
+        absent = ~int(RBIT[unseen[suits_unseen == suit]].sum())  # ranks of the suit not in the deck
+        off = available - np.bincount(suited_ranks, minlength=13)
+        for j in range(max(0, 3 - c), k + 1):
+            if len(suited_ranks) < j:
+                break
+            sets = _combos(13, j)
+            fr = sets[((1 << sets).sum(axis=1) & absent) == 0]  # (F, j) new ranks of this suit
+            others, ocounts = _rank_multisets(k - j)
+            ow = _ways(off, ocounts)
+            okeep = np.flatnonzero(ow)
+            n_f, n_o = len(fr), len(okeep)
+            new = np.concatenate(
+                [np.repeat(fr, n_o, axis=0), np.tile(others[okeep], (n_f, 1))], axis=1
+            )  # (F * O, k) each board's new ranks
+            cls = _class_of(known_ranks, new)
+            suited = np.concatenate([np.broadcast_to(RANK[mine], (n_f, c)), fr], axis=1)
+            tmask = (1 << suited[:, _combos(c + j, 3)]).sum(axis=2)  # (F, triples) of the suit
+            for r in range(n_rows):
+                high = nf[r].take(cls)
+                if len(pair_masks[r]):
+                    fl = FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
+                    np.maximum(high, np.repeat(fl, n_o), out=high)
+                fl_hi[r].append(high)
+            fl_classes.append(cls)
+            fl_weights.append(np.broadcast_to(ow[okeep], (n_f, n_o)).ravel())
+    base = classes[0]
+    if fl_classes:
+        flush_cls = np.concatenate(fl_classes)
+        flush_ways = np.concatenate(fl_weights)
+        # Those boards leave their rank class, and count with the flush taken into account.
+        out = np.rint(np.bincount(flush_cls, weights=flush_ways, minlength=nf.shape[1])).astype(np.int64)
+        weights = [weights[0] - out.take(base), flush_ways]
+        classes.append(flush_cls)
+    everything = np.concatenate(classes)
+    his = {i: nf[r].take(everything) for r, i in enumerate(rows)}
+    if fl_classes:
+        for r, i in enumerate(rows):
+            his[i][len(base) :] = np.concatenate(fl_hi[r])
+    los = {i: lo[r].take(everything) for r, i in enumerate(rows)}
+    codes, widths = _pot_codes(spot, his, los)
+    return _count_outcomes(codes, widths, np.concatenate(weights).astype(np.float64), 0)
+
+
+@lru_cache(maxsize=8)
+def _rank_multisets(size: int) -> tuple[Array, Array]:
+    """Every multiset of ``size`` ranks (sorted rows, lexicographic) and its rank counts (read-only)."""
+    rows = _multisets(size)
+    counts = np.zeros((len(rows), 13), dtype=np.int64)
+    for e in range(size):
+        np.add.at(counts, (np.arange(len(rows)), rows[:, e]), 1)
+    rows.setflags(write=False)
+    counts.setflags(write=False)
+    return rows, counts
+
+
+def _class_of(known_ranks: Array, new: Array) -> Array:
+    """The rank class (:func:`_rank_classes`) of each board: the known ranks with a row of ``new``."""
+    full = np.concatenate([np.broadcast_to(known_ranks, (len(new), len(known_ranks))), new], axis=1)
+    out: Array = _rank_classes().index.take(_base13(np.sort(full, axis=1))).astype(np.intp)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -900,21 +1040,44 @@ def _winner_code(win: Array) -> Array:
     return code
 
 
+_HEADS_UP: Final = np.array([2, 3, 1], dtype=np.int64)
+"""``sign(a - b) + 1`` → the winners' mask of two values where the larger wins (first player
+bit 0): the second, both, the first."""
+
+
 def _pot_codes(
-    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array]
+    spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], high_only: bool = False
 ) -> tuple[list[Array], list[int]]:
     """Per pot with more than one eligible player (in pot order): each board's bit mask of its
-    high winners and (hi/lo) of its low winners above them (0 when no low qualifies), bits in the
-    pot's odd-chip order; and the mask's width. Everything the settlement of a board depends on."""
+    high winners and (hi/lo, unless ``high_only``) of its low winners above them (0 when no low
+    qualifies), bits in the pot's odd-chip order; and the mask's width. Everything the
+    settlement of a board depends on. A pot between two players (the usual all-in) takes its
+    masks from the sign of the difference of their values: one look-up instead of a comparison
+    per player."""
     codes: list[Array] = []
     widths: list[int] = []
+    hilo = spot.hilo and not high_only
     for pot in spot.pots:
         if len(pot.eligible) == 1:
+            continue
+        if len(pot.eligible) == 2:
+            a, b = pot.eligible
+            code = _HEADS_UP.take(np.sign(his[a] - his[b]) + 1)
+            if hilo:
+                la, lb = los[a], los[b]
+                low = _HEADS_UP.take(np.sign(lb - la) + 1)  # the smaller low wins
+                low *= np.minimum(la, lb) < NO_LOW
+                code |= low << 2
+                codes.append(code)
+                widths.append(4)
+            else:
+                codes.append(code)
+                widths.append(2)
             continue
         hi = np.stack([his[i] for i in pot.eligible])
         code = _winner_code(hi == hi.max(axis=0))
         width = len(pot.eligible)
-        if spot.hilo:
+        if hilo:
             lo = np.stack([los[i] for i in pot.eligible])
             best = lo.min(axis=0)
             code |= _winner_code((lo == best) & (best < NO_LOW)) << width
@@ -1143,6 +1306,13 @@ def equity(
         rows = sorted(contested)
         counted = _preflop_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen)
         boards = math.comb(n, 5)
+        totals, shares, err = _settle(spot, *counted, boards, False)
+        ev = tuple(t / boards for t in totals)
+        return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
+    if method == "exact" and k in _KNOWN_CARD_CLASSES and contested and _BY_RANK_CLASS:
+        rows = sorted(contested)
+        counted = _known_card_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen, known)
+        boards = math.comb(n, k)
         totals, shares, err = _settle(spot, *counted, boards, False)
         ev = tuple(t / boards for t in totals)
         return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
