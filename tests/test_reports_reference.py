@@ -581,7 +581,8 @@ def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
     """Long random lines (thousands of hands, so that a line keeps every k-th hand with k > 1
     and most hours hold no point; several hands an hour, some at one instant, hand numbers not
     in time order; cash units and tournaments) give the reference's points. The SQL reads its
-    hands from ``player_hands_in``, defined here over the series."""
+    hands from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
+    series."""
     import numpy as np
 
     rng = np.random.default_rng(1000 + seed)
@@ -607,12 +608,23 @@ def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
     con.register("series_df", series)
     con.execute(
         """CREATE TABLE series AS SELECT unit, tournament_id, hand_id, start_utc, wtsd, true AS is_hero,
-               CAST(net_cents * 0.01 AS DECIMAL(18, 2)) AS net,
+               CAST(net_cents * CASE WHEN unit = 'chips' THEN 1 ELSE 0.01 END AS DECIMAL(18, 2)) AS net,
                CAST(net_cents AS DOUBLE) / bb_cents AS net_bb,
-               CAST(CASE WHEN wtsd = 1 THEN net_cents ELSE 0 END * 0.01 AS DECIMAL(18, 2)) AS showdown_net
+               CAST(CASE WHEN wtsd = 1 THEN net_cents ELSE 0 END * CASE WHEN unit = 'chips' THEN 1 ELSE 0.01 END
+                    AS DECIMAL(18, 2)) AS showdown_net
            FROM series_df"""
     )
     con.execute("CREATE MACRO player_hands_in(p, s, u, g, st) AS TABLE SELECT * FROM series")
+    stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
+    at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
+    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
+    con.execute(
+        """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
+           SELECT unit, tournament_id, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
+                  CASE WHEN unit = 'chips' THEN 1 ELSE 100 END AS unit_scale,
+                  net_cents AS net, bb_cents AS big_blind
+           FROM series_df"""
+    )
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     fast, ref = _graph_lines_pair(con, params)
     assert _assert_graph_lines_same(fast, ref, seed) > 0

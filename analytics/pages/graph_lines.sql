@@ -11,29 +11,32 @@
 -- per hour of play (a hash aggregate the size of the hours played), the hours cumulated in
 -- order, and only the hours that hold a kept hand (the first, the last, one where the count
 -- passes a multiple of k) are ordered hand by hand, each starting from the sums at its start.
+-- The hands are the raw hand_players rows (player_rows_in: money in minor units, made an exact
+-- decimal only for the points), a line keyed by its unit and tournament (labelled at the end).
 -- The points are the former formulation's (tests/data/report_reference/graph_lines.sql, which
 -- ordered every hand): the same hands, the same exact amounts; tests/test_reports_reference.py.
 WITH scope AS NOT MATERIALIZED (
     SELECT
-        ph.unit,
-        coalesce('T' || ph.tournament_id, ph.unit)                            AS line,
-        ph.tournament_id,
-        ph.hand_id,
-        ph.start_utc,
-        ph.net,
-        ph.net_bb,
-        ph.showdown_net,
-        CASE WHEN ph.wtsd = 1 THEN ph.net_bb ELSE 0 END                       AS showdown_bb,
-        epoch_us(ph.start_utc) // 3600000000                                  AS hour
-    FROM player_hands_in($player, $since, $until, $game, $stakes) AS ph
-    WHERE CAST($player AS VARCHAR) IS NOT NULL OR ph.is_hero
+        unit,
+        unit_scale,
+        tournament_id,
+        hand_id,
+        start_utc,
+        net,
+        CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)            AS net_bb,
+        CASE WHEN went_to_showdown THEN net ELSE 0 END                        AS showdown_net,
+        CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
+             ELSE 0 END                                                       AS showdown_bb,
+        epoch_us(start_utc) // 3600000000                                     AS hour
+    FROM player_rows_in($player, $since, $until, $game, $stakes)
+    WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
 ),
 
 hour_sums AS (
     SELECT
         unit,
-        line,
-        any_value(tournament_id)                                              AS tournament_id,
+        tournament_id,
+        any_value(unit_scale)                                                 AS unit_scale,
         hour,
         count(*)                                                              AS n,
         sum(net)                                                              AS net,
@@ -41,7 +44,7 @@ hour_sums AS (
         sum(showdown_net)                                                     AS showdown_net,
         sum(showdown_bb)                                                      AS showdown_bb
     FROM scope
-    GROUP BY unit, line, hour
+    GROUP BY unit, tournament_id, hour
 ),
 
 -- each hour's end: the hand number there and the sums up to it; the line's hands and its k
@@ -53,15 +56,15 @@ ends AS (
         sum(net_bb) OVER w                                                    AS cum_net_bb,
         sum(showdown_net) OVER w                                              AS cum_showdown,
         sum(showdown_bb) OVER w                                               AS cum_showdown_bb,
-        CAST(sum(n) OVER (PARTITION BY unit, line) AS BIGINT)                 AS line_hands
+        CAST(sum(n) OVER (PARTITION BY unit, tournament_id) AS BIGINT)        AS line_hands
     FROM hour_sums
-    WINDOW w AS (PARTITION BY unit, line ORDER BY hour ROWS UNBOUNDED PRECEDING)
+    WINDOW w AS (PARTITION BY unit, tournament_id ORDER BY hour ROWS UNBOUNDED PRECEDING)
 ),
 
 -- the hours holding a kept hand, with the line's values at their start
 point_hours AS (
     SELECT
-        unit, line, tournament_id, hour, line_hands,
+        unit, tournament_id, unit_scale, hour, line_hands,
         greatest(1, line_hands // 1000)                                       AS k,
         hand_no - n                                                           AS no0,
         cum_net - net                                                         AS net0,
@@ -78,7 +81,7 @@ running AS (
     SELECT
         s.unit,
         s.tournament_id,
-        s.line,
+        p.unit_scale,
         s.hand_id,
         epoch(s.start_utc)                                                    AS t,
         p.no0 + row_number() OVER w                                           AS hand_no,
@@ -89,29 +92,30 @@ running AS (
         p.sd0 + sum(s.showdown_net) OVER w                                    AS cum_showdown,
         p.sd_bb0 + sum(s.showdown_bb) OVER w                                  AS cum_showdown_bb
     FROM scope AS s
-    JOIN point_hours AS p USING (unit, line, hour)
-    WINDOW w AS (PARTITION BY s.unit, s.line, s.hour ORDER BY s.start_utc, s.hand_id ROWS UNBOUNDED PRECEDING)
+    JOIN point_hours AS p
+      ON s.unit = p.unit AND s.tournament_id IS NOT DISTINCT FROM p.tournament_id AND s.hour = p.hour
+    WINDOW w AS (PARTITION BY s.unit, s.tournament_id, s.hour ORDER BY s.start_utc, s.hand_id ROWS UNBOUNDED PRECEDING)
 ),
 
 final AS (
     SELECT
         unit,
         tournament_id,
-        line,
+        coalesce('T' || tournament_id, unit)                                  AS line,
         CAST(hand_no AS BIGINT)                                               AS hand_no,
         hand_id,
         CAST(t AS BIGINT)                                                     AS t,
-        CAST(cum_net AS DECIMAL(38, 2))                                       AS cum_net,
+        to_money_sum(cum_net, unit_scale)                                     AS cum_net,
         round(cum_net_bb, 2)                                                  AS cum_net_bb,
-        CAST(cum_showdown AS DECIMAL(38, 2))                                  AS cum_showdown,
+        to_money_sum(cum_showdown, unit_scale)                                AS cum_showdown,
         round(cum_showdown_bb, 2)                                             AS cum_showdown_bb,
-        CAST(cum_net - cum_showdown AS DECIMAL(38, 2))                        AS cum_nonshowdown,
+        to_money_sum(cum_net - cum_showdown, unit_scale)                      AS cum_nonshowdown,
         round(cum_net_bb - cum_showdown_bb, 2)                                AS cum_nonshowdown_bb
     FROM running
     WHERE hand_no = 1
        OR hand_no = line_hands
        OR hand_no % k = 0
-    ORDER BY unit, min(t) OVER (PARTITION BY line), line, hand_no
+    ORDER BY unit, min(t) OVER (PARTITION BY coalesce('T' || tournament_id, unit)), line, hand_no
 )
 
 SELECT * FROM final
