@@ -32,12 +32,15 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import duckdb
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hhparse.cli.replay_cmd import html_report  # noqa: E402
 from hhparse.reports import REPORTS, data_tests, report, warehouse  # noqa: E402
 from hhparse.reports.output import graph_image  # noqa: E402
 from hhparse.tables.schema import MANIFEST_NAME, SCHEMA_VERSION, TABLES, arrow_schema  # noqa: E402
@@ -315,7 +318,22 @@ def build_pipeline(root: Path, hands: int) -> None:
 
 
 def _label(name: str, kw: dict[str, object]) -> str:
-    return name + "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k != "hand_id")
+    flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k not in ("hand_id", "html"))
+    return name + flags + (" (HTML page)" if kw.get("html") else "")
+
+
+def _run(con: duckdb.DuckDBPyConnection, name: str, kw: dict[str, object]) -> pd.DataFrame:
+    """One case as the CLI makes it: the report's rows, then the graph's PNG, or with ``html`` the
+    report's HTML page (``report NAME --format html``: the net-won graph's lines, the embedded
+    replays of a hand list)."""
+    kw = dict(kw)
+    page = kw.pop("html", False)
+    df = report(name, con, **kw)  # type: ignore[arg-type]
+    if page:
+        html_report(con, name, df, title=f"hhparse {name}", filters=kw, hand_id=kw.get("hand_id"))  # type: ignore[arg-type]
+    elif name == "graph":
+        graph_image(df, "png")
+    return df
 
 
 def _one(root: Path, name: str, kw: dict[str, object], repeat: int) -> None:
@@ -326,9 +344,7 @@ def _one(root: Path, name: str, kw: dict[str, object], repeat: int) -> None:
     cpu = time.process_time()
     for _ in range(repeat):
         t = time.perf_counter()
-        df = report(name, con, **kw)
-        if name == "graph":
-            graph_image(df, "png")
+        df = _run(con, name, kw)
         times.append(time.perf_counter() - t)
         rows = len(df)
     print(
@@ -408,8 +424,17 @@ def main() -> None:
     ]
     if cash:  # the warehouse's most played cash stakes (a hard-coded one may not exist: a usage error)
         cases.append(("summary", {"stakes": cash[0][0]}))
+    limit: dict[str, object] = {"limit": 10_000} if hands > 2_000_000 else {}
     if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
         cases.append(("hands", {"player": "Hero", "limit": 10_000}))
+    cases += [
+        ("hands", {"showdown": True, **limit}),  # a flag about anyone: each hand's flags grouped
+        # the HTML pages (--format html): the summary's and the graph's carry the net-won graph
+        # (pages/graph_lines.sql), the hand list's the replays of its first hands
+        ("summary", {"html": True}),
+        ("graph", {"html": True}),
+        ("hands", {"player": "Hero", "limit": 1_000, "html": True}),
+    ]
     if args.only:
         cases = [(name, kw) for name, kw in cases if name in args.only]
     results = {}
@@ -448,9 +473,7 @@ def main() -> None:
         times, rows = [], 0
         for _ in range(args.repeat):
             t = time.perf_counter()
-            df = report(name, con, **kw)
-            if name == "graph":
-                graph_image(df, "png")
+            df = _run(con, name, kw)
             times.append(time.perf_counter() - t)
             rows = len(df)
         label = _label(name, kw)

@@ -525,3 +525,108 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
         if detail == 0:
             assert len(shipped) < len(full) // 4
     con.close()
+
+
+GRAPH_LINE_BB = ("cum_net_bb", "cum_showdown_bb", "cum_nonshowdown_bb")
+"""The page graph's big-blind amounts: float sums (each hand's net over its own big blind) that
+the rewrite adds per hour, then per line, where the reference added hand by hand: equal but at
+a rounding tie of the second decimal (frequent: a quarter of a big blind is 0.125)."""
+
+
+def _assert_graph_lines_same(fast: pd.DataFrame, ref: pd.DataFrame, what: object) -> int:
+    assert list(fast.columns) == list(ref.columns) and list(fast.dtypes) == list(ref.dtypes), what
+    exact = [c for c in ref.columns if c not in GRAPH_LINE_BB]
+    pd.testing.assert_frame_equal(fast[exact], ref[exact], check_exact=True, obj=str(what))
+    for column in GRAPH_LINE_BB:
+        assert ((fast[column] - ref[column]).abs().fillna(0) <= 0.01 + 1e-9).all(), (what, column)
+    return len(ref)
+
+
+def _graph_lines_pair(
+    con: duckdb.DuckDBPyConnection, params: dict[str, Any]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from hhparse.resources import read_text
+
+    fast = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=params).df()
+    ref = con.sql((REFERENCE / "graph_lines.sql").read_text(encoding="utf-8"), params=params).df()
+    return fast, ref
+
+
+def test_page_graph_lines_equal_reference_on_crafted_sample_and_corpus(
+    crafted: duckdb.DuckDBPyConnection, sample: duckdb.DuckDBPyConnection
+) -> None:
+    """The HTML pages' graph (hhparse.reports.html.graph_lines, through the same filter
+    resolution as the reports) has the reference's points under every filter."""
+    from hhparse.reports.filters import resolve
+    from hhparse.reports.html import graph_lines
+
+    scopes = [(crafted, kw) for kw in ({}, {"player": "Villain2"}, {"since": "2024-03-01"})]
+    scopes += [(sample, kw) for kw in _filters(sample)]
+    for con, kw in scopes:
+        scope = resolve(con, **kw)
+        params = {
+            "player": scope.player,
+            "since": scope.since,
+            "until": scope.until,
+            "game": scope.game,
+            "stakes": scope.stakes,
+        }
+        fast, ref = _graph_lines_pair(con, params)
+        pd.testing.assert_frame_equal(graph_lines(con, **params), fast, check_exact=True)
+        assert _assert_graph_lines_same(fast, ref, kw) > 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
+    """Long random lines (thousands of hands, so that a line keeps every k-th hand with k > 1
+    and most hours hold no point; several hands an hour, some at one instant, hand numbers not
+    in time order; cash units and tournaments) give the reference's points. The SQL reads its
+    hands from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
+    series."""
+    import numpy as np
+
+    rng = np.random.default_rng(1000 + seed)
+    n = 3000 * (1 + seed % 4)
+    gaps = rng.choice([0, 0, 30, 60, 90, 600, 5 * 3600], n, p=[0.1, 0.1, 0.3, 0.3, 0.1, 0.07, 0.03])
+    start = pd.Timestamp("2024-01-01", tz="UTC") + pd.to_timedelta(np.cumsum(gaps), unit="s")
+    kind = rng.choice(["USD", "EUR", "T1", "T2"], n, p=[0.6, 0.1, 0.2, 0.1])
+    bb_cents = rng.choice([2, 10, 25, 40, 50], n)
+    series = pd.DataFrame(
+        {
+            "unit": np.where(np.char.startswith(kind.astype(str), "T"), "chips", kind),
+            "tournament_id": np.where(np.char.startswith(kind.astype(str), "T"), kind, None),
+            "hand_id": [f"{i:07d}" for i in rng.permutation(n)],
+            "start_utc": start,
+            "net_cents": (
+                rng.integers(-3000, 3001, n) * (rng.random(n) < 0.6) + rng.integers(-25, 26, n)
+            ).astype("int64"),
+            "bb_cents": bb_cents,
+            "wtsd": (rng.random(n) < 0.3).astype("int32"),
+        }
+    )
+    con = duckdb.connect()
+    con.register("series_df", series)
+    con.execute(
+        """CREATE TABLE series AS SELECT unit, tournament_id, hand_id, start_utc, wtsd, true AS is_hero,
+               CAST(net_cents * CASE WHEN unit = 'chips' THEN 1 ELSE 0.01 END AS DECIMAL(18, 2)) AS net,
+               CAST(net_cents AS DOUBLE) / bb_cents AS net_bb,
+               CAST(CASE WHEN wtsd = 1 THEN net_cents ELSE 0 END * CASE WHEN unit = 'chips' THEN 1 ELSE 0.01 END
+                    AS DECIMAL(18, 2)) AS showdown_net
+           FROM series_df"""
+    )
+    con.execute("CREATE MACRO player_hands_in(p, s, u, g, st) AS TABLE SELECT * FROM series")
+    stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
+    at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
+    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
+    con.execute(
+        """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
+           SELECT unit, tournament_id, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
+                  CASE WHEN unit = 'chips' THEN 1 ELSE 100 END AS unit_scale,
+                  net_cents AS net, bb_cents AS big_blind
+           FROM series_df"""
+    )
+    params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
+    fast, ref = _graph_lines_pair(con, params)
+    assert _assert_graph_lines_same(fast, ref, seed) > 0
+    assert ref.groupby("line").size().max() >= 1000  # a line with k > 1: most hands are not points
+    con.close()
