@@ -81,10 +81,7 @@ def normalise_text(text: str) -> str:
     if "\t" in text or "\f" in text or "\v" in text:
         text = _TRAILING_WS.sub("", text)
     elif " \n" in text:
-        if "  \n" in text:
-            text = _TRAILING_WS.sub("", text)
-        else:
-            text = text.replace(" \n", "\n").rstrip(" ")
+        text = _TRAILING_WS.sub("", text) if "  \n" in text else text.replace(" \n", "\n").rstrip(" ")
     elif text[-1:] == " ":
         text = text.rstrip(" ")
     return text.strip("\n")
