@@ -41,7 +41,10 @@ def test_normalise_text_shortcuts_match_the_regex_definition(text: str) -> None:
 
 
 def test_normalise_text_one_and_many_trailing_spaces() -> None:
-    for text in ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n ", "\ufeff\ufeffé \r\n"):
+    cases = ("a \nb ", "a  \nb \n", "a \n \n", "a\t \nb", "a \nb  ", "  ", " \n ", "\ufeff\ufeffé \r\n")
+    # No line ending in a blank, or only the last one: the two-blank search is skipped.
+    cases += ("a\nb\n", "a\nb ", "a\nb  ", "a\n\nb \n", "\n a\n")
+    for text in cases:
         assert normalise_text(text) == _normalised_by_regex(text)
         data = _normalised_by_regex(text).encode("utf-8", "surrogatepass")
         assert content_hash(text) == hashlib.blake2b(data, digest_size=8).hexdigest()
