@@ -34,6 +34,7 @@ else:
     distributed = pytest.importorskip("distributed")
 
 from hhparse.cluster import ClusterError, connect, parse_address
+from hhparse.import_worker import TaskResult
 from hhparse.importer import ImportResult, import_paths
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -618,12 +619,10 @@ def test_a_worker_with_another_hhparse_is_refused(monkeypatch: pytest.MonkeyPatc
 
     with pytest.raises(cluster.WorkerMismatchError):
         cluster.run_task("0.0.0+other", cluster.ship_blocks([]), frozenset(), True)
-    assert (
-        cluster.unpack_result(
-            cluster.run_task(cluster.fingerprint(), cluster.ship_blocks([]), frozenset(), True)
-        ).hashes
-        == []
+    got = cluster.unpack_result(
+        cluster.run_task(cluster.fingerprint(), cluster.ship_blocks([]), frozenset(), True)
     )
+    assert isinstance(got, TaskResult) and got.hashes == []
 
 
 # (a lambda: the workers cannot import this test module, Dask's cloudpickle ships it by value)
