@@ -401,8 +401,14 @@ class DaskExecutor:
             try:
                 blob: bytes = future.result(timeout=WAIT_SECONDS)
                 future.release()
-                return unpack_result(blob)
             except (TimeoutError, distributed.TimeoutError):
+                continue
+            except UnboundLocalError:
+                # Dask's own race (dask/distributed#8514: a wait that times out as the result
+                # arrives), which stopped an import here; the task is unharmed, so ask again.
+                # The task's own error (status "error") is raised.
+                if future.status == "error":
+                    raise
                 continue
             except distributed.KilledWorker as exc:
                 raise ClusterError(
@@ -428,6 +434,8 @@ class DaskExecutor:
                         f"everything published before is kept: run the same command again"
                     ) from None
                 raise
+            else:
+                return unpack_result(blob)
 
 
 def _check_workers(client: Any, address: str) -> dict[str, str]:

@@ -126,3 +126,44 @@ def test_an_executor_counts_its_worker_threads() -> None:
     assert _parallel(local_executor(1)) == 1
     assert _parallel(local_executor(3)) == 3
     assert _parallel(_InProcessReader(4)) == 4
+
+
+class _Flaky:
+    """A Dask future whose wait fails as ``distributed.utils.sync`` does under load."""
+
+    def __init__(self, blob: bytes, fails: int, status: str = "finished") -> None:
+        self.blob, self.fails, self.status, self.released = blob, fails, status, False
+
+    def result(self, timeout: float | None = None) -> bytes:
+        if self.fails:
+            self.fails -= 1
+            raise UnboundLocalError("cannot access local variable 'result'")
+        return self.blob
+
+    def release(self) -> None:
+        self.released = True
+
+
+class _NoDask:
+    class TimeoutError(Exception):
+        pass
+
+    class KilledWorker(Exception):
+        pass
+
+    class CancelledError(Exception):
+        pass
+
+
+def test_dasks_unbound_result_race_is_waited_out_and_a_tasks_own_error_is_not() -> None:
+    """Regression (dask/distributed#8514): ``future.result(timeout=...)`` raised
+    UnboundLocalError under load, and the import stopped."""
+    from hhparse.cluster import DaskExecutor
+
+    executor = DaskExecutor(object(), inputs="workers")
+    want = process_blocks([], frozenset(), True)
+    flaky = _Flaky(pack_result(want), fails=2)
+    got = executor._wait(flaky, _NoDask)
+    assert isinstance(got, TaskResult) and got.hashes == [] and flaky.released
+    with pytest.raises(UnboundLocalError):
+        executor._wait(_Flaky(b"", fails=1, status="error"), _NoDask)
