@@ -271,6 +271,18 @@ def local_executor(jobs: int) -> Executor:
     return InProcessExecutor() if jobs <= 1 else PoolExecutor(jobs)
 
 
+def _parallel(executor: Executor) -> int:
+    """Tasks the executor runs at once: its pool's processes, or a cluster's worker threads
+    (``threads()``, :class:`hhparse.cluster.DaskExecutor`). The tail's smaller tasks and the
+    publish before it (:meth:`_Importer._task_limit`, :meth:`_Importer._tail_reached`) depend
+    on it: counted as 1, a cluster's import published every hand after its last result, with
+    the workers idle."""
+    if isinstance(executor, PoolExecutor):
+        return executor.jobs
+    threads = getattr(executor, "threads", None)
+    return max(1, int(threads())) if callable(threads) else 1
+
+
 # --------------------------------------------------------------------------------------------
 # Main loop
 # --------------------------------------------------------------------------------------------
@@ -555,7 +567,7 @@ class _Importer:
         segments: list[Segment] = []
         seg_files: list[int] = []
         ends: list[int] = []
-        nbytes = 0
+        nbytes = cut = count = 0
         for i, run in enumerate(self.runs):
             ends.append(i)
             if run.status not in ("unreadable", "skipped"):
@@ -563,6 +575,11 @@ class _Importer:
                 seg_files.append(i)
                 nbytes += run.size - run.resumed_from
             if nbytes >= target:
+                cut, count = cut + nbytes, count + 1
+                if self.tail_from is None and self._in_file_tail(cut, target):
+                    self.tail_from = count  # (known before this task is merged, however few run at once)
+                    if self.parallel > 1:
+                        target = max(1, self.task_hands // 4) * BYTES_A_HAND
                 yield Task([], [], ends, nbytes, segments=segments, segment_files=seg_files)
                 segments, seg_files, ends, nbytes = [], [], [], 0
         if ends:
@@ -676,6 +693,14 @@ class _Importer:
             ends.append(i)
         if blocks or ends:
             yield Task(blocks, files, ends, nbytes, frozenset(tails), lines, frozenset(live), rereads)
+
+    def _in_file_tail(self, cut: int, target: int) -> bool:
+        """Whether the files left after ``cut`` bytes are the last :data:`TAIL_TASKS` tasks'
+        worth per worker (:meth:`file_tasks`): from there the tasks group a quarter of the bytes,
+        and the hands merged before are published while the workers run the tail, as
+        :meth:`_task_limit` and :meth:`_tail_reached` do for tasks the client cuts."""
+        remaining = self.stats.bytes_total - cut
+        return remaining < TAIL_TASKS * self.parallel * target
 
     def _task_limit(self, cut: int, cut_blocks: int) -> int:
         """Blocks in the next task: ``task_hands``, and a quarter of it for the last
@@ -1093,7 +1118,7 @@ class ImportSession:
                 stats=stats,
                 ev=self.ev,
                 index=self._index,
-                parallel=executor.jobs if isinstance(executor, PoolExecutor) else 1,
+                parallel=_parallel(executor),
             )
             imp.run()
             self._index = imp.index  # (kept up to date by the run, for the session's next import)
