@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 import hhparse
 from hhparse.cli import app
+from hhparse.failures import UsageError
 from hhparse.importer import import_paths
 from hhparse.reports import REPORTS
 from hhparse.reports.columns import COLUMNS
@@ -168,6 +169,23 @@ def test_graph_lines_one_per_tournament(con: duckdb.DuckDBPyConnection) -> None:
         "WHERE is_hero AND h.tournament_id = '1000006471'"
     ).fetchall()[0][0]
     assert t["cum_net"].iloc[-1] == hero
+
+
+def test_graph_lines_resolve_filters_as_typed(con: duckdb.DuckDBPyConnection) -> None:
+    """Regression: the page's graph took the filters as typed, so a name in another case drew no
+    line and a month or year (``--since 2018-04``) stopped the page with a bare ValueError."""
+    hero = graph_lines(con, player="Hero")
+    assert not hero.empty
+    pd.testing.assert_frame_equal(graph_lines(con, player="hero"), hero)
+    last = con.sql("SELECT max(hand_date) FROM stg_hands").fetchall()[0][0]
+    month = graph_lines(con, player="Hero", since=f"{last:%Y-%m}")
+    assert not month.empty
+    pd.testing.assert_frame_equal(month, graph_lines(con, player="Hero", since=last.replace(day=1)))
+    pd.testing.assert_frame_equal(
+        graph_lines(con, since=f"{last:%Y}"), graph_lines(con, since=f"{last:%Y}-01-01")
+    )
+    with pytest.raises(UsageError, match="--since must be a date"):
+        graph_lines(con, since="April")
 
 
 def test_replay_pages_are_small_and_self_contained(corpus_dir: Path, tmp_path: Path) -> None:

@@ -572,7 +572,7 @@ def test_page_graph_lines_equal_reference_on_crafted_sample_and_corpus(
             "stakes": scope.stakes,
         }
         fast, ref = _graph_lines_pair(con, params)
-        pd.testing.assert_frame_equal(graph_lines(con, **params), fast, check_exact=True)
+        pd.testing.assert_frame_equal(graph_lines(con, **kw), fast, check_exact=True)
         assert _assert_graph_lines_same(fast, ref, kw) > 0
 
 

@@ -31,6 +31,7 @@ from markupsafe import Markup
 
 from hhparse import __version__
 from hhparse.reports.columns import label
+from hhparse.reports.filters import resolve
 from hhparse.resources import read_text
 
 __all__ = [
@@ -211,13 +212,18 @@ def graph_lines(
     game: str | None = None,
     stakes: str | None = None,
 ) -> pd.DataFrame:
-    """The net-won graph's points: one line per cash unit and per tournament (``pages/graph_lines.sql``)."""
+    """The net-won graph's points: one line per cash unit and per tournament (``pages/graph_lines.sql``).
+
+    The filters are taken as the user typed them and resolved as every report resolves them (a
+    name in another case, a month or a year, stakes in any written form), so the page's graph
+    shows the hands its table counts."""
+    scope = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes)
     params = {
-        "player": player,
-        "since": date.fromisoformat(since) if isinstance(since, str) else since,
-        "until": date.fromisoformat(until) if isinstance(until, str) else until,
-        "game": game,
-        "stakes": stakes,
+        "player": scope.player,
+        "since": scope.since,
+        "until": scope.until,
+        "game": scope.game,
+        "stakes": scope.stakes,
     }
     df: pd.DataFrame = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=params).df()
     return df
