@@ -262,8 +262,9 @@ class PoolExecutor:
             raise
 
 
-PRELOAD = ("hhparse.import_worker", "hhparse.engine", "hhparse.ev", "hhparse.parsing")
-"""What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`)."""
+PRELOAD = ("hhparse.import_worker", "hhparse.engine", "hhparse.ev", "hhparse.parsing", "hhparse.pool_preload")
+"""What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`); the
+last, :mod:`hhparse.pool_preload`, builds what each worker would otherwise build for itself."""
 
 
 def local_executor(jobs: int) -> Executor:

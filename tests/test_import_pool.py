@@ -8,6 +8,7 @@ together, and the import's trace says where the time went; none of it may change
 from __future__ import annotations
 
 import multiprocessing.forkserver
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -127,6 +128,19 @@ def test_pool_workers_keep_pandas_out() -> None:
         assert pool._pool.submit(eval, probe).result(timeout=120) is None
     finally:
         pool.close()
+
+
+def test_the_forkserver_builds_what_every_worker_needs_once() -> None:
+    """The pool's forkserver imports :mod:`hhparse.pool_preload` last: the workers forked from it
+    start with ``pyarrow.compute`` imported, the parser built and all of it frozen out of the
+    collector's sight, instead of each worker paying for them at its start-up."""
+    assert importer.PRELOAD[-1] == "hhparse.pool_preload"
+    probe = (
+        "import gc, sys; import hhparse.pool_preload, hhparse.parsing as p; "
+        "print(p._PARSER is not None, 'pyarrow.compute' in sys.modules, gc.get_freeze_count() > 0)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True", "True"]
 
 
 def test_workers_started_for_an_import_that_fails_before_running_are_stopped(

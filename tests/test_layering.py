@@ -145,6 +145,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "importer.py",
         "import_plan.py",
         "import_worker.py",
+        "pool_preload.py",
         "inputs.py",
         "recompute.py",
         "checking.py",
