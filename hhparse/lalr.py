@@ -98,13 +98,30 @@ def _cover(needles: tuple[str, ...], others: set[str]) -> tuple[str, ...]:
     there: the other terminals' needles), which would be found on those lines for nothing."""
     if len(needles) < MANY:
         return ()
+    key = (needles, frozenset(others))
+    known = _COVERS.get(key)
+    if known is not None:
+        return known
+    if len(_COVERS) >= 256:  # (bounded as hhparse.memo.remember bounds: the driver imports no hhparse)
+        _COVERS.clear()
+    cover = _COVERS[key] = _cover_of(needles, "\0".join(sorted(others)))
+    return cover
+
+
+_COVERS: Final[dict[tuple[tuple[str, ...], frozenset[str]], tuple[str, ...]]] = {}
+"""Covers already chosen: every lexer state of a grammar asks again for the same few (the table
+events' needles among the same others), and choosing one is the parser's costliest build step."""
+
+
+def _cover_of(needles: tuple[str, ...], others: str) -> tuple[str, ...]:
+    """:func:`_cover`, with ``others`` joined by NULs (no needle holds one) into one text."""
     pieces: dict[str, set[str]] = {}
     for avoid in (True, False):
         for needle in needles:
             for size in range(3, 9):
                 for at in range(len(needle) - size + 1):
                     piece = needle[at : at + size]
-                    if avoid and any(piece in o for o in others):
+                    if avoid and piece in others:
                         continue
                     pieces.setdefault(piece, set()).add(needle)
         if all(any(n in group for group in pieces.values()) for n in needles):
@@ -112,13 +129,12 @@ def _cover(needles: tuple[str, ...], others: set[str]) -> tuple[str, ...]:
     left = set(needles)
     chosen: list[str] = []
     while left:
-        best = ""
+        best, most = "", 0
         for piece, holders in pieces.items():
-            if len(holders & left) > len(pieces.get(best, set()) & left) or (
-                best and len(holders & left) == len(pieces[best] & left) and len(piece) > len(best)
-            ):
-                best = piece
-        if not best or not pieces[best] & left:
+            held = len(holders & left)
+            if held > most or (held and held == most and len(piece) > len(best)):
+                best, most = piece, held
+        if not most:
             return ()
         chosen.append(best)
         left -= pieces[best]

@@ -294,3 +294,14 @@ def test_a_cover_is_held_by_every_needle_and_is_fewer(needles: tuple[str, ...], 
     assert not cover or (len(cover) < len(needles) and all(any(c in n for c in cover) for n in needles))
     if len(needles) < MANY:
         assert cover == ()
+
+
+def test_a_cover_is_chosen_once_for_the_same_needles_and_others() -> None:
+    """Regression: every lexer state asked for its terminals' covers anew, and choosing them
+    became the parser's costliest build step (each process paid it at start-up); the same needles
+    among the same others now get the cover chosen the first time (the very same tuple)."""
+    needles = ("is connected", "is disconnected", "is sitting out", "sits out", "has returned")
+    first = _cover(needles, {": calls ", ": folds"})
+    assert first and len(first) < len(needles)
+    assert _cover(needles, {": folds", ": calls "}) is first
+    assert _cover(needles, {": bets "}) == _cover(needles, {": bets "})
