@@ -64,18 +64,28 @@ def main() -> None:
                 [*cmd, str(args.input), str(args.hands)], check=True, capture_output=True, text=True
             )
             runs[name].append(json.loads(done.stdout))
-    first = builds[0][0]
-    for part in ("real", "synth"):
+    print_medians(runs, [name for name, _ in builds], ("real", "synth"), width=6, digits=0)
+
+
+def print_medians(
+    runs: dict[str, list[dict[str, float]]], names: list[str], parts: tuple[str, ...], width: int, digits: int
+) -> None:
+    """Each part's median µs of CPU a hand per build, its rounds, and its ratio to the first build
+    (also used by ``bench/referee_ab.py``)."""
+    first = names[0]
+    for part in parts:
         base = statistics.median(r[part] for r in runs[first]) if part in runs[first][0] else None
-        for name, _ in builds:
+        for name in names:
             if part not in runs[name][0]:
                 continue
             values = [r[part] for r in runs[name]]
             med = statistics.median(values)
             ratio = f"  {med / base:.2f}x of {first}" if base and name != first else ""
-            spread = ", ".join(f"{v:.0f}" for v in values)
+            spread = ", ".join(f"{v:.{digits}f}" for v in values)
             compiled = "compiled" if runs[name][0]["compiled"] else "pure"
-            print(f"{part:<6} {name:<10} ({compiled}) median {med:6.1f} µs CPU a hand  [{spread}]{ratio}")
+            print(
+                f"{part:<{width}} {name:<10} ({compiled}) median {med:6.1f} µs CPU a hand  [{spread}]{ratio}"
+            )
 
 
 if __name__ == "__main__":

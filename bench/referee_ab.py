@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from parse_ab import print_medians  # (bench/ is the script's folder: first on sys.path)
 
 CHILD = """
 import gc, json, sys, time
@@ -91,18 +92,7 @@ def main() -> None:
                 text=True,
             )
             runs[name].append(json.loads(done.stdout))
-    first = builds[0][0]
-    for stage in STAGES:
-        if stage not in runs[first][0]:
-            continue
-        base = statistics.median(r[stage] for r in runs[first])
-        for name, _ in builds:
-            values = [r[stage] for r in runs[name]]
-            med = statistics.median(values)
-            ratio = f"  {med / base:.2f}x of {first}" if base and name != first else ""
-            spread = ", ".join(f"{v:.1f}" for v in values)
-            compiled = "compiled" if runs[name][0]["compiled"] else "pure"
-            print(f"{stage:<14} {name:<8} ({compiled}) median {med:6.1f} µs CPU a hand  [{spread}]{ratio}")
+    print_medians(runs, [name for name, _ in builds], tuple(STAGES), width=14, digits=1)
 
 
 if __name__ == "__main__":

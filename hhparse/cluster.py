@@ -183,9 +183,9 @@ def ship_blocks(blocks: Sequence[Block]) -> bytes:
 
 RESULT_COMPRESSION: Final = "zstd"
 """How a worker compresses the Arrow IPC streams of a result (:func:`pack_result`): a result's
-tables are about 4 KB a hand uncompressed, and the client's Dask event loop pays for every byte
-it receives (``docs/cluster.md``); zstd makes them about six times smaller for a few µs a hand
-on each side."""
+tables are several KB a hand uncompressed, and the client's Dask event loop pays for every byte
+it receives; zstd makes them several times smaller for little CPU on either side (figures:
+``docs/performance.md``, ``docs/cluster.md``)."""
 _FILES_FIELDS: Final = tuple(f.name for f in dataclasses.fields(FilesResult) if f.name != "result")
 
 
