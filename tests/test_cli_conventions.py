@@ -81,6 +81,21 @@ def test_help_renders_cleanly(command: str) -> None:
     assert "``" not in text and ":func:" not in text and ":class:" not in text, command
 
 
+def test_option_help_keeps_bracketed_words() -> None:
+    """Rich read ``'hhparse[cluster]'`` in ``import --cluster``'s help as a markup tag and showed
+    ``'hhparse'``: every option's help is shown as written."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    for name, command in [("", group), *group.commands.items()]:  # type: ignore[attr-defined]
+        text = " ".join(_help(*([name] if name else []), columns=1000).split())
+        for param in command.params:
+            words = [w for w in (param.help or "").replace("\\[", "[").split() if "[" in w]
+            for word in words:
+                assert word in text, (name, param.name, word)
+    assert "'hhparse[cluster]'" in " ".join(_help("import", columns=1000).split())
+
+
 def test_help_paragraphs_are_not_hard_wrapped() -> None:
     """A docstring's paragraphs become one line each (the terminal wraps them at its width); a
     list (lines indented under a line ending in ':') keeps its lines."""

@@ -192,28 +192,31 @@ def warehouse_dir(option: Path | None) -> Path:
     return Path(os.path.expanduser(option)) if option is not None else default_warehouse()
 
 
+def _shown_params(params: list[Any]) -> list[Any]:
+    """Parameters as ``--help`` shows them: a boolean flag without a value placeholder (typer
+    writes ``--parse-only <bool>``, which reads as if the flag took a value: ``--parse-only true
+    x.txt`` then fails with "no such file: true"), and its help with Rich markup escaped (Rich took
+    ``'hhparse[cluster]'`` for a tag and showed ``'hhparse'``)."""
+    for param in params:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+        if isinstance(getattr(param, "help", None), str):
+            param.help = _markup_escape(param.help)
+    return params
+
+
 class Command(TyperCommand):
-    """A command whose boolean flags show no value placeholder in ``--help`` (typer writes
-    ``--parse-only <bool>``, which reads as if the flag took a value: ``--parse-only true x.txt``
-    then fails with "no such file: true")."""
+    """A command whose parameters show as :func:`_shown_params` says."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params: list[Any] = super().get_params(ctx)
-        for param in params:
-            if getattr(param, "is_flag", False):
-                param.metavar = ""
-        return params
+        return _shown_params(super().get_params(ctx))
 
 
 class Group(TyperGroup):
-    """The root ``hhparse`` group, with the same flag display as :class:`Command`."""
+    """The root ``hhparse`` group, its parameters shown as :class:`Command`'s."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params: list[Any] = super().get_params(ctx)
-        for param in params:
-            if getattr(param, "is_flag", False):
-                param.metavar = ""
-        return params
+        return _shown_params(super().get_params(ctx))
 
 
 _CODE = re.compile(r"``([^`]+)``")
