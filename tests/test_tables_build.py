@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hhparse.errors import ParseError, Violation
-from hhparse.model import fields
+from hhparse.model import Fold, HandCancelled, fields, replace
 from hhparse.tables.build import HAND_IDX, NATIVE_COLUMNS, BatchBuilder, content_hash, normalise_text
 from hhparse.tables.schema import TABLES
 
@@ -204,3 +204,20 @@ def test_child_tables_copy_their_hands_columns() -> None:
         "big_blind",
         "exposed_card",
     }
+
+
+def test_hands_cancelled_and_zoom_columns_follow_the_hand() -> None:
+    """The ``hands`` row's ``cancelled`` (an exact type test over the events) agrees with
+    :attr:`Hand.cancelled` wherever the cancel line is, and ``zoom`` with ``"Zoom" in hand_kind``
+    for every kind, each kind asked twice (the second answer is remembered)."""
+    base = fake_result()
+    hand = base.hand
+    fold, cancel = Fold(7, "Bob"), HandCancelled(9)
+    for events in [(), (fold,), (cancel,), (fold, cancel), (cancel, fold), (fold, fold, cancel)]:
+        for kind in ["Hand", "Zoom Hand", "Game", "Home Game Hand", "Zoom", "zoom Hand"] * 2:
+            h = replace(hand, events=events, header=replace(hand.header, hand_kind=kind))
+            b = BatchBuilder()
+            b.add_result(replace(base, hand=h), HAND_TEXT)
+            row = b.finish()["hands"].to_pylist()[0]
+            assert row["cancelled"] is h.cancelled is (cancel in events)
+            assert row["zoom"] is ("Zoom" in kind), kind

@@ -106,8 +106,8 @@ def positions(view: ReplayView) -> dict[str, str]:
         "HJ",
         "CO",
     )
-    for p, name in zip(middle, names, strict=False):
-        out[p.name] = name
+    for i in range(min(len(middle), len(names))):  # (zip with a keyword is not compiled to C)
+        out[middle[i].name] = names[i]
     return out
 
 

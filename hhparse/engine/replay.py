@@ -206,7 +206,10 @@ class Referee:
             code = w.code if w.code in ("courchevel-2016-board",) else "parser-warning"
             self.warn(code, w.line, w.message)
         get = _DISPATCH.get
-        for e in self.hand.events:
+        # As ``object``, not the ``Event`` union: compiled, each step of a loop over the union
+        # is a cast tried against its members one by one; the dispatch needs only the type.
+        events: tuple[object, ...] = self.hand.events
+        for e in events:
             fn = get(type(e))
             if fn is not None:
                 fn(self, e)

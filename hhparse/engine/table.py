@@ -216,7 +216,12 @@ class Table:
         self.closed_checked = False
         self.sb_player: Player | None = None
         self.bb_player: Player | None = None
-        ring = sorted((p for p in players if p.dealt_in), key=lambda p: (p.seat - button_seat - 1) % 1000)
+        # Clockwise from the first seat after the button. Sorted on (distance, position in
+        # ``players``) pairs rather than with a key function: compiled, a key function is called
+        # through Python for every player; the position keeps ties in the stable sort's order.
+        keyed = [((p.seat - button_seat - 1) % 1000, i) for i, p in enumerate(players) if p.dealt_in]
+        keyed.sort()
+        ring = [players[i] for _, i in keyed]
         for i, p in enumerate(ring):
             p.idx = i
         self.ring = ring  # clockwise from the first seat after the button

@@ -12,9 +12,9 @@ odd-chip rules below are about that unit.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from typing import Final
 
-from hhparse.model import Street
+from hhparse.model import Record, Street
 
 __all__ = [
     "RAKE_CUMULATIVE",
@@ -40,12 +40,19 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Pot:
-    """One pot: its chips and the players who can win it, in the ``order`` given to :func:`side_pots`."""
+class Pot(Record):
+    """One pot: its chips and the players who can win it, in the ``order`` given to :func:`side_pots`.
 
-    amount: int
-    eligible: tuple[str, ...]
+    A :class:`~hhparse.model.Record` like the model's, for its reasons: compiled, a frozen
+    dataclass keeps a Python ``__init__`` (one ``object.__setattr__`` per field), and the
+    settlement builds a few pots a hand.
+    """
+
+    __match_args__ = ("amount", "eligible")
+
+    def __init__(self, amount: int, eligible: tuple[str, ...]) -> None:
+        self.amount: Final = amount
+        self.eligible: Final = eligible
 
 
 # --------------------------------------------------------------------------------------------

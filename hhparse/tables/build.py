@@ -49,7 +49,7 @@ from hhparse.facts import (
     RefereeResult,
     ShowdownFact,
 )
-from hhparse.model import Record, fields
+from hhparse.model import HandCancelled, Record, fields
 from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 
 HAND_IDX = "_hand_idx"
@@ -252,6 +252,33 @@ _HAND_FIELDS = (
 """The order of :func:`_hand_row`'s tuple (checked against the declaration at import)."""
 
 
+_ZOOM_KINDS: dict[str, bool] = {}
+"""``hand_kind`` -> whether it names a Zoom hand, filled as kinds are met (a handful exist)."""
+
+
+def _zoom_kind(kind: str) -> bool:
+    """``"Zoom" in kind``, remembered per kind: the substring test costs far more than a
+    lookup of a string whose hash is already known, and every hand asks it."""
+    zoom = _ZOOM_KINDS.get(kind)
+    if zoom is None:
+        zoom = _ZOOM_KINDS[kind] = "Zoom" in kind
+    return zoom
+
+
+def _cancelled(events: tuple[object, ...]) -> bool:
+    """:attr:`Hand.cancelled`, as an exact type test (no subclass of ``HandCancelled`` exists).
+
+    Why ``object``: compiled, a loop variable typed as the ``Event`` union is checked against
+    the union's members one by one on every step (a cast), which cost more than the rest of the
+    hand's row; as ``object`` each step is one pointer comparison.
+    ``tests/test_tables_build.py`` checks the two agree."""
+    cancelled = HandCancelled
+    for e in events:  # noqa: SIM110 - a loop compiles to C, a generator would not
+        if type(e) is cancelled:
+            return True
+    return False
+
+
 def _hand_row(result: RefereeResult, facts: HandFacts, chash: str) -> tuple[Any, ...]:
     """One ``hands`` row, fields in ``_HAND_FIELDS`` order."""
     hand = result.hand
@@ -285,7 +312,7 @@ def _hand_row(result: RefereeResult, facts: HandFacts, chash: str) -> tuple[Any,
         None if t is None else t.buyin_currency,
         None if t is None else t.knockout,
         None if t is None else t.level,
-        (t is not None and t.zoom) or "Zoom" in h.hand_kind,
+        (t is not None and t.zoom) or _zoom_kind(h.hand_kind),
         h.table,
         h.max_seats,
         h.button_seat,
@@ -299,7 +326,7 @@ def _hand_row(result: RefereeResult, facts: HandFacts, chash: str) -> tuple[Any,
         facts.exposed_card,
         list(boards[0]) if boards else [],
         list(boards[1]) if len(boards) > 1 else None,
-        hand.cancelled,
+        _cancelled(hand.events),
         [w.code for w in hand.warnings] + [w.code for w in result.warnings],
         hand.source,
         hand.line,
@@ -762,8 +789,9 @@ def _table(
     the plan's ``external`` columns."""
     taken: dict[str, pa.Array[Any]] = dict(extra) if extra else {}
     if hands is not None:
-        picked = hands[0].select([*plan.from_hands, HAND_IDX]).combine_chunks().take(hands[1])
-        taken.update({name: picked.column(name).combine_chunks() for name in picked.column_names})
+        table, where = hands
+        for name in (*plan.from_hands, HAND_IDX):  # each column taken alone: no table to assemble
+            taken[name] = table.column(name).combine_chunks().take(where)
     elif hand_idx is not None:
         taken[HAND_IDX] = hand_idx
     arrays: list[pa.Array[Any]] = []
