@@ -105,6 +105,22 @@ TRIM_THRESHOLD: Final = 64 << 20
 MMAP_THRESHOLD: Final = 32 << 20
 """The thresholds a worker started with :data:`MALLOC_TRIM_ENV` gets back (glibc's dynamic
 thresholds settle at about these; they cannot be switched on again once off)."""
+LOCAL_CONFIG: Final[dict[str, object]] = {
+    f"distributed.nanny.pre-spawn-environ.{MALLOC_TRIM_ENV}": None,
+    "distributed.admin.system-monitor.interval": "10s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.profile.enabled": False,
+}
+"""Dask's settings for a ``local:N`` cluster only (a running scheduler keeps its own). A
+``LocalCluster`` runs its scheduler and its workers' nannies in this process's event-loop thread,
+on the cores the workers need: each of them polls the system with ``psutil`` (every 500 ms), each
+nanny the worker's memory (every 100 ms, a fresh ``psutil.Process`` each time), and each server
+measures its event loop's latency (every 20 ms); each worker process does the same and samples its
+own stack for the profiler (every 10 ms). Those polls cost the client as much CPU as the import's
+messages, and the workers several percent more a hand (``docs/performance.md``), for plots only
+the dashboard shows. Polled less often, the memory limits still hold (the nanny still restarts a
+worker past them, a second later at most); the workers start without :data:`MALLOC_TRIM_ENV`."""
 _M_TRIM_THRESHOLD: Final = -1
 _M_MMAP_THRESHOLD: Final = -3
 UNTRIMMED: list[bool] = []
@@ -481,9 +497,9 @@ def connect(spec: str, *, timeout: float | None = None, inputs: str = "auto") ->
             # The workers (and multiprocessing's resource tracker) are spawned now: with our
             # stdout and stderr on /dev/null, so a reader of our output sees its end as soon as
             # this process is gone, as with the local pool (hhparse.workers).
-            # (the workers start without Dask's MALLOC_TRIM_THRESHOLD_: glibc's own thresholds)
-            untrimmed = {f"distributed.nanny.pre-spawn-environ.{MALLOC_TRIM_ENV}": None}
-            with _quiet_dask_logs(), _std_streams_to_devnull(), dask.config.set(untrimmed):
+            # The scheduler and the nannies read LOCAL_CONFIG when they are built, and each
+            # nanny hands it to its worker (a worker it restarts too).
+            with _quiet_dask_logs(), _std_streams_to_devnull(), dask.config.set(LOCAL_CONFIG):
                 cluster = distributed.LocalCluster(
                     n_workers=local,
                     threads_per_worker=1,

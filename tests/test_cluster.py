@@ -652,6 +652,49 @@ def test_workers_started_by_dask_worker_get_heap_thresholds_back(tcp: Any) -> No
     )
 
 
+# (a lambda, as above: what a worker process was configured with)
+_poll_config: Callable[[], tuple[object, object, object]] = lambda: (  # noqa: E731
+    __import__("dask").config.get("distributed.worker.profile.enabled"),
+    __import__("dask").config.get("distributed.worker.memory.monitor-interval"),
+    __import__("dask").config.get("distributed.admin.system-monitor.interval"),
+)
+
+
+def test_a_local_cluster_polls_less_and_a_real_scheduler_keeps_its_config(local2: Any, tcp: Any) -> None:
+    """Regression: a ``LocalCluster``'s scheduler and nannies share the client's event loop, and
+    their ``psutil`` polls and latency ticks cost it as much CPU as the import's messages (and
+    the workers' profiler and polls cost them CPU a hand). ``local:N`` polls less
+    (:data:`hhparse.cluster.LOCAL_CONFIG`), in this process and in the workers; a worker of a real
+    scheduler, and this process's own config afterwards, keep Dask's settings."""
+    from dask.utils import parse_timedelta
+
+    from hhparse.cluster import LOCAL_CONFIG
+
+    def ms(key: str) -> float:
+        return 1000 * float(parse_timedelta(LOCAL_CONFIG[key]))
+
+    cluster = local2.client.cluster
+    monitor = ms("distributed.admin.system-monitor.interval")
+    tick = ms("distributed.admin.tick.interval")
+    memory = ms("distributed.worker.memory.monitor-interval")
+    servers = [cluster.scheduler, *cluster.workers.values()]
+    assert len(servers) == 3
+    for server in servers:
+        assert server.periodic_callbacks["monitor"].callback_time == monitor, server
+        assert server.periodic_callbacks["tick"].callback_time == tick, server
+    for nanny in cluster.workers.values():
+        assert nanny.periodic_callbacks["memory_monitor"].callback_time == memory
+    expected = (
+        False,
+        LOCAL_CONFIG["distributed.worker.memory.monitor-interval"],
+        LOCAL_CONFIG["distributed.admin.system-monitor.interval"],
+    )
+    assert set(local2.client.run(_poll_config).values()) == {expected}
+    mine = _poll_config()  # (Dask's defaults, unless this environment sets others)
+    assert mine != expected
+    assert set(tcp.client.run(_poll_config).values()) == {mine}
+
+
 # --------------------------------------------------------------------------------------------
 # Who reads the inputs (issue #18)
 # --------------------------------------------------------------------------------------------
