@@ -1333,27 +1333,36 @@ def _settle(
     Each distinct outcome (:func:`_outcomes`) is settled as the room settles a board (hi/lo
     halves with the odd chip to the high half, a no-low board's whole pot to the high hand, ties
     shared with odd chips to the first winners), and weighted by the boards that give it: exact
-    integer totals, and the standard errors from exact sums of squares."""
+    integer totals, and the standard errors from exact sums of squares. Exact results need only
+    totals, so each pot is settled once per distinct mask of its own winners (outcomes differing
+    in other pots share it); a sample's standard errors need each outcome's whole settlement."""
     n_players = len(spot.holes)
     n_out = len(outcomes)
-    per_outcome = [[0] * n_out for _ in range(n_players)]  # each player's total per outcome
+    per_outcome = [[0] * n_out for _ in range(n_players)]  # each player's total per outcome (mc)
     totals = [0] * n_players
     shares: list[PotShare] = []
     hilo = spot.hilo
 
     def add(
-        pot_i: int, run: int, half: str, elig: tuple[int, ...], amount: int, got: list[list[int]]
+        pot_i: int,
+        run: int,
+        half: str,
+        elig: tuple[int, ...],
+        amount: int,
+        got: list[list[int]],
+        weights: list[int],
     ) -> None:
-        """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``."""
+        """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``,
+        which ``weights[o]`` boards give."""
         for e, i in enumerate(elig):
             xs = [g[e] for g in got]
-            total = sum(c * x for c, x in zip(counts, xs, strict=True))
+            total = sum(c * x for c, x in zip(weights, xs, strict=True))
             err = 0.0
             if mc:
-                err = _std_err(total, sum(c * x * x for c, x in zip(counts, xs, strict=True)), boards)
-            mine = per_outcome[i]
-            for o, x in enumerate(xs):
-                mine[o] += x
+                err = _std_err(total, sum(c * x * x for c, x in zip(weights, xs, strict=True)), boards)
+                mine = per_outcome[i]
+                for o, x in enumerate(xs):
+                    mine[o] += x
             totals[i] += total
             shares.append(PotShare(pot_i, run, half, i, amount, total / boards, err, total))
 
@@ -1363,19 +1372,26 @@ def _settle(
         n = len(elig)
         if n == 1:
             for run, amount in pot.runs:
-                add(pot_i, run, "whole", elig, amount, [[amount]] * n_out)
+                add(pot_i, run, "whole", elig, amount, [[amount]] * n_out, counts)
             continue
         masks = [o[pot_c] for o in outcomes]
         pot_c += 1
+        weights = counts
+        if not mc:
+            grouped: dict[int, int] = {}
+            for m, c in zip(masks, counts, strict=True):
+                grouped[m] = grouped.get(m, 0) + c
+            masks, weights = list(grouped), list(grouped.values())
         full = (1 << n) - 1
         for run, amount in pot.runs:
             if hilo:
                 half = amount // 2
                 high = [_split_mask(amount - half if m >> n else amount, m & full, n) for m in masks]
-                add(pot_i, run, "high", elig, amount, high)
-                add(pot_i, run, "low", elig, amount, [_split_mask(half, m >> n, n) for m in masks])
+                add(pot_i, run, "high", elig, amount, high, weights)
+                low = [_split_mask(half, m >> n, n) for m in masks]
+                add(pot_i, run, "low", elig, amount, low, weights)
             else:
-                add(pot_i, run, "whole", elig, amount, [_split_mask(amount, m, n) for m in masks])
+                add(pot_i, run, "whole", elig, amount, [_split_mask(amount, m, n) for m in masks], weights)
     err = [0.0] * n_players
     if mc:
         for i, xs in enumerate(per_outcome):
