@@ -562,6 +562,8 @@ def test_preflop_flush_boards_leave_their_rank_class() -> None:
         # Spades: only the first player holds two (straight flushes possible: the wheel, the
         # royal); the second's pairs make full houses that beat a plain flush.
         ((("As", "Ks", "5s", "4s"), ("Qd", "Qc", "7h", "7s")), ((0, 1),)),
+        # The lone flusher's only suited pair (King, Deuce) fits in no straight: no straight flush.
+        ((("Ks", "2s", "9d", "4c"), ("Qd", "Qc", "7h", "7s")), ((0, 1),)),
         # Three-way: a lone flusher in spades and another in diamonds, who alone is in the side
         # pot with the full-house player (the flusher second in its odd-chip order).
         (

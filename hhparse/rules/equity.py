@@ -782,7 +782,10 @@ def _preflop_counts(
         absent = ~int(RBIT.take(unseen[in_suit]).sum())  # ranks of the suit not in the deck
         off = available - np.bincount(ranks_unseen[in_suit], minlength=13)
         alone = flushers[0] if len(flushers) == 1 else -1
-        plain = np.zeros(len(ways), dtype=np.float64)  # per class: the lone flusher's plain flushes
+        # A lone flusher whose suited pairs fit in no straight cannot make a straight flush.
+        straights = alone < 0 or bool(_IN_A_STRAIGHT.take(pair_masks[alone]).any())
+        plain_cls: list[Array] = []  # the lone flusher's plain flushes: each board's class
+        plain_ways: list[Array] = []
         for j in (3, 4, 5):
             if u < j:
                 break
@@ -792,13 +795,17 @@ def _preflop_counts(
             if not ow.all():
                 keep = np.flatnonzero(ow)
                 ow = ow.take(keep)
+            if alone >= 0 and not straights:
+                plain_cls.append(_suited_grid(rc.with_suited[j], fidx, keep).ravel())
+                plain_ways.append(np.tile(ow, len(fidx)))
+                continue
             fls = {r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers}
             if alone >= 0:
                 straight = fls[alone] >= _STRAIGHT_FLUSH_MIN
                 flat = np.flatnonzero(~straight)
                 if len(flat):
-                    cls = _suited_grid(rc.with_suited[j], fidx.take(flat), keep)
-                    plain += np.bincount(cls.ravel(), weights=np.tile(ow, len(flat)), minlength=len(ways))
+                    plain_cls.append(_suited_grid(rc.with_suited[j], fidx.take(flat), keep).ravel())
+                    plain_ways.append(np.tile(ow, len(flat)))
                 sel = np.flatnonzero(straight)  # straight flushes: board by board as below
                 if not len(sel):
                     continue
@@ -812,7 +819,10 @@ def _preflop_counts(
                 fl_hi[r].append(high.ravel())
             fl_class.append(ridx.ravel())
             fl_ways.append(np.tile(ow, len(fidx)))
-        if alone >= 0:
+        if plain_cls:
+            plain = np.bincount(
+                np.concatenate(plain_cls), weights=np.concatenate(plain_ways), minlength=len(ways)
+            )
             _lone_flush(spot, rows, nf, base, rows[alone], plain, moves, weights)
     if fl_class:
         classes = np.concatenate(fl_class)
@@ -833,6 +843,19 @@ def _preflop_counts(
 
 _STRAIGHT_FLUSH_MIN: Final = STRAIGHT_FLUSH << 20
 _FULL_HOUSE_MIN: Final = FULL_HOUSE << 20
+
+
+def _straight_submasks() -> Array:
+    """13-bit rank mask → whether some straight (the wheel included) holds all its ranks."""
+    masks = np.arange(8192)
+    fits = np.zeros(8192, dtype=bool)
+    for top in range(3, 13):
+        straight = (1 << 12) | 0b1111 if top == 3 else 0b11111 << (top - 4)
+        fits |= (masks & ~straight) == 0
+    return fits
+
+
+_IN_A_STRAIGHT: Final = _straight_submasks()
 
 
 def _suited_grid(table: Array, fidx: Array, keep: Array | None) -> Array:
