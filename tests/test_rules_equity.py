@@ -555,6 +555,48 @@ def test_preflop_flush_boards_leave_their_rank_class() -> None:
     assert equity(spot).method == "exact"
 
 
+@pytest.mark.parametrize("hilo", [True, False])
+@pytest.mark.parametrize(
+    ("holes", "pots"),
+    [
+        # Spades: only the first player holds two (straight flushes possible: the wheel, the
+        # royal); the second's pairs make full houses that beat a plain flush.
+        ((("As", "Ks", "5s", "4s"), ("Qd", "Qc", "7h", "7s")), ((0, 1),)),
+        # The lone flusher's only suited pair (King, Deuce) fits in no straight: no straight flush.
+        ((("Ks", "2s", "9d", "4c"), ("Qd", "Qc", "7h", "7s")), ((0, 1),)),
+        # Three-way: a lone flusher in spades and another in diamonds, who alone is in the side
+        # pot with the full-house player (the flusher second in its odd-chip order).
+        (
+            (("As", "Ks", "5s", "4s"), ("Qd", "Qc", "7h", "7s"), ("Jd", "Td", "9c", "8h")),
+            ((0, 1, 2), (1, 2)),
+        ),
+    ],
+)
+def test_preflop_lone_flusher_counted_per_rank_class(
+    holes: tuple[tuple[str, ...], ...],
+    pots: tuple[tuple[int, ...], ...],
+    hilo: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A suit in which one contender alone holds two cards is settled per rank class: the plain
+    flush wins the high unless another eligible player has a full house or better; a straight
+    flush is still counted board by board. Every share as listing every board gives it."""
+    used = {c for h in holes for c in h}
+    dead = tuple(c for c in ("2c", "3c", "4c", "5c", "6c", "8c", "Tc", "Jc") if c not in used)
+    spot = EquitySpot(
+        hilo,
+        4,
+        holes,
+        (),
+        dead,
+        tuple(EquityPot(((0, 1000 + 7 * k),), e) for k, e in enumerate(pots)),
+    )
+    fast = equity(spot)
+    slow = _every_board(spot, monkeypatch)
+    assert fast.boards == slow.boards and fast.totals == slow.totals
+    assert fast.shares == slow.shares
+
+
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(spot=spots(b0s=(0,)))
 def test_preflop_sampling_stays_within_its_stated_bound(spot: EquitySpot) -> None:

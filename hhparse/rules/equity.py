@@ -599,6 +599,12 @@ _KNOWN_CARD_CLASSES: Final = frozenset({4})
 
 _RANKLOW = np.array([1 << (r + 1) if r <= 6 else 1 if r == 12 else 0 for r in range(13)], dtype=np.int64)
 _COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=np.int64)
+_ONE_WAY: Final = np.ones(1, dtype=np.int64)
+_ONE_WAY.setflags(write=False)
+_PAIRS2: Final = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64).T
+"""Every multiset of two ranks (``_multisets(2)`` order), as two rows: first ranks, second ranks."""
+_SAME2: Final = np.flatnonzero(_PAIRS2[0] == _PAIRS2[1])
+"""Positions of the pairs of one rank among :data:`_PAIRS2` (Deuces first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -736,7 +742,12 @@ def _preflop_counts(
     cards of it: those boards are counted again per suit, per set of ranks in that suit and
     multiset of the other ranks, with the flush taken into account, and taken out of their rank
     class. The outcomes and their counts are those of enumerating every board. ``holes``: the
-    contenders' cards (``rows`` their indices in the spot)."""
+    contenders' cards (``rows`` their indices in the spot).
+
+    A suit in which one contender alone can make a flush (the usual case) is settled per rank
+    class, not per set of suited ranks (:func:`_lone_flush`): that contender's flush, unless a
+    straight flush, wins every high it can win and changes nothing where another contender has
+    a full house or better, whatever the suited ranks are."""
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
@@ -754,50 +765,189 @@ def _preflop_counts(
     ways //= rc.orders  # the boards of each rank class: a product of binomials
     # The boards with three or more cards of a suit in which a contender holds two: per suit,
     # per set of ranks of that suit on the board and multiset of the others' ranks. Their lows
-    # are their rank class's: only the high is evaluated again.
+    # are their rank class's: only the high is evaluated again. Each correction moves boards
+    # from their class's outcome (weight -w) to their own (+w).
+    moves: list[list[Array]] = [[] for _ in base]
+    weights: list[Array] = [ways.astype(np.float64)]
     fl_hi: list[list[Array]] = [[] for _ in rows]
     fl_class: list[Array] = []
     fl_ways: list[Array] = []
     for suit in range(4):
         pair_masks = [p.fmask[r][p.fsuit[r] == suit] for r in range(n_rows)]
-        if not any(len(m) for m in pair_masks):
+        flushers = [r for r in range(n_rows) if len(pair_masks[r])]
+        if not flushers:
             continue  # no contender can make a flush in this suit
-        suited_ranks = ranks_unseen[suits_unseen == suit]  # ascending
-        u = len(suited_ranks)
-        absent = ~int(RBIT[unseen[suits_unseen == suit]].sum())  # ranks of the suit not in the deck
-        off = available - np.bincount(suited_ranks, minlength=13)
+        in_suit = suits_unseen == suit
+        u = int(in_suit.sum())
+        absent = ~int(RBIT.take(unseen[in_suit]).sum())  # ranks of the suit not in the deck
+        off = available - np.bincount(ranks_unseen[in_suit], minlength=13)
+        alone = flushers[0] if len(flushers) == 1 else -1
+        # A lone flusher whose suited pairs fit in no straight cannot make a straight flush.
+        straights = alone < 0 or bool(_IN_A_STRAIGHT.take(pair_masks[alone]).any())
+        plain_cls: list[Array] = []  # the lone flusher's plain flushes: each board's class
+        plain_ways: list[Array] = []
         for j in (3, 4, 5):
             if u < j:
                 break
-            # the sets of j ranks of this suit still unseen, in lexicographic order
-            fidx = np.flatnonzero((rc.suited_mask[j] & absent) == 0)
-            ow = _ways(off, rc.others[j])
-            keep = np.flatnonzero(ow)
-            ridx = rc.with_suited[j][fidx][:, keep].ravel()  # (F * O,) each board's rank class
-            tmask = rc.suited_tmask[j][fidx]  # (F, C(j, 3)) rank masks of its triples
+            fidx, tmask = _suited_sets(j, absent)
+            ow = _other_ways(j, off)
+            keep = None
+            if not ow.all():
+                keep = np.flatnonzero(ow)
+                ow = ow.take(keep)
+            if alone >= 0 and not straights:
+                plain_cls.append(_suited_grid(rc.with_suited[j], fidx, keep).ravel())
+                plain_ways.append(np.tile(ow, len(fidx)))
+                continue
+            fls = {r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers}
+            if alone >= 0:
+                straight = fls[alone] >= _STRAIGHT_FLUSH_MIN
+                flat = np.flatnonzero(~straight)
+                if len(flat):
+                    plain_cls.append(_suited_grid(rc.with_suited[j], fidx.take(flat), keep).ravel())
+                    plain_ways.append(np.tile(ow, len(flat)))
+                sel = np.flatnonzero(straight)  # straight flushes: board by board as below
+                if not len(sel):
+                    continue
+                fidx = fidx.take(sel)
+                fls = {alone: fls[alone].take(sel)}
+            ridx = _suited_grid(rc.with_suited[j], fidx, keep)  # (F, O) each board's rank class
             for r in range(n_rows):
                 high = nf[r].take(ridx)
-                if len(pair_masks[r]):
-                    fl = FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
-                    np.maximum(high, np.repeat(fl, len(keep)), out=high)
-                fl_hi[r].append(high)
-            fl_class.append(ridx)
-            fl_ways.append(np.broadcast_to(ow[keep], (len(fidx), len(keep))).ravel())
-    if not fl_class:
-        return _count_outcomes(base, widths, ways.astype(np.float64), 0)
-    classes = np.concatenate(fl_class)
-    flush_ways = np.concatenate(fl_ways)
-    # Those boards leave their rank class, and count with the flush taken into account.
-    ways = ways - np.rint(np.bincount(classes, weights=flush_ways, minlength=len(ways))).astype(np.int64)
-    fl_codes, hi_widths = _pot_codes(
-        spot, {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)}, {}, True
-    )
-    codes: list[Array] = []
-    for b, f, hw, w in zip(base, fl_codes, hi_widths, widths, strict=True):
-        if w > hw:  # hi/lo: the low winners' bits are those of the board's rank class
-            f |= (b.take(classes) >> hw) << hw
-        codes.append(np.concatenate([b, f]))
-    return _count_outcomes(codes, widths, np.concatenate([ways, flush_ways]).astype(np.float64), 0)
+                if r in fls:
+                    np.maximum(high, fls[r][:, None], out=high)
+                fl_hi[r].append(high.ravel())
+            fl_class.append(ridx.ravel())
+            fl_ways.append(np.tile(ow, len(fidx)))
+        if plain_cls:
+            plain = np.bincount(
+                np.concatenate(plain_cls), weights=np.concatenate(plain_ways), minlength=len(ways)
+            )
+            _lone_flush(spot, rows, nf, base, rows[alone], plain, moves, weights)
+    if fl_class:
+        classes = np.concatenate(fl_class)
+        flush_ways = np.concatenate(fl_ways).astype(np.float64)
+        fl_codes, hi_widths = _pot_codes(
+            spot, {i: np.concatenate(fl_hi[r]) for r, i in enumerate(rows)}, {}, True
+        )
+        was: list[Array] = []
+        for b, f, hw, w in zip(base, fl_codes, hi_widths, widths, strict=True):
+            before = b.take(classes)
+            if w > hw:  # hi/lo: the low winners' bits are those of the board's rank class
+                f |= (before >> hw) << hw
+            was.append(before)
+        _move(fl_codes, was, flush_ways, moves, weights)
+    codes = [np.concatenate([b, *m]) for b, m in zip(base, moves, strict=True)]
+    return _count_outcomes(codes, widths, np.concatenate(weights), 0)
+
+
+_STRAIGHT_FLUSH_MIN: Final = STRAIGHT_FLUSH << 20
+_FULL_HOUSE_MIN: Final = FULL_HOUSE << 20
+
+
+def _straight_submasks() -> Array:
+    """13-bit rank mask → whether some straight (the wheel included) holds all its ranks."""
+    masks = np.arange(8192)
+    fits = np.zeros(8192, dtype=bool)
+    for top in range(3, 13):
+        straight = (1 << 12) | 0b1111 if top == 3 else 0b11111 << (top - 4)
+        fits |= (masks & ~straight) == 0
+    return fits
+
+
+_IN_A_STRAIGHT: Final = _straight_submasks()
+
+
+def _suited_grid(table: Array, fidx: Array, keep: Array | None) -> Array:
+    """``table``'s rows ``fidx`` (sets of suited ranks) and columns ``keep`` (the others' rank
+    multisets that can be dealt; all of them when None): each board's rank class, (F, O)."""
+    grid = table.take(fidx, axis=0)
+    return grid if keep is None else grid.take(keep, axis=1)
+
+
+def _move(
+    now: list[Array], was: list[Array], boards: Array, moves: list[list[Array]], weights: list[Array]
+) -> None:
+    """Record boards (``boards`` of each entry) leaving outcome ``was`` for ``now`` (per pot, one
+    code per entry); the entries whose outcome does not change are left out (they cancel)."""
+    differ = now[0] != was[0]
+    for a, b in zip(now[1:], was[1:], strict=True):
+        differ |= a != b
+    changed = np.flatnonzero(differ)
+    if not len(changed):
+        return
+    for m, a, b in zip(moves, now, was, strict=True):
+        m.append(a.take(changed))
+        m.append(b.take(changed))
+    moving = boards.take(changed)
+    weights.append(moving)
+    weights.append(-moving)
+
+
+def _lone_flush(
+    spot: EquitySpot,
+    rows: list[int],
+    nf: Array,
+    base: list[Array],
+    flusher: int,
+    plain: Array,
+    moves: list[list[Array]],
+    weights: list[Array],
+) -> None:
+    """The boards of a suit in which contender ``flusher`` alone holds two cards, with a flush
+    that is not a straight flush (``plain[c]`` of them in rank class ``c``), per class.
+
+    Such a flush beats every hand of the others without a flush but a full house or better;
+    where another eligible player has one (its value off the class), it beats the flush and the
+    flusher's best is the class's anyway, so the pot's high winners are the class's; elsewhere
+    the flusher wins the high alone. The low is the class's either way."""
+    nz = np.flatnonzero(plain)
+    if not len(nz):
+        return
+    row_of = {i: r for r, i in enumerate(rows)}
+    now: list[Array] = []
+    was: list[Array] = []
+    contested = [pot for pot in spot.pots if len(pot.eligible) > 1]
+    for pot, b in zip(contested, base, strict=True):
+        before = b.take(nz)
+        was.append(before)
+        if flusher not in pot.eligible:
+            now.append(before)
+            continue
+        others = [row_of[i] for i in pot.eligible if i != flusher]
+        best = nf[others[0]].take(nz)
+        for r in others[1:]:
+            np.maximum(best, nf[r].take(nz), out=best)
+        high = ~((1 << len(pot.eligible)) - 1)  # keeps the low winners' bits
+        alone = (before & high) | (1 << pot.eligible.index(flusher))
+        now.append(np.where(best < _FULL_HOUSE_MIN, alone, before))
+    _move(now, was, plain.take(nz), moves, weights)
+
+
+@lru_cache(maxsize=256)
+def _suited_sets(j: int, absent: int) -> tuple[Array, Array]:
+    """The sets of ``j`` ranks of a suit none of which is ``absent`` (by lexicographic rank among
+    :func:`_combos` (13, j)) and the 13-bit rank masks of their triples, (F, C(j, 3)). A suit's
+    cards out of the deck repeat from spot to spot (the same few hole cards), hence the cache."""
+    rc = _rank_classes()
+    fidx = np.flatnonzero((rc.suited_mask[j] & absent) == 0)
+    tmask = rc.suited_tmask[j].take(fidx, axis=0)
+    fidx.setflags(write=False)
+    tmask.setflags(write=False)
+    return fidx, tmask
+
+
+def _other_ways(j: int, off: Array) -> Array:
+    """The ways to pick each multiset of ``5 - j`` ranks (``others[j]`` order) from ``off`` cards
+    of each rank: one rank, its count; two, a product or a binomial; none, one way."""
+    if j == 5:
+        return _ONE_WAY
+    if j == 4:
+        return off
+    a, b = _PAIRS2
+    out: Array = off.take(a) * off.take(b)
+    out[_SAME2] = off * (off - 1) // 2
+    return out
 
 
 def _known_card_counts(
@@ -1206,27 +1356,36 @@ def _settle(
     Each distinct outcome (:func:`_outcomes`) is settled as the room settles a board (hi/lo
     halves with the odd chip to the high half, a no-low board's whole pot to the high hand, ties
     shared with odd chips to the first winners), and weighted by the boards that give it: exact
-    integer totals, and the standard errors from exact sums of squares."""
+    integer totals, and the standard errors from exact sums of squares. Exact results need only
+    totals, so each pot is settled once per distinct mask of its own winners (outcomes differing
+    in other pots share it); a sample's standard errors need each outcome's whole settlement."""
     n_players = len(spot.holes)
     n_out = len(outcomes)
-    per_outcome = [[0] * n_out for _ in range(n_players)]  # each player's total per outcome
+    per_outcome = [[0] * n_out for _ in range(n_players)]  # each player's total per outcome (mc)
     totals = [0] * n_players
     shares: list[PotShare] = []
     hilo = spot.hilo
 
     def add(
-        pot_i: int, run: int, half: str, elig: tuple[int, ...], amount: int, got: list[list[int]]
+        pot_i: int,
+        run: int,
+        half: str,
+        elig: tuple[int, ...],
+        amount: int,
+        got: list[list[int]],
+        weights: list[int],
     ) -> None:
-        """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``."""
+        """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``,
+        which ``weights[o]`` boards give."""
         for e, i in enumerate(elig):
             xs = [g[e] for g in got]
-            total = sum(c * x for c, x in zip(counts, xs, strict=True))
+            total = sum(c * x for c, x in zip(weights, xs, strict=True))
             err = 0.0
             if mc:
-                err = _std_err(total, sum(c * x * x for c, x in zip(counts, xs, strict=True)), boards)
-            mine = per_outcome[i]
-            for o, x in enumerate(xs):
-                mine[o] += x
+                err = _std_err(total, sum(c * x * x for c, x in zip(weights, xs, strict=True)), boards)
+                mine = per_outcome[i]
+                for o, x in enumerate(xs):
+                    mine[o] += x
             totals[i] += total
             shares.append(PotShare(pot_i, run, half, i, amount, total / boards, err, total))
 
@@ -1236,19 +1395,26 @@ def _settle(
         n = len(elig)
         if n == 1:
             for run, amount in pot.runs:
-                add(pot_i, run, "whole", elig, amount, [[amount]] * n_out)
+                add(pot_i, run, "whole", elig, amount, [[amount]] * n_out, counts)
             continue
         masks = [o[pot_c] for o in outcomes]
         pot_c += 1
+        weights = counts
+        if not mc:
+            grouped: dict[int, int] = {}
+            for m, c in zip(masks, counts, strict=True):
+                grouped[m] = grouped.get(m, 0) + c
+            masks, weights = list(grouped), list(grouped.values())
         full = (1 << n) - 1
         for run, amount in pot.runs:
             if hilo:
                 half = amount // 2
                 high = [_split_mask(amount - half if m >> n else amount, m & full, n) for m in masks]
-                add(pot_i, run, "high", elig, amount, high)
-                add(pot_i, run, "low", elig, amount, [_split_mask(half, m >> n, n) for m in masks])
+                add(pot_i, run, "high", elig, amount, high, weights)
+                low = [_split_mask(half, m >> n, n) for m in masks]
+                add(pot_i, run, "low", elig, amount, low, weights)
             else:
-                add(pot_i, run, "whole", elig, amount, [_split_mask(amount, m, n) for m in masks])
+                add(pot_i, run, "whole", elig, amount, [_split_mask(amount, m, n) for m in masks], weights)
     err = [0.0] * n_players
     if mc:
         for i, xs in enumerate(per_outcome):
