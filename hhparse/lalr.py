@@ -74,18 +74,51 @@ def _holds(value: str, needles: tuple[str, ...]) -> bool:
 #: shorter texts (:func:`_cover`).
 MANY: Final = 4
 
-_Entry = tuple[
-    str,
-    Matcher,
-    str,
-    tuple[str, ...],
-    "Matcher | None",
-    str,
-    tuple[str, ...],
-    tuple[str, ...],
-    tuple[str, ...],
-]
-"""A :data:`Term` and the covers (:func:`_cover`) of its needles and of its guard needles."""
+
+class _Entry:
+    """A :data:`Term` as the lexing loop reads it: its fields as native attributes (mypyc reads
+    them off the object, where a tuple of nine would be unpacked, item by item, for every
+    terminal tried on every line), with the covers (:func:`_cover`) of its needles and of its
+    guard needles, and its one needle apart (``needle``: most terminals have exactly one, tested
+    without a loop)."""
+
+    def __init__(self, term: Term, cover: tuple[str, ...], guard_cover: tuple[str, ...]) -> None:
+        name, match, prefix, needles, fast, guard_prefix, guard_needles = term
+        self.name: Final = name
+        self.match: Final = match
+        self.prefix: Final = prefix
+        self.needles: Final = needles
+        self.needle: Final = needles[0] if len(needles) == 1 else ""
+        self.fast: Final = fast
+        self.guard_prefix: Final = guard_prefix
+        self.guard_needles: Final = guard_needles
+        self.cover: Final = cover
+        self.guard_cover: Final = guard_cover
+
+    def lexes(self, value: str) -> re.Match[str] | None:
+        """The match of this terminal against the line ``value`` (None: not this terminal)."""
+        prefix = self.prefix
+        if prefix and not value.startswith(prefix):
+            return None
+        needle = self.needle
+        if needle:
+            if needle not in value:
+                return None
+        elif self.needles:
+            if self.cover and not _covered(value, self.cover):
+                return None
+            if not _holds(value, self.needles):
+                return None
+        fast = self.fast
+        if fast is not None and (
+            (self.guard_prefix and not value.startswith(self.guard_prefix))
+            or (
+                self.guard_needles
+                and (not _covered(value, self.guard_cover) or not _holds(value, self.guard_needles))
+            )
+        ):
+            return fast(value)
+        return self.match(value)
 
 
 def _cover(needles: tuple[str, ...], others: set[str]) -> tuple[str, ...]:
@@ -148,7 +181,7 @@ def _entries(terms: list[Term]) -> list[_Entry]:
     out: list[_Entry] = []
     for t in terms:
         others = {n for o in terms if o is not t for n in (*o[3], *o[6])}
-        out.append((*t, _cover(t[3], others), _cover(t[6], others)))
+        out.append(_Entry(t, _cover(t[3], others), _cover(t[6], others)))
     return out
 
 
@@ -226,29 +259,10 @@ class LineParser:
                 terms = lexer.other
             m: re.Match[str] | None = None
             kind = ""
-            for name, match, prefix, needles, fast, guard_prefix, guard_needles, cover, guard_cover in terms:
-                if prefix and not value.startswith(prefix):
-                    continue
-                if needles:  # (:func:`_holds`, inline: this runs for most terminals of most lines)
-                    if cover and not _covered(value, cover):
-                        continue
-                    for needle in needles:
-                        if needle in value:
-                            break
-                    else:
-                        continue
-                if fast is not None and (
-                    (guard_prefix and not value.startswith(guard_prefix))
-                    or (
-                        guard_needles
-                        and (not _covered(value, guard_cover) or not _holds(value, guard_needles))
-                    )
-                ):
-                    m = fast(value)
-                else:
-                    m = match(value)
+            for entry in terms:
+                m = entry.lexes(value)
                 if m is not None:
-                    kind = name
+                    kind = entry.name
                     break
             if m is None:
                 raise Rejected

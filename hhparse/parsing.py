@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 from zoneinfo import ZoneInfo
@@ -253,6 +253,28 @@ _POST_KINDS: Final = {k.value: k for k in PostKind}
 _STREET_NAMES: Final = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
 
 
+def _two(rx: re.Pattern[str], a: str, b: str) -> tuple[int, int]:
+    """The numbers of fields ``a`` and ``b`` of ``rx`` (read by number: :class:`_Builder`)."""
+    g = rx.groupindex
+    return g[a], g[b]
+
+
+def _three(rx: re.Pattern[str], a: str, b: str, c: str) -> tuple[int, int, int]:
+    g = rx.groupindex
+    return g[a], g[b], g[c]
+
+
+def _four(rx: re.Pattern[str], a: str, b: str, c: str, d: str) -> tuple[int, int, int, int]:
+    g = rx.groupindex
+    return g[a], g[b], g[c], g[d]
+
+
+def _six(rx: re.Pattern[str], *names: str) -> tuple[int, int, int, int, int, int]:
+    g = rx.groupindex
+    a, b, c, d, e, f = (g[n] for n in names)
+    return a, b, c, d, e, f
+
+
 def _cards(text: str) -> Cards | None:
     """``"Ah Kd"`` -> ("Ah", "Kd"); None when the text is not a clean card list."""
     if not text:
@@ -317,6 +339,23 @@ class _Builder:
         self.name_group: int | str = "name"
         if all(self.terms[t].groupindex.get("name") == 1 for t in _NAME_FIRST):
             self.name_group = 1
+        # the fields of the frequent lines by number (``m.group(2, 3)``: the names are looked up
+        # once here, not in the match's group index at every line)
+        t = self.terms
+        self.seat_g = _six(t["SEAT"], "seat", "name", "stack", "bounty", "out", "reason")
+        self.post_g = _three(t["POST"], "kind", "amt", "allin")
+        self.call_g = _three(t["CALL"], "amt", "allin", "cap")
+        self.bet_g = _three(t["BET"], "amt", "allin", "cap")
+        self.raise_g = _four(t["RAISE"], "by", "to", "allin", "cap")
+        self.collect_g = _three(t["COLLECT"], "amt", "pot", "n")
+        self.street_g = _three(t["STREET"], "run", "street", "rest")
+        self.show_g = _two(t["SHOW"], "cards", "desc")
+        self.sseat_g = _two(t["SSEAT"], "seat", "rest")
+        self.total_g = _three(t["TOTAL"], "total", "pots", "rake")
+        self.fold_cards: int = t["FOLD"].groupindex["cards"]
+        self.dealt_cards: int = t["DEALT"].groupindex["cards"]
+        self.board_cards: int = t["BOARD"].groupindex["cards"]
+        self.uncalled_amt: int = t["UNCALLED"].groupindex["amt"]
         self.event_shapes = [(_event_shape(shapes[f], sep, kind), kind) for f, sep, kind in _EVENT_SHAPES]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
@@ -379,10 +418,11 @@ class _Builder:
 
     def _small(self, text: str, line: int) -> int:
         """A seat or pot number: below :data:`SMALL_LIMIT` (what the warehouse's columns hold)."""
-        if len(text) > 6 or int(text) >= SMALL_LIMIT:
+        number = int(text) if len(text) <= 6 else SMALL_LIMIT
+        if number >= SMALL_LIMIT:
             self.problems.append((line, _small_problem(text)))
             return 0
-        return int(text)
+        return number
 
     def _place(self, text: str, line: int) -> int:
         """A finishing place: any number a tournament can have (below a billion)."""
@@ -422,21 +462,23 @@ class _Builder:
             self.problems.append((line, "unrecognised line"))
         return m, line
 
-    def _player_fields(self, tok: Any, first: bool = True) -> tuple[re.Match[str] | None, int]:
+    def _player_fields(self, tok: Any, first: bool = True) -> tuple[re.Match[str] | None, int, str]:
         """:meth:`_fields` of a play line naming a player in its ``name`` field, who must be
-        seated (table events may name anyone); ``first``: a line of :data:`_NAME_FIRST`. The
-        driver's token (nearly every line) is read directly: its match and line are what
-        :meth:`_fields` would return."""
+        seated (table events may name anyone), and that name ("" without a match: the record
+        takes it from here, so the field is read once); ``first``: a line of
+        :data:`_NAME_FIRST`. The driver's token (nearly every line) is read directly: its match
+        and line are what :meth:`_fields` would return."""
         m: re.Match[str] | None
         if isinstance(tok, LineToken) and tok.match is not None:
             m, line = tok.match, self.offset + tok.line
         else:
             m, line = self._fields(tok)
+        name = ""
         if m is not None:
-            name: str = m.group(self.name_group if first else "name")
+            name = m.group(self.name_group if first else "name")
             if name not in self.seated:
                 self.problems.append((line, f"player {name!r} has no seat line"))
-        return m, line
+        return m, line, name
 
     def _card_list(self, text: str | None, line: int) -> Cards:
         if text is None:
@@ -463,23 +505,26 @@ class _Builder:
         m, line = self._fields(tok)
         if m is None:
             return
-        number, name, stack, bounty, out, reason = m.group("seat", "name", "stack", "bounty", "out", "reason")
+        g1, g2, g3, g4, g5, g6 = self.seat_g
+        number, name, stack, bounty, out, reason = m.group(g1, g2, g3, g4, g5, g6)
         # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
         # be unrecognised where it stands; its amounts are the grammar's AMT
         # (every text the amount memo holds is one: it only keeps amounts of AMT fields)
         amt = self.amt_re
-        if (
-            stack[-1:] != " "
-            or (stack[:-1] not in _AMOUNTS and amt.fullmatch(stack, 0, len(stack) - 1) is None)
-            or (bounty is not None and bounty not in _AMOUNTS and amt.fullmatch(bounty) is None)
-        ):
+        if stack[-1:] != " ":
             self.problems.append((line, "unrecognised line"))
             return
         stack = stack[:-1]
+        known = _AMOUNTS.get(stack)
+        if (known is None and amt.fullmatch(stack) is None) or (
+            bounty is not None and bounty not in _AMOUNTS and amt.fullmatch(bounty) is None
+        ):
+            self.problems.append((line, "unrecognised line"))
+            return
         seat = Seat(
             self._small(number, line),
             name,
-            self._amt(stack, line),
+            known if known is not None else self._amt(stack, line),
             line,
             self._opt_amt(bounty, line),
             out is not None,
@@ -496,9 +541,10 @@ class _Builder:
         return None
 
     def post(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            name, kind, amt, allin = m.group("name", "kind", "amt", "allin")
+            g1, g2, g3 = self.post_g
+            kind, amt, allin = m.group(g1, g2, g3)
             self.events.append(
                 PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None)
             )
@@ -507,9 +553,9 @@ class _Builder:
         self.events.append(HoleCardsMarker(self._at(c[1])))
 
     def dealt(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            self.events.append(DealHole(line, m["name"], self._card_list(m["cards"], line)))
+            self.events.append(DealHole(line, name, self._card_list(m.group(self.dealt_cards), line)))
 
     def expose(self, c: list[Any]) -> None:
         m, line = self._fields(c[1])
@@ -530,7 +576,8 @@ class _Builder:
         m, line = self._fields(c[1])
         if m is None:
             return
-        run, name, rest = m.group("run", "street", "rest")
+        g1, g2, g3 = self.street_g
+        run, name, rest = m.group(g1, g2, g3)
         street = _STREET_NAMES[name]
         groups = _BRACKET_RE.findall(rest)
         form = FlopForm.PLAIN
@@ -573,35 +620,38 @@ class _Builder:
         self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            self.events.append(Fold(line, m["name"], self._card_list(m["cards"], line)))
+            self.events.append(Fold(line, name, self._card_list(m.group(self.fold_cards), line)))
 
     def check(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            self.events.append(Check(line, m["name"]))
+            self.events.append(Check(line, name))
 
     def call(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
+            g1, g2, g3 = self.call_g
+            amt, allin, cap = m.group(g1, g2, g3)
             self.events.append(
                 Call(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
             )
 
     def bet(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            name, amt, allin, cap = m.group("name", "amt", "allin", "cap")
+            g1, g2, g3 = self.bet_g
+            amt, allin, cap = m.group(g1, g2, g3)
             self.events.append(
                 Bet(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
             )
 
     def raise_(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            name, by, to, allin, cap = m.group("name", "by", "to", "allin", "cap")
+            g1, g2, g3, g4 = self.raise_g
+            by, to, allin, cap = m.group(g1, g2, g3, g4)
             self.events.append(
                 Raise(
                     line,
@@ -614,9 +664,9 @@ class _Builder:
             )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1], False)
+        m, line, name = self._player_fields(c[1], False)
         if m is not None:
-            self.events.append(UncalledBet(line, m["name"], self._amt(m["amt"], line)))
+            self.events.append(UncalledBet(line, name, self._amt(m.group(self.uncalled_amt), line)))
 
     def showdown(self, c: list[Any]) -> None:
         m, line = self._fields(c[1])
@@ -625,10 +675,11 @@ class _Builder:
             self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is None:
             return
-        name, cards, desc = m.group("name", "cards", "desc")
+        g1, g2 = self.show_g
+        cards, desc = m.group(g1, g2)
         hi: str | None = desc
         lo: str | None = None
         if desc is not None and desc.startswith("HI: "):
@@ -637,20 +688,21 @@ class _Builder:
         self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            self.events.append(Muck(line, m["name"]))
+            self.events.append(Muck(line, name))
 
     def noshow(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is not None:
-            self.events.append(DoesNotShow(line, m["name"]))
+            self.events.append(DoesNotShow(line, name))
 
     def collect(self, c: list[Any]) -> None:
-        m, line = self._player_fields(c[1])
+        m, line, name = self._player_fields(c[1])
         if m is None:
             return
-        name, amt, label, n = m.group("name", "amt", "pot", "n")
+        g1, g2, g3 = self.collect_g
+        amt, label, n = m.group(g1, g2, g3)
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
@@ -757,7 +809,8 @@ class _Builder:
         data, ln = self._fields(c[1])
         if data is None:
             return
-        total, pots, rake = data.group("total", "pots", "rake")
+        g1, g2, g3 = self.total_g
+        total, pots, rake = data.group(g1, g2, g3)
         main: str | None = None
         rest = ""
         if pots != " ":
@@ -783,18 +836,20 @@ class _Builder:
     def board(self, c: list[Any]) -> None:
         m, ln = self._fields(c[1])
         if m is not None:
-            self.boards.append(self._card_list(m["cards"], ln))
+            self.boards.append(self._card_list(m.group(self.board_cards), ln))
             self.board_lines.append(ln)
 
     def sseat(self, c: list[Any]) -> None:
-        text, line = self._line(c[1])
+        line = self._at(c[1])
         if self.by_number is None:
             self.by_number = {s.seat: s.player for s in self.seats}
         m = self._match(c[1])
         if m is None:
             self.problems.append((line, "unrecognised summary line"))
             return
-        ss = self._summary_seat(line, text, m["seat"], m["rest"], self.by_number)
+        g1, g2 = self.sseat_g
+        seat, rest = m.group(g1, g2)
+        ss = self._summary_seat(line, seat, rest, self.by_number)
         if ss is not None:
             self.sseats.append(ss)
 
@@ -865,10 +920,8 @@ class _Builder:
             tuple(self.warnings),
         )
 
-    def _summary_seat(
-        self, line: int, text: str, seat: str, rest: str, by_number: dict[int, str]
-    ) -> SummarySeat | None:
-        """``Seat N: rest`` (``text``, the whole line): the seat's player, then the outcome."""
+    def _summary_seat(self, line: int, seat: str, rest: str, by_number: dict[int, str]) -> SummarySeat | None:
+        """``Seat N: rest``: the seat's player, then the outcome."""
         number = self._small(seat, line)
         name = by_number.get(number)
         if name is None or not (rest == name or rest.startswith(name + " ")):
@@ -1112,12 +1165,40 @@ def _stamp(date: str, time: str) -> datetime:
 
 _ZONES: Final[dict[str, ZoneInfo]] = {}
 
+#: (IANA zone, the date's text, the hour's text) -> the zone's offset from UTC all that local
+#: hour. The hands of a file come from a few zones and hours, and converting through the zone
+#: costs more than the rest of the date; only hours whose first and last second have the offset
+#: the hand's own time has are kept (never an hour a change of offset falls in), so the result
+#: is the zone's for every time of a kept hour. Bounded like the amount memo.
+_OFFSETS: Final[dict[tuple[str, str, str], timedelta]] = {}
+_OFFSETS_MAX: Final = 4096
+
 
 def _zone(name: str) -> ZoneInfo:
     zone = _ZONES.get(name)
     if zone is None:
         zone = _ZONES[name] = ZoneInfo(name)
     return zone
+
+
+def _utc(local: datetime, zone: str, date: str, time: str) -> datetime:
+    """``local.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)`` (``date`` and ``time``: the texts
+    ``local`` was read from), through :data:`_OFFSETS`. Raises what that raises."""
+    key = (zone, date, time[: time.index(":")])
+    offset = _OFFSETS.get(key)
+    if offset is not None:
+        return (local - offset).replace(tzinfo=UTC)
+    info = _zone(zone)
+    at = local.replace(tzinfo=info)
+    utc = at.astimezone(UTC)
+    offset = at.utcoffset()
+    if (
+        offset is not None
+        and at.replace(minute=0, second=0).utcoffset() == offset
+        and at.replace(minute=59, second=59).utcoffset() == offset
+    ):
+        remember(_OFFSETS, _OFFSETS_MAX, key, offset)
+    return utc
 
 
 #: What the header body (game, stakes, tournament) says, keyed by the body text. A file repeats
@@ -1280,9 +1361,9 @@ def _header(
         local = _stamp(date, time)
         et = _stamp(et_date, et_time) if et_date else None
         if et is not None:
-            utc = et.replace(tzinfo=_zone("America/New_York")).astimezone(UTC)
+            utc = _utc(et, "America/New_York", et_date, et_time)
         elif tz in TIME_ZONES:
-            utc = local.replace(tzinfo=_zone(TIME_ZONES[tz])).astimezone(UTC)
+            utc = _utc(local, TIME_ZONES[tz], date, time)
         else:
             raise _Problem(line, f"unknown time zone {tz!r}")
     except (ValueError, OverflowError):

@@ -186,13 +186,13 @@ def test_the_driver_never_skips_a_terminal_a_line_could_be(corpus_dir: Path) -> 
     assert taken > 10_000 and quick > 10_000
     # the covers tested before many needles (``lalr._cover``): a line holding a needle holds one
     covers = {
-        (entry[3], entry[7])
+        (entry.needles, entry.cover)
         for lexer in driver._lexers
         if lexer
         for group in [*lexer.by_first.values(), lexer.other]
         for entry in group
     } | {
-        (entry[6], entry[8])
+        (entry.guard_needles, entry.guard_cover)
         for lexer in driver._lexers
         if lexer
         for group in [*lexer.by_first.values(), lexer.other]
