@@ -103,9 +103,9 @@ def process_blocks(
     valid hand.
     """
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
-    from hhparse.ev import safe_hand_ev
     from hhparse.parsing import parse_block
 
+    hand_ev = ev_stage() if ev else None
     builder = BatchBuilder()
     tourney = _TourneyRows()
     for i, block in enumerate(blocks):
@@ -121,7 +121,7 @@ def process_blocks(
                 builder.add_parse_error(cut, block.source, block.line, block.text)
                 continue
             result = referee(parsed)
-            ref = builder.add_result(result, block.text, ev=safe_hand_ev(result) if ev else None)
+            ref = builder.add_result(result, block.text, ev=hand_ev(result) if hand_ev is not None else None)
             if ref.accepted:
                 tourney.add_hand(len(builder.refs) - 1, parsed)
         except Exception as exc:  # one hand's bug must not abort the import
@@ -139,6 +139,14 @@ def process_blocks(
             builder.add_parse_error(err, block.source, block.line, block.text)
     tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
     return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
+
+
+def ev_stage() -> Any:
+    """The all-in EV stage (:func:`hhparse.ev.safe_hand_ev`), imported only by an import that takes
+    the EV: its module builds its tables as it is imported."""
+    from hhparse.ev import safe_hand_ev
+
+    return safe_hand_ev
 
 
 def _summary_reject(builder: BatchBuilder, block: Block, problem: str, text: str) -> None:

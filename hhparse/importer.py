@@ -163,9 +163,10 @@ class InProcessExecutor:
         trace = self.trace or ImportTrace()
         ready = time.monotonic()
         from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-        from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
         from hhparse.parsing import _parser
 
+        if ev:  # its tables are built at import (and not needed without the EV stage)
+            import_worker.ev_stage()
         _parser()  # built before the freeze, like a worker's
         previous = import_worker.quiet_gc() if self.quiet_gc else None
         pid = os.getpid()

@@ -177,3 +177,40 @@ def test_compact_does_not_break_an_open_connection(tmp_path: Path) -> None:
         assert r.exit_code == 0, r.output
         assert con.execute(count).fetchall() == [(20,)]
         assert len(hhparse.report("summary", con)) > 0
+
+
+def test_the_import_command_keeps_pandas_out_of_its_own_process(tmp_path: Path) -> None:
+    """``hhparse import`` in a process of its own never imports pandas (pyarrow would, on the
+    first list it converts, only to ask whether it is a pandas object), and imports alike."""
+    import subprocess
+
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    probe = (
+        "import sys\n"
+        "from hhparse.cli import main\n"
+        "sys.argv = ['hhparse', 'import', sys.argv[1], '--warehouse', sys.argv[2], '--jobs', '1']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    print('exit', exc.code, 'pandas' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "in"), str(tmp_path / "wh")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split()[-3:] == ["exit", "0", "False"], out.stdout + out.stderr
+    assert read_views(tmp_path / "wh")["hands"].num_rows == 2
+
+
+def test_the_import_command_called_from_other_code_leaves_pandas_to_it(tmp_path: Path) -> None:
+    """The Typer app called from a caller's own program (here, the test's) keeps nothing out:
+    the caller may go on to use pandas (:data:`hhparse.cli.common.OWN_PROCESS`)."""
+    from hhparse.cli import common
+
+    write_hands(tmp_path / "in" / "a.txt", ["1"])
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(tmp_path / "wh"), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert not any(isinstance(f, common._NoPandas) for f in sys.meta_path)
+    import pandas  # noqa: F401  (still importable here)

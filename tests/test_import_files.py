@@ -251,3 +251,25 @@ def test_a_worker_reading_other_bytes_than_planned_imports_none_of_them(tmp_path
     assert got.outcomes[0] == ("error", SAME_BYTES_ERROR, 0, False)
     assert got.outcomes[1][0] == "ok" and got.segments == [1, 1, 1]
     assert got.result.hand_ids == ["3", "4", "5"]
+
+
+def test_an_import_without_the_ev_stage_does_not_load_it(tmp_path: Path) -> None:
+    """``ev=False`` (the benchmarks' import without EV) never imports :mod:`hhparse.ev`, whose
+    module builds its tables as it is imported; with EV the stage is loaded and used."""
+    import subprocess
+
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    probe = (
+        "import sys\n"
+        "from hhparse.importer import import_paths\n"
+        "r = import_paths([sys.argv[1]], sys.argv[2], jobs=1, ev=sys.argv[3] == 'on')\n"
+        "print(r.stats.new, 'hhparse.ev' in sys.modules)\n"
+    )
+    for ev, loaded in (("off", "False"), ("on", "True")):
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(tmp_path / "in"), str(tmp_path / f"wh-{ev}"), ev],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert out.stdout.split() == ["2", loaded], out.stderr

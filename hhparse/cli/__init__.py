@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from hhparse import __version__
+from hhparse.cli import common
 from hhparse.cli.common import Group, epilog, help_text
 
 app = typer.Typer(
@@ -79,5 +80,6 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: the process is the command's own (:data:`common.OWN_PROCESS`)."""
+    common.OWN_PROCESS = True
     app()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from hhparse.cli import common
 from hhparse.cli.common import WarehouseOption, add_command, warehouse_dir
 from hhparse.safetext import visible
 
@@ -389,6 +390,8 @@ def import_command(
         raise UsageError(
             "--cluster-reads says who reads the inputs of a --cluster import: give --cluster too"
         )
+    if cluster is None and common.OWN_PROCESS:
+        common.keep_pandas_out()  # (a Dask client may need pandas: only for local imports)
     with contextlib.ExitStack() as stack:
         executor = (
             stack.enter_context(_cluster(cluster, console, cluster_reads)) if cluster is not None else None
