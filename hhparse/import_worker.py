@@ -13,7 +13,6 @@ import gc
 import hashlib
 import os
 import socket
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -390,13 +389,13 @@ def worker_init(main_pid: int) -> None:
 
 
 def without_pandas() -> None:
-    """Keep pandas out of a pool worker. pyarrow imports it (when installed) the first time it
-    converts a Python list, only to ask whether the list is a pandas object; a pool worker never
-    holds one, and the import cost each worker about as much CPU as its parser and referee
-    together (``bench/import.py --phases``). Only for processes that run nothing but import
-    tasks (a local pool's worker): a Dask worker may run other code, and keeps it."""
-    if "pandas" not in sys.modules:
-        sys.modules["pandas"] = None  # type: ignore[assignment]  # import pandas → ImportError
+    """Keep pandas out of a pool worker (:func:`hhparse.lazy.refuse_pandas`): a pool worker never
+    holds a pandas object, and the import cost each worker about as much CPU as its parser and
+    referee together (``bench/import.py --phases``). Only for processes that run nothing but
+    import tasks (a local pool's worker): a Dask worker may run other code, and keeps it."""
+    from hhparse.lazy import refuse_pandas
+
+    refuse_pandas()
 
 
 def warm_up() -> None:

@@ -124,10 +124,22 @@ def test_pool_workers_keep_pandas_out() -> None:
     pool.start()
     try:
         assert pool._pool is not None
-        probe = "__import__('sys').modules.get('pandas', 0)"
-        assert pool._pool.submit(eval, probe).result(timeout=120) is None
+        probe = "(__import__('hhparse.lazy').lazy.refuses_pandas(), 'pandas' in __import__('sys').modules)"
+        assert pool._pool.submit(eval, probe).result(timeout=120) == (True, False)
     finally:
         pool.close()
+
+
+def test_a_worker_without_pandas_converts_its_first_list() -> None:
+    """Regression: ``sys.modules["pandas"] = None`` made pyarrow's first conversion of a Python
+    list raise ``AttributeError`` (only the warm-up's empty batch, which swallows errors, hid it:
+    a real first conversion would have turned a good hand into a reject)."""
+    probe = (
+        "from hhparse.import_worker import without_pandas; without_pandas(); "
+        "import sys, pyarrow as pa; print(pa.array([1, 2]).to_pylist(), 'pandas' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["[1,", "2]", "False"], out.stdout + out.stderr
 
 
 def test_the_forkserver_builds_what_every_worker_needs_once() -> None:

@@ -47,24 +47,12 @@ OWN_PROCESS = False
 (:func:`keep_pandas_out`)."""
 
 
-class _NoPandas:
-    """A finder that refuses pandas (:func:`keep_pandas_out`): ``import pandas`` raises
-    :class:`ModuleNotFoundError`, which pyarrow's lazy pandas check takes for "not installed"."""
-
-    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
-        if fullname == "pandas" or fullname.startswith("pandas."):
-            raise ModuleNotFoundError(f"{fullname} is kept out of this hhparse process", name=fullname)
-
-
 def keep_pandas_out() -> None:
     """Keep pandas out of the rest of this process, for a command that never hands a table to
-    pandas, in a process of its own (:data:`OWN_PROCESS`). pyarrow imports pandas (when installed)
-    the first time it converts a Python list, only to ask whether the list is a pandas object;
-    for ``hhparse import`` that import was a fixed cost on the busy importing process
-    (``docs/performance.md``). A finder, not ``sys.modules["pandas"] = None``: pyarrow's own
-    import of pandas does not treat that entry as missing."""
-    if "pandas" not in sys.modules and not any(isinstance(f, _NoPandas) for f in sys.meta_path):
-        sys.meta_path.insert(0, _NoPandas())
+    pandas, in a process of its own (:data:`OWN_PROCESS`): :func:`hhparse.lazy.refuse_pandas`."""
+    from hhparse.lazy import refuse_pandas
+
+    refuse_pandas()
 
 
 WarehouseOption = Annotated[
