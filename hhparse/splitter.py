@@ -17,9 +17,10 @@ own, and any that concatenating files (``cat a.txt b.txt``) left inside, which w
 hide a header and merge two hands.
 
 **Damage stays where it is.** A hand never holds an empty line (none of the real corpus does), so
-a line after an empty line that is neither blank nor a header starts a block of its own: the
-first bytes of the next hand being written, a hand whose header was damaged, a note between hands
-— the complete hand before it is not glued to it and stays valid. A client killed while
+a line after an empty line (and any blank ones after it) that is neither blank nor a header
+starts a block of its own: the first bytes of the next hand being written, a hand whose header
+was damaged, a note between hands — the complete hand before it is not glued to it and stays
+valid. A client killed while
 appending, or a power loss, leaves a file whose tail is cut anywhere or filled with NUL bytes,
 after which the restarted client appends its next hands: so a header may also start right after a
 run of NULs (the damaged hand ends there), and a block holding NULs carries a ``nul-bytes``
@@ -488,7 +489,8 @@ class _LineSplitter:
             self.size += len(piece) + 1
         else:
             self.preamble.feed_line(piece, self.lineno)
-        self.empty = not piece or is_separator(piece)
+        # a blank line after an empty one keeps the state: the next text line still starts a block
+        self.empty = not piece or is_separator(piece) or (self.empty and not piece.strip(_BLANK))
 
     def _emit(self, out: list[Block]) -> None:
         if self.in_hand:
@@ -767,9 +769,7 @@ def _split_texts(texts: Iterable[str], source: str) -> Iterator[Block]:
             empty = splitter.empty
         else:
             lines = (lines if cut < 0 else start - 1) + text.count("\n", pos)
-            j = text.rfind("\n", 0, len(text) - 1)
-            last = text[j + 1 : -1].rstrip("\r")
-            empty = not last or is_separator(last)
+            empty = _ends_empty(text, empty)
         yield from blocks
     if start:
         yield _finish(source, start, "".join(carry), carried)
@@ -798,17 +798,34 @@ def _fragment(piece: str) -> bool:
     return False
 
 
+def _ends_empty(text: str, empty: bool) -> bool:
+    """The line splitter's ``empty`` after a run of whole lines (``empty``: before it): whether its
+    last line is empty or a separator, or blank after such a line."""
+    end = len(text) - 1
+    while end >= 0:
+        j = text.rfind("\n", 0, end)
+        last = text[j + 1 : end].rstrip("\r")
+        if not last or is_separator(last):
+            return True
+        if last.strip(_BLANK):
+            return False
+        end = j
+    return empty
+
+
 def _after_empty_ok(text: str, k: int) -> bool:
-    """Whether the line at ``k`` (after an empty line) may stay where it is: a header or blank."""
+    """Whether the lines from ``k`` (after an empty line) may stay where they are: blank ones,
+    then a header or the end of the run (a blank line after an empty one keeps the state)."""
+    while (end := text.find("\n", k)) >= 0 and not text[k:end].strip(_BLANK):
+        k = end + 1
+    if end < 0:
+        return True
     n = len(_USUAL_HEADER)
     if text.startswith(_USUAL_HEADER, k):
         j = text.find(": ", k + n)
         if j > k + n and text[k + n : j].isdecimal():
             return True
-    if _HEADER_IN_TEXT.match(text, k):
-        return True
-    end = text.find("\n", k)
-    return not text[k:end].strip(_BLANK)
+    return _HEADER_IN_TEXT.match(text, k) is not None
 
 
 #: The slot setters of Block's fields (source, line, text, kind, fault). A frozen dataclass's

@@ -143,3 +143,18 @@ def test_a_damaged_header_does_not_glue_its_hand_to_the_one_before() -> None:
         ]
     blank_lines = f"{H1}\nx\n\n \n\t\n\n{H2}\n".encode()  # blank (not empty) lines between hands
     assert [line for line, _, _ in _split(blank_lines)] == [1, 7]
+
+
+def test_blank_lines_after_an_empty_line_do_not_glue_what_follows_to_the_hand_before() -> None:
+    # Regression (fuzz: a hand with its header lost, after an empty line and a line holding a
+    # space): a blank line reset "after an empty line", so the headerless text was glued to the
+    # complete hand before it, which became a reject.
+    for eol in ("\n", "\r\n"):
+        for gap in (["", " "], ["", " ", "\t", " "], ["", " ", "", "\t"]):
+            data = eol.join([H1, "x", *gap, "Seat 2: y", "z", "", H2, "w", ""]).encode()
+            n = 3 + len(gap)
+            assert [(line, t) for line, t, _ in _split(data)] == [
+                (1, f"{H1}\nx\n" + "".join(g + "\n" for g in gap)),
+                (n, "Seat 2: y\nz\n\n"),
+                (n + 3, f"{H2}\nw\n"),
+            ], (eol, gap)

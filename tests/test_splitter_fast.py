@@ -309,6 +309,11 @@ CRAFTED: dict[str, bytes] = {
     "partial header after a blank crlf line": hand(H1, b"\r\n") + b"\r\nPok",
     "partial header without a blank line": hand(H1) + b"PokerStars Hand #12",
     "unterminated blank last line": hand(H1) + b"\n \t",
+    "text after an empty then a blank line": hand(H1) + b"\n \n\t\nstray\n" + hand(H2),
+    "text after an empty then a blank crlf line": hand(H1, b"\r\n")
+    + b"\r\n \r\nSeat 2: x\r\n"
+    + hand(H2, b"\r\n"),
+    "header after an empty then a blank line": hand(H1) + b"\n \n" + hand(H2) + b"\n\t\n",
     "unterminated last line after a blank header-only hand": H1 + b"\n\nx",
 }
 
