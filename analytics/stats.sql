@@ -159,6 +159,10 @@ FROM hands;
 
 -- player_rows_in: the dealt-in rows of the raw hand_players view (money in minor units, flags as
 -- booleans) within the report's filters, each filter exactly as player_hands_in's (in_scope).
+-- The held games and stakes a filter names are one list, made once per query (an uncorrelated
+-- scalar subquery; the columns are never NULL, so membership is the IN test's): an IN subquery
+-- is planned as a join every row goes through, even without the filter, and its columns are read
+-- for every row; the list leaves a NULL filter foldable, and then its columns unread.
 CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
     FROM hand_players AS t
@@ -169,14 +173,14 @@ CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_sta
       AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
                                AND hand_day(t.start_utc) <= CAST(p_until AS DATE)))
       AND (p_game IS NULL
-           OR (t.game, t.hilo, t.game_label) IN (
-               SELECT game, hilo, game_label FROM held_games
-               WHERE lower(p_game) IN (lower(game_slug), lower(game_label))))
+           OR list_contains((SELECT list((game, hilo, game_label)) FROM held_games
+                             WHERE lower(p_game) IN (lower(game_slug), lower(game_label))),
+                            (t.game, t.hilo, t.game_label)))
       AND (p_stakes IS NULL
            OR list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+           OR list_contains((SELECT list((unit, small_blind, big_blind)) FROM held_stakes
+                             WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)),
+                            (t.unit, t.small_blind, t.big_blind)));
 
 -- to_money_sum(x, unit_scale): a sum of minor units as the exact DECIMAL(38,2) that summing the
 -- rows' DECIMAL(18,2) amounts gives (to_money, summed after rather than per row).
@@ -255,7 +259,7 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         GROUP BY ALL
     ),
 
-    labelled AS (
+    labelled AS MATERIALIZED (
         SELECT
             *,
             CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)
@@ -265,6 +269,66 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             CASE WHEN list_contains(p_by, 'table-size')
                  THEN coalesce(CAST(k_seats AS VARCHAR) || '-max', 'unknown') END              AS table_size
         FROM fine
+    ),
+
+    -- one row per output row: the groups of `fine` added up by their labels. Only the stakes and
+    -- game labels can join several groups (a buy-in, the blinds of two stakes' hands, a game
+    -- and its slug): without them every group of `fine` is its own row (unit_scale follows the
+    -- unit, the month and table-size labels name one key each), so the rows go on unmerged.
+    merged AS (
+        SELECT
+            player, unit, stakes, game, structure, month, position, table_size,
+            any_value(unit_scale)                                     AS unit_scale,
+            sum(hands)                                                AS hands,
+            min(min_tournament)                                       AS min_tournament,
+            max(max_tournament)                                       AS max_tournament,
+            min(min_buyin)                                            AS min_buyin,
+            max(max_buyin)                                            AS max_buyin,
+            min(min_small_blind)                                      AS min_small_blind,
+            max(max_small_blind)                                      AS max_small_blind,
+            min(min_big_blind)                                        AS min_big_blind,
+            max(max_big_blind)                                        AS max_big_blind,
+            min(min_seats)                                            AS min_seats,
+            sum(net_bb)                                               AS net_bb,
+            sum(ev_bb)                                                AS ev_bb,
+            sum(net)                                                  AS net,
+            sum(allin_ev)                                             AS allin_ev,
+            sum(vpip)                                                 AS vpip,
+            sum(walks)                                                AS walks,
+            sum(pfr)                                                  AS pfr,
+            sum(three_bet_opp)                                        AS three_bet_opp,
+            sum(three_bet)                                            AS three_bet,
+            sum(fold_to_three_bet_opp)                                AS fold_to_three_bet_opp,
+            sum(fold_to_three_bet)                                    AS fold_to_three_bet,
+            sum(steal_opp)                                            AS steal_opp,
+            sum(steal)                                                AS steal,
+            sum(fold_to_steal_opp)                                    AS fold_to_steal_opp,
+            sum(fold_to_steal)                                        AS fold_to_steal,
+            sum(cbet_opp)                                             AS cbet_opp,
+            sum(cbet)                                                 AS cbet,
+            sum(fold_to_cbet_opp)                                     AS fold_to_cbet_opp,
+            sum(fold_to_cbet)                                         AS fold_to_cbet,
+            sum(postflop_aggressive)                                  AS postflop_aggressive,
+            sum(postflop_calls)                                       AS postflop_calls,
+            sum(postflop_folds)                                       AS postflop_folds,
+            sum(saw_flop)                                             AS saw_flop,
+            sum(wtsd)                                                 AS wtsd,
+            sum(wsd)                                                  AS wsd,
+            sum(wwsf)                                                 AS wwsf,
+            sum(showdown_net)                                         AS showdown_net
+        FROM labelled
+        WHERE list_contains(p_by, 'stakes') OR list_contains(p_by, 'game')
+        GROUP BY player, unit, stakes, game, structure, month, position, table_size
+        UNION ALL BY NAME
+        SELECT
+            player, unit, stakes, game, structure, month, position, table_size, unit_scale, hands,
+            min_tournament, max_tournament, min_buyin, max_buyin, min_small_blind, max_small_blind,
+            min_big_blind, max_big_blind, min_seats, net_bb, ev_bb, net, allin_ev, vpip, walks, pfr,
+            three_bet_opp, three_bet, fold_to_three_bet_opp, fold_to_three_bet, steal_opp, steal,
+            fold_to_steal_opp, fold_to_steal, cbet_opp, cbet, fold_to_cbet_opp, fold_to_cbet,
+            postflop_aggressive, postflop_calls, postflop_folds, saw_flop, wtsd, wsd, wwsf, showdown_net
+        FROM labelled
+        WHERE NOT (list_contains(p_by, 'stakes') OR list_contains(p_by, 'game'))
     )
 
     SELECT
@@ -276,39 +340,37 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         month,
         position,
         table_size,
-        CAST(sum(hands) AS BIGINT)                                    AS hands,
-        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
-             THEN to_money_sum(sum(net), any_value(unit_scale)) END   AS net,
-        CASE WHEN CASE WHEN unit = 'chips' THEN coalesce(min(min_buyin), '') = coalesce(max(max_buyin), '')
-                       ELSE min(min_big_blind) = max(max_big_blind) AND min(min_small_blind) = max(max_small_blind) END
-             THEN round(100 * sum(net_bb) / sum(hands), 2) END        AS bb_per_100,
-        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
-             THEN to_money_sum(sum(allin_ev), any_value(unit_scale)) END AS ev_net,
-        CASE WHEN CASE WHEN unit = 'chips' THEN coalesce(min(min_buyin), '') = coalesce(max(max_buyin), '')
-                       ELSE min(min_big_blind) = max(max_big_blind) AND min(min_small_blind) = max(max_small_blind) END
-             THEN round(100 * sum(ev_bb) / sum(hands), 2) END         AS ev_bb_per_100,
-        pct(CAST(sum(vpip) AS BIGINT), CAST(sum(hands) - sum(walks) AS BIGINT))             AS vpip,
-        pct(CAST(sum(pfr) AS BIGINT), CAST(sum(hands) - sum(walks) AS BIGINT))              AS pfr,
-        pct(CAST(sum(three_bet) AS BIGINT), CAST(sum(three_bet_opp) AS BIGINT))             AS three_bet,
-        pct(CAST(sum(fold_to_three_bet) AS BIGINT), CAST(sum(fold_to_three_bet_opp) AS BIGINT)) AS fold_to_three_bet,
-        pct(CAST(sum(steal) AS BIGINT), CAST(sum(steal_opp) AS BIGINT))                     AS steal,
-        pct(CAST(sum(fold_to_steal) AS BIGINT), CAST(sum(fold_to_steal_opp) AS BIGINT))     AS fold_to_steal,
-        round(sum(postflop_aggressive) / NULLIF(sum(postflop_calls), 0), 2)                 AS af,
-        pct(sum(postflop_aggressive),
-            sum(postflop_aggressive) + sum(postflop_calls) + sum(postflop_folds))           AS afq,
-        pct(CAST(sum(cbet) AS BIGINT), CAST(sum(cbet_opp) AS BIGINT))                       AS cbet_flop,
-        pct(CAST(sum(fold_to_cbet) AS BIGINT), CAST(sum(fold_to_cbet_opp) AS BIGINT))       AS fold_to_cbet_flop,
-        pct(CAST(sum(wtsd) AS BIGINT), CAST(sum(saw_flop) AS BIGINT))                       AS wtsd,
-        pct(CAST(sum(wsd) AS BIGINT), CAST(sum(wtsd) AS BIGINT))                            AS wsd,
-        pct(CAST(sum(wwsf) AS BIGINT), CAST(sum(saw_flop) AS BIGINT))                       AS wwsf,
-        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
-             THEN to_money_sum(sum(showdown_net), any_value(unit_scale)) END AS showdown_net,
-        CASE WHEN unit <> 'chips' OR coalesce(min(min_tournament), '') = coalesce(max(max_tournament), '')
-             THEN to_money_sum(sum(net) - sum(showdown_net), any_value(unit_scale)) END AS nonshowdown_net,
-        to_money(min(min_big_blind), any_value(unit_scale))          AS sort_bb,
-        min(min_seats)                                                AS sort_seats
-    FROM labelled
-    GROUP BY player, unit, stakes, game, structure, month, position, table_size;
+        CAST(hands AS BIGINT)                                         AS hands,
+        CASE WHEN unit <> 'chips' OR coalesce(min_tournament, '') = coalesce(max_tournament, '')
+             THEN to_money_sum(net, unit_scale) END                   AS net,
+        CASE WHEN CASE WHEN unit = 'chips' THEN coalesce(min_buyin, '') = coalesce(max_buyin, '')
+                       ELSE min_big_blind = max_big_blind AND min_small_blind = max_small_blind END
+             THEN round(100 * net_bb / hands, 2) END                  AS bb_per_100,
+        CASE WHEN unit <> 'chips' OR coalesce(min_tournament, '') = coalesce(max_tournament, '')
+             THEN to_money_sum(allin_ev, unit_scale) END              AS ev_net,
+        CASE WHEN CASE WHEN unit = 'chips' THEN coalesce(min_buyin, '') = coalesce(max_buyin, '')
+                       ELSE min_big_blind = max_big_blind AND min_small_blind = max_small_blind END
+             THEN round(100 * ev_bb / hands, 2) END                   AS ev_bb_per_100,
+        pct(CAST(vpip AS BIGINT), CAST(hands - walks AS BIGINT))                            AS vpip,
+        pct(CAST(pfr AS BIGINT), CAST(hands - walks AS BIGINT))                             AS pfr,
+        pct(CAST(three_bet AS BIGINT), CAST(three_bet_opp AS BIGINT))                       AS three_bet,
+        pct(CAST(fold_to_three_bet AS BIGINT), CAST(fold_to_three_bet_opp AS BIGINT))       AS fold_to_three_bet,
+        pct(CAST(steal AS BIGINT), CAST(steal_opp AS BIGINT))                               AS steal,
+        pct(CAST(fold_to_steal AS BIGINT), CAST(fold_to_steal_opp AS BIGINT))               AS fold_to_steal,
+        round(postflop_aggressive / NULLIF(postflop_calls, 0), 2)                           AS af,
+        pct(postflop_aggressive, postflop_aggressive + postflop_calls + postflop_folds)     AS afq,
+        pct(CAST(cbet AS BIGINT), CAST(cbet_opp AS BIGINT))                                 AS cbet_flop,
+        pct(CAST(fold_to_cbet AS BIGINT), CAST(fold_to_cbet_opp AS BIGINT))                 AS fold_to_cbet_flop,
+        pct(CAST(wtsd AS BIGINT), CAST(saw_flop AS BIGINT))                                 AS wtsd,
+        pct(CAST(wsd AS BIGINT), CAST(wtsd AS BIGINT))                                      AS wsd,
+        pct(CAST(wwsf AS BIGINT), CAST(saw_flop AS BIGINT))                                 AS wwsf,
+        CASE WHEN unit <> 'chips' OR coalesce(min_tournament, '') = coalesce(max_tournament, '')
+             THEN to_money_sum(showdown_net, unit_scale) END          AS showdown_net,
+        CASE WHEN unit <> 'chips' OR coalesce(min_tournament, '') = coalesce(max_tournament, '')
+             THEN to_money_sum(net - showdown_net, unit_scale) END    AS nonshowdown_net,
+        to_money(min_big_blind, unit_scale)                           AS sort_bb,
+        min_seats                                                     AS sort_seats
+    FROM merged;
 
 -- One row per winner per award (half or whole of a pot of a run): the lists unzipped.
 CREATE OR REPLACE VIEW award_shares AS

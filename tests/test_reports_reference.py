@@ -477,7 +477,8 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
     """Long random series (thousands of hands, several an hour, some at one instant, hand numbers
     not in time order, two units) through the long-history path with 20-odd points: the hours
     that may hold an extreme are found however the walk goes. The graph SQL reads its hands
-    from ``player_hands_in``, defined here over the series."""
+    from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
+    series."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -513,6 +514,15 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
            FROM series_df"""
     )
     con.execute("CREATE MACRO player_hands_in(p, s, u, g, st) AS TABLE SELECT * FROM series")
+    stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
+    at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
+    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
+    con.execute(  # the raw rows the shipped SQL reads: money in minor units (the series' cents)
+        """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
+           SELECT unit, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
+                  100 AS unit_scale, net_cents AS net, ev_cents AS allin_ev
+           FROM series_df"""
+    )
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     full = query.frame(con.sql((REFERENCE / "graph.sql").read_text(encoding="utf-8"), params=params))
     for detail, points in ((0, 20), (0, 300), (None, None)):

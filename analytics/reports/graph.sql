@@ -16,10 +16,17 @@
 -- extremes seen at the hours' ends, and only those hours (and the first) are ordered hand by hand.
 -- tests/test_reports_reference.py checks the points, the totals and the extremes against the
 -- full per-hand series (tests/data/report_reference/graph.sql, every hand unthinned).
+-- The hands are the raw hand_players rows (player_rows_in): money stays in minor units, added
+-- and compared as integers (a unit has one unit_scale, so the order and the ties are the
+-- decimals'), and becomes the exact decimal only for the points kept.
 WITH scope AS NOT MATERIALIZED (
-    SELECT unit, hand_id, start_utc, net, wtsd, showdown_net, nonshowdown_net, allin_ev,
+    SELECT unit, unit_scale, hand_id, start_utc, net,
+           went_to_showdown::INT                                              AS wtsd,
+           CASE WHEN went_to_showdown THEN net ELSE 0 END                     AS showdown_net,
+           CASE WHEN went_to_showdown THEN 0 ELSE net END                     AS nonshowdown_net,
+           allin_ev,
            epoch_us(start_utc) // 3600000000                                  AS hour
-    FROM player_hands_in($player, $since, $until, $game, $stakes)
+    FROM player_rows_in($player, $since, $until, $game, $stakes)
     WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
 ),
 
@@ -29,6 +36,7 @@ hour_sums AS (
     SELECT
         unit,
         hour,
+        any_value(unit_scale)                                                 AS unit_scale,
         count(*)                                                              AS n,
         coalesce(sum(net) FILTER (WHERE wtsd = 1 AND net > 0), 0)             AS sd_up,
         coalesce(sum(net) FILTER (WHERE wtsd = 1 AND net < 0), 0)             AS sd_down,
@@ -43,7 +51,7 @@ hour_sums AS (
 
 hours AS (
     SELECT
-        unit, hour, n, last_start,
+        unit, hour, unit_scale, n, last_start,
         sd_up + sd_down + nsd_up + nsd_down                                   AS net,
         sd_up + nsd_up                                                        AS net_up,
         sd_down + nsd_down                                                    AS net_down,
@@ -65,16 +73,15 @@ units AS (
     GROUP BY unit
 ),
 
--- each hour's end: the hand number and the four lines there (exact: the hours' sums in cents,
--- as integers, which a window adds up faster than 38-digit decimals)
+-- each hour's end: the hand number and the four lines there (exact: minor units, as integers)
 ends AS (
     SELECT
         *,
         CAST(sum(n) OVER w AS BIGINT)                                         AS hand_no,
-        CAST(CAST(sum(CAST(net * 100 AS BIGINT)) OVER w AS DECIMAL(38, 0)) * 0.01 AS DECIMAL(38, 2)) AS cum_net,
-        CAST(CAST(sum(CAST(sd * 100 AS BIGINT)) OVER w AS DECIMAL(38, 0)) * 0.01 AS DECIMAL(38, 2))  AS cum_showdown,
-        CAST(CAST(sum(CAST(nsd * 100 AS BIGINT)) OVER w AS DECIMAL(38, 0)) * 0.01 AS DECIMAL(38, 2)) AS cum_nonshowdown,
-        CAST(CAST(sum(CAST(ev * 100 AS BIGINT)) OVER w AS DECIMAL(38, 0)) * 0.01 AS DECIMAL(38, 2))  AS cum_allin_ev
+        sum(net) OVER w                                                       AS cum_net,
+        sum(sd) OVER w                                                        AS cum_showdown,
+        sum(nsd) OVER w                                                       AS cum_nonshowdown,
+        sum(ev) OVER w                                                        AS cum_allin_ev
     FROM hours
     WINDOW w AS (PARTITION BY unit ORDER BY hour ROWS UNBOUNDED PRECEDING)
 ),
@@ -107,7 +114,7 @@ bounds AS (
 -- the extreme is the one kept)
 detail_hours AS (
     SELECT
-        unit, hour, k, unit_hands,
+        unit, hour, unit_scale, k, unit_hands,
         hand_no - n                                                           AS no0,
         cum_net - net                                                         AS net0,
         cum_showdown - sd                                                     AS sd0,
@@ -156,15 +163,16 @@ last_ids AS (
 detail AS (
     SELECT
         s.unit,
+        d.unit_scale,
         d.k,
         d.unit_hands,
         s.hand_id,
         s.start_utc,
         CAST(d.no0 + row_number() OVER w AS BIGINT)                           AS hand_no,
-        CAST(d.net0 + sum(s.net) OVER w AS DECIMAL(38, 2))                    AS cum_net,
-        CAST(d.sd0 + sum(s.showdown_net) OVER w AS DECIMAL(38, 2))            AS cum_showdown,
-        CAST(d.nsd0 + sum(s.nonshowdown_net) OVER w AS DECIMAL(38, 2))        AS cum_nonshowdown,
-        CAST(d.ev0 + sum(s.allin_ev) OVER w AS DECIMAL(38, 2))                AS cum_allin_ev
+        d.net0 + sum(s.net) OVER w                                            AS cum_net,
+        d.sd0 + sum(s.showdown_net) OVER w                                    AS cum_showdown,
+        d.nsd0 + sum(s.nonshowdown_net) OVER w                                AS cum_nonshowdown,
+        d.ev0 + sum(s.allin_ev) OVER w                                        AS cum_allin_ev
     FROM rows_needed AS s
     JOIN detail_hours AS d USING (unit, hour)
     WINDOW w AS (PARTITION BY s.unit, s.hour ORDER BY s.start_utc, s.hand_id ROWS UNBOUNDED PRECEDING)
@@ -173,7 +181,7 @@ detail AS (
 -- every hand whose exact values are known: the points at hours' ends, the detailed hands (an
 -- hour's end that reaches a line's extreme is in a detailed hour: see detail_hours)
 known AS (
-    SELECT b.unit, b.k, b.unit_hands, b.hand_no, l.last_id AS hand_id, b.last_start AS start_utc,
+    SELECT b.unit, b.unit_scale, b.k, b.unit_hands, b.hand_no, l.last_id AS hand_id, b.last_start AS start_utc,
            b.cum_net, b.cum_showdown, b.cum_nonshowdown, b.cum_allin_ev,
            p.regular
     FROM bounds AS b
@@ -182,7 +190,7 @@ known AS (
     ANTI JOIN detail_hours AS d USING (unit, hour)
     WHERE p.regular
     UNION ALL
-    SELECT unit, k, unit_hands, hand_no, hand_id, start_utc,
+    SELECT unit, unit_scale, k, unit_hands, hand_no, hand_id, start_utc,
            cum_net, cum_showdown, cum_nonshowdown, cum_allin_ev,
            hand_no = 1 OR hand_no % k = 0 OR hand_no = unit_hands             AS regular
     FROM detail
@@ -218,7 +226,11 @@ marked AS (
 ),
 
 final AS (
-    SELECT DISTINCT unit, hand_no, hand_id, start_utc, cum_net, cum_showdown, cum_nonshowdown, cum_allin_ev
+    SELECT DISTINCT unit, hand_no, hand_id, start_utc,
+        to_money_sum(cum_net, unit_scale)                                     AS cum_net,
+        to_money_sum(cum_showdown, unit_scale)                                AS cum_showdown,
+        to_money_sum(cum_nonshowdown, unit_scale)                             AS cum_nonshowdown,
+        to_money_sum(cum_allin_ev, unit_scale)                                AS cum_allin_ev
     FROM marked
     ORDER BY unit, hand_no
 )
