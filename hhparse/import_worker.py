@@ -14,13 +14,14 @@ import hashlib
 import os
 import socket
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 
 from hhparse.errors import ParseError
+from hhparse.facts import HandEvFacts, RefereeResult
 from hhparse.failures import os_reason
 from hhparse.inputs import read_blocks, with_last
 from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, Fault
@@ -140,7 +141,7 @@ def process_blocks(
     return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
 
 
-def ev_stage() -> Any:
+def ev_stage() -> Callable[[RefereeResult], HandEvFacts | None]:
     """The all-in EV stage (:func:`hhparse.ev.safe_hand_ev`), imported only by an import that takes
     the EV: its module builds its tables as it is imported."""
     from hhparse.ev import safe_hand_ev
