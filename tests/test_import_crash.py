@@ -52,6 +52,14 @@ def make_input(folder: Path, files: int = FILES, per_file: int = PER_FILE) -> Pa
     return folder
 
 
+def _sigint_as_from_a_terminal() -> None:
+    """In the child before it runs: SIGINT back to its default. A shell without job control
+    starts a background job (``make test &``) with SIGINT ignored, every process below inherits
+    that, and Python then never turns SIGINT into KeyboardInterrupt: the tests that send it
+    would prove nothing (seen: they failed under ``nohup ... &``)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_import(src: Path, wh: Path, jobs: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "HHPARSE_NO_PROGRESS": "1"}
     args = ["import", str(src), "-w", str(wh), "-j", str(jobs), "--task-hands", "50", "--batch-hands", "300"]
@@ -62,6 +70,7 @@ def start_import(src: Path, wh: Path, jobs: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
+        preexec_fn=_sigint_as_from_a_terminal,
     )
 
 
