@@ -1046,7 +1046,6 @@ class _Builder:
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
 
-#: The line terminals whose fields the builder reads (named groups of the grammar), by token type.
 #: The play lines whose first field is the player's name (:meth:`_Builder._player_fields`).
 _NAME_FIRST: Final = (
     "POST",
@@ -1062,6 +1061,7 @@ _NAME_FIRST: Final = (
     "COLLECT",
 )
 
+#: The line terminals whose fields the builder reads (named groups of the grammar), by token type.
 _LINE_TERMINALS: Final = (
     "SEAT",
     "TABLE",

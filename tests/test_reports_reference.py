@@ -574,13 +574,7 @@ def test_page_graph_lines_equal_reference_on_crafted_sample_and_corpus(
     scopes += [(sample, kw) for kw in _filters(sample)]
     for con, kw in scopes:
         scope = resolve(con, **kw)
-        params = {
-            "player": scope.player,
-            "since": scope.since,
-            "until": scope.until,
-            "game": scope.game,
-            "stakes": scope.stakes,
-        }
+        params = scope.params()
         fast, ref = _graph_lines_pair(con, params)
         pd.testing.assert_frame_equal(graph_lines(con, **kw), fast, check_exact=True)
         assert _assert_graph_lines_same(fast, ref, kw) > 0

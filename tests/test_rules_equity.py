@@ -499,6 +499,20 @@ def test_impossible_spots_are_refused() -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def _deal(
+    hole_size: int, n_players: int, seed: int
+) -> tuple[list[str], tuple[tuple[str, ...], ...], int, list[EquityPot]]:
+    """A shuffled deck, each player's hole cards from its top, where the rest starts, and the
+    pots (a main pot for all, a side pot without player 0 when three or more play)."""
+    rng = np.random.default_rng(seed)
+    deck = [FULL_DECK[i] for i in rng.permutation(52)]
+    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
+    pots = [EquityPot(((0, 1001 + seed),), tuple(range(n_players)))]
+    if n_players > 2:
+        pots.append(EquityPot(((1, 300), (2, 299)), tuple(range(1, n_players))))
+    return deck, holes, n_players * hole_size, pots
+
+
 def _every_board(spot: EquitySpot, monkeypatch: pytest.MonkeyPatch) -> E.EquityResult:
     """The same spot with every board listed and evaluated (the enumeration the rank classes
     replace for pre-flop spots)."""
@@ -528,13 +542,7 @@ def test_preflop_rank_classes_count_every_board(
     """Pre-flop with no board card known: the rank classes (the flushes counted apart, per suit,
     ranks of that suit and the others' rank multiset) give every share of every pot, half and run
     exactly as listing every one of the (up to a million) boards does."""
-    rng = np.random.default_rng(seed)
-    deck = [FULL_DECK[i] for i in rng.permutation(52)]
-    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
-    at = n_players * hole_size
-    pots = [EquityPot(((0, 1001 + seed),), tuple(range(n_players)))]
-    if n_players > 2:
-        pots.append(EquityPot(((1, 300), (2, 299)), tuple(range(1, n_players))))
+    deck, holes, at, pots = _deal(hole_size, n_players, seed)
     spot = EquitySpot(hilo, hole_size, holes, (), tuple(deck[at : at + dead]), tuple(pots))
     fast = equity(spot)
     slow = _every_board(spot, monkeypatch)
@@ -630,13 +638,7 @@ def test_known_card_rank_classes_count_every_board(
     """Pre-flop Courchevel (the exposed card known, four to come): the rank classes of the known
     rank with the new ones, the flushes counted apart per suit (the known card's suit needing two
     new cards of it, any other three), give every share exactly as listing every board does."""
-    rng = np.random.default_rng(seed)
-    deck = [FULL_DECK[i] for i in rng.permutation(52)]
-    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
-    at = n_players * hole_size
-    pots = [EquityPot(((0, 1001 + seed),), tuple(range(n_players)))]
-    if n_players > 2:
-        pots.append(EquityPot(((1, 300), (2, 299)), tuple(range(1, n_players))))
+    deck, holes, at, pots = _deal(hole_size, n_players, seed)
     spot = EquitySpot(hilo, hole_size, holes, (deck[at],), tuple(deck[at + 1 : at + 1 + dead]), tuple(pots))
     fast = equity(spot)
     slow = _every_board(spot, monkeypatch)

@@ -88,6 +88,16 @@ class Scope:
     stakes: list[str] | None = None
     notes: list[str] = field(default_factory=list)
 
+    def params(self) -> dict[str, object]:
+        """The filters as the reports' SQL parameters (``$player``, ``$since``...)."""
+        return {
+            "player": self.player,
+            "since": self.since,
+            "until": self.until,
+            "game": self.game,
+            "stakes": self.stakes,
+        }
+
 
 def _rows(con: Any, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
     """Every row (a result is always read to its end: DuckDB refuses new work on a connection

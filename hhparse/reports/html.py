@@ -218,14 +218,7 @@ def graph_lines(
     name in another case, a month or a year, stakes in any written form), so the page's graph
     shows the hands its table counts."""
     scope = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes)
-    params = {
-        "player": scope.player,
-        "since": scope.since,
-        "until": scope.until,
-        "game": scope.game,
-        "stakes": scope.stakes,
-    }
-    df: pd.DataFrame = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=params).df()
+    df: pd.DataFrame = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=scope.params()).df()
     return df
 
 

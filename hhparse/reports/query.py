@@ -190,15 +190,7 @@ def report(
     )
     for note in scope.notes:
         warnings.warn(note, FilterNote, stacklevel=3)  # the caller of hhparse.report
-    values: dict[str, object] = {
-        "player": scope.player,
-        "since": scope.since,
-        "until": scope.until,
-        "game": scope.game,
-        "stakes": scope.stakes,
-        "hand_id": hand_id,
-        "by": splits,
-    }
+    values: dict[str, object] = {**scope.params(), "hand_id": hand_id, "by": splits}
     if hands:
         from hhparse.reports.hands import hands_params
 
