@@ -221,3 +221,13 @@ def test_hands_cancelled_and_zoom_columns_follow_the_hand() -> None:
             row = b.finish()["hands"].to_pylist()[0]
             assert row["cancelled"] is h.cancelled is (cancel in events)
             assert row["zoom"] is ("Zoom" in kind), kind
+
+
+def test_the_zoom_memo_stays_bounded_whatever_the_headers_say() -> None:
+    """A damaged header may name any words before ``Hand #``: the memo of hand kinds keeps a
+    bounded number of them, and its answers stay the substring test's."""
+    import hhparse.tables.build as build
+
+    kinds = [f"Word{i} {'Zoom ' if i % 3 == 0 else ''}Hand" for i in range(2000)]
+    assert [build._zoom_kind(k) for k in kinds] == ["Zoom" in k for k in kinds]
+    assert len(build._ZOOM_KINDS) <= 256

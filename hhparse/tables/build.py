@@ -49,6 +49,7 @@ from hhparse.facts import (
     RefereeResult,
     ShowdownFact,
 )
+from hhparse.memo import remember
 from hhparse.model import HandCancelled, Record, fields
 from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 
@@ -253,7 +254,8 @@ _HAND_FIELDS = (
 
 
 _ZOOM_KINDS: dict[str, bool] = {}
-"""``hand_kind`` -> whether it names a Zoom hand, filled as kinds are met (a handful exist)."""
+"""``hand_kind`` -> whether it names a Zoom hand, filled as kinds are met (a handful exist in
+real files; bounded, since a damaged header may name any words)."""
 
 
 def _zoom_kind(kind: str) -> bool:
@@ -261,7 +263,7 @@ def _zoom_kind(kind: str) -> bool:
     lookup of a string whose hash is already known, and every hand asks it."""
     zoom = _ZOOM_KINDS.get(kind)
     if zoom is None:
-        zoom = _ZOOM_KINDS[kind] = "Zoom" in kind
+        zoom = remember(_ZOOM_KINDS, 256, kind, "Zoom" in kind)
     return zoom
 
 
