@@ -14,8 +14,9 @@ directly by the compiled referee; a *frozen dataclass* compiled by mypyc keeps i
 (``hhparse/facts.py``, same records), amounts (``hhparse/money.py``), the memo rule
 (``hhparse/memo.py``) and the table builder (``hhparse/tables/build.py``: its per-hand rows read
 those records natively). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
-which mypyc could not compile. Measured and left out: the line-based splitter (no gain; the
-chunked one was not tried).
+which mypyc could not compile. The splitter (``hhparse/splitter.py``) runs in the import's main
+process ahead of every worker; its blocks, and the classes mypyc cannot make native (an exception,
+an ``io`` stream), stay plain Python in ``hhparse/blocks.py``.
 ``HHPARSE_COMPILE`` decides:
 
 * unset or ``auto`` — compile; if that fails (no C compiler), warn and install pure Python;
@@ -48,6 +49,7 @@ COMPILED = (
     "hhparse/facts.py",
     "hhparse/money.py",
     "hhparse/memo.py",
+    "hhparse/splitter.py",
     "hhparse/tables/build.py",
     "hhparse/parsing.py",
     "hhparse/engine/__init__.py",

@@ -54,14 +54,17 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-BLOCK_HAND = "hand"
-BLOCK_PREAMBLE = "preamble"  # non-blank text before the first header of a file
-BLOCK_SUMMARY = "summary"  # a tournament summary file (no hands at all)
-BLOCK_BINARY = "binary"  # a file with NUL bytes and no hand header in its first 64 KiB
+from hhparse.blocks import BLOCK_BINARY as BLOCK_BINARY
+from hhparse.blocks import BLOCK_HAND as BLOCK_HAND
+from hhparse.blocks import BLOCK_PREAMBLE as BLOCK_PREAMBLE
+from hhparse.blocks import BLOCK_SUMMARY as BLOCK_SUMMARY
+from hhparse.blocks import Block as Block
+from hhparse.blocks import Fault as Fault
+from hhparse.blocks import NotRegularFileError as NotRegularFileError
+from hhparse.blocks import Prefixed
 
 #: A hand header: a site word, optional kind words, then ``Hand #123:`` / ``Game #123:``.
 #: Restricted to letters/spaces before the ``#`` so a chat line quoting a header never cuts; the
@@ -151,34 +154,6 @@ def _cp1252_bytes(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_ERRORS, _cp1252_bytes)
 
 
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """What the splitter already knows is wrong with a block: it is a reject, whatever it holds.
-
-    ``code`` is a stable reject code (``nul-bytes``, ``line-too-long``, ``hand-too-large``),
-    ``line`` the file line it concerns.
-    """
-
-    code: str
-    line: int
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """One hand's raw text (LF line ends, otherwise untouched) and where it starts in its file.
-
-    ``fault`` is set when the block cannot be a hand whatever the parser would say (NUL bytes, a
-    line or a hand too long); a too-long block's ``text`` is then only an excerpt.
-    """
-
-    source: str
-    line: int  # 1-based file line of the block's first line
-    text: str
-    kind: str = BLOCK_HAND
-    fault: Fault | None = None
-
-
 _NUL_MESSAGE = "NUL bytes: the text was damaged (a crash or power loss while it was written leaves NULs)"
 
 
@@ -266,7 +241,7 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
         # errors="replace": a truncated or odd-length file (a live one read mid-write) must not
         # abort the import; the damaged hand then fails to parse and is kept as a reject
         text = io.TextIOWrapper(
-            io.BufferedReader(_Prefixed(head, stream)), encoding="utf-16", errors="replace", newline=""
+            io.BufferedReader(Prefixed(head, stream)), encoding="utf-16", errors="replace", newline=""
         )
         while line := text.readline(_LINE_CAP + 1):
             if line.endswith(("\n", "\r")) or len(line) <= _LINE_CAP:
@@ -278,7 +253,7 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
             size += len(more) - (1 if more else 0)
             yield line[:_LINE_CAP] + _CUT_MARK.format(size).replace("bytes", "characters")
         return
-    rest = io.BufferedReader(_Prefixed(head, stream), buffer_size=_CHUNK)
+    rest = io.BufferedReader(Prefixed(head, stream), buffer_size=_CHUNK)
     first = True
     for raw, size in _byte_lines(rest):
         if size > _LINE_CAP:
@@ -286,35 +261,6 @@ def _decoded_lines(stream: BinaryIO) -> Iterator[str]:
         else:
             yield _decode(raw.rstrip(b"\r"), first)
         first = False
-
-
-class _Prefixed(io.RawIOBase):
-    """A readable binary stream that first returns ``head`` then the rest of ``stream``.
-
-    Lets us sniff a BOM on stdin (not seekable) without buffering the whole input.
-    """
-
-    def __init__(self, head: bytes, stream: BinaryIO) -> None:
-        self._head = head
-        self._stream = stream
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self._head:
-            n = min(len(buffer), len(self._head))
-            buffer[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._stream.read(len(buffer))
-        n = len(data)
-        buffer[:n] = data
-        return n
-
-    def __iter__(self) -> Iterator[bytes]:
-        reader = io.BufferedReader(self, buffer_size=_CHUNK)
-        yield from reader
 
 
 # --------------------------------------------------------------------------------------------
@@ -836,7 +782,7 @@ _BLOCK_SETTERS = tuple(getattr(Block, name).__set__ for name in ("source", "line
 
 
 def _buffered(head: bytes, stream: BinaryIO) -> BinaryIO:
-    return io.BufferedReader(_Prefixed(head, stream), buffer_size=_CHUNK)
+    return io.BufferedReader(Prefixed(head, stream), buffer_size=_CHUNK)
 
 
 def split_file(path: str | Path) -> Iterator[Block]:
@@ -847,11 +793,6 @@ def split_file(path: str | Path) -> Iterator[Block]:
 
 HISTORY_SUFFIXES = frozenset({".txt"})
 """What the PokerStars client writes; in a folder, other files (READMEs, FPDB companions) are not hands."""
-
-
-class NotRegularFileError(OSError):
-    """A path that is neither a folder nor a regular file (a FIFO, socket or device): opening
-    it could block forever, so it is never read."""
 
 
 _KINDS = (

@@ -41,6 +41,7 @@ TEXT_SIDE = (
     "hhparse.larkglue",
     "hhparse.lalr",
     "hhparse.splitter",
+    "hhparse.blocks",
     "hhparse.render",
     "hhparse.summaries",
 )
@@ -57,7 +58,7 @@ def test_referee_never_reads_text(path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "render.py", "summaries.py"),
+    _modules("parsing.py", "larkglue.py", "lalr.py", "splitter.py", "blocks.py", "render.py", "summaries.py"),
     ids=lambda p: p.name,
 )
 def test_parser_never_judges_legality(path: Path) -> None:
@@ -135,7 +136,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "native_memory.py",
         "lazy.py",
     ),
-    "split": ("splitter.py",),
+    "split": ("splitter.py", "blocks.py"),
     "parse": ("parsing.py", "larkglue.py", "lalr.py", "render.py", "summaries.py"),
     "rules": ("rules",),
     "referee": ("engine",),
