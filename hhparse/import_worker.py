@@ -376,15 +376,16 @@ def restore_gc(previous: tuple[int, int, int]) -> None:
     gc.unfreeze()
 
 
-def worker_init(main_pid: int) -> None:
+def worker_init(main_pid: int, ev: bool = True) -> None:
     """Tie the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
-    parser and referee once, pay a batch's one-off costs (:func:`warm_up`), then move everything
-    that lives for the whole run out of the garbage collector's sight (``gc.freeze``): the
-    collector then only scans the objects of the hands being processed."""
+    parser and referee once (and the EV tables when the import takes the EV), pay a batch's
+    one-off costs (:func:`warm_up`), then move everything that lives for the whole run out of the
+    garbage collector's sight (``gc.freeze``): the collector then only scans the objects of the
+    hands being processed."""
     start = time.monotonic()
     die_with_parent(main_pid)
     without_pandas()
-    warm_up()
+    warm_up(ev)
     quiet_gc()
     _READY[:] = [start, time.monotonic()]
 
@@ -399,16 +400,19 @@ def without_pandas() -> None:
     refuse_pandas()
 
 
-def warm_up() -> None:
-    """Load the parser, the referee and the EV tables, and tabulate an empty batch (building the
-    tables' schemas and what pyarrow loads on first use): the first task then costs what the
-    others do."""
+def warm_up(ev: bool = True) -> None:
+    """Load the parser, the referee and (``ev``) the EV tables, and tabulate an empty batch
+    (building the tables' schemas and what pyarrow loads on first use): the first task then costs
+    what the others do. Without ``ev`` the EV module is not imported (its tables are built at
+    import): a task that takes the EV all the same imports it then (:func:`ev_stage`)."""
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-    from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
     from hhparse.parsing import _parser
 
+    if ev:
+        ev_stage()
+
     _parser()
-    process_blocks([])
+    process_blocks([], ev=ev)
 
 
 # --------------------------------------------------------------------------------------------

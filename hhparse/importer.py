@@ -190,10 +190,15 @@ class PoolExecutor:
     :meth:`start` starts them before the first task is cut (the importer calls it once the plan
     says a pool is needed, and reads its index of stored hands meanwhile), so that their start-up
     overlaps the main process's own; :meth:`results` starts them if nobody did, and
-    :meth:`close` stops workers started for an import that then failed before running."""
+    :meth:`close` stops workers started for an import that then failed before running.
 
-    def __init__(self, jobs: int) -> None:
+    ``ev``: whether the import takes the all-in EV. Without it neither the forkserver nor the
+    workers build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
+    all the same still gets it (each worker then imports the EV module on its first such task)."""
+
+    def __init__(self, jobs: int, ev: bool = True) -> None:
         self.jobs = jobs
+        self.ev = ev
         self.trace: ImportTrace | None = None  # set by the importer
         self._pool: ProcessPoolExecutor | None = None
 
@@ -208,10 +213,10 @@ class PoolExecutor:
         # The forkserver imports what every worker needs once (pyarrow, numpy, parser, referee,
         # EV tables): each worker forked from it starts with them loaded. (Effective when this
         # call starts the forkserver; one already running keeps what it loaded.)
-        ctx.set_forkserver_preload(["__main__", *PRELOAD])
+        ctx.set_forkserver_preload(["__main__", *(m for m in PRELOAD if self.ev or m != "hhparse.ev")])
         start_helpers(ctx)
         pool = ProcessPoolExecutor(
-            max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
+            max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(), self.ev)
         )
         try:
             for _ in range(self.jobs):  # each submit starts a worker while none is idle
@@ -1142,7 +1147,7 @@ class ImportSession:
         if self.executor is not None:
             return self.executor
         if large and self.jobs > 1:
-            return PoolExecutor(self.jobs)
+            return PoolExecutor(self.jobs, self.ev)
         return InProcessExecutor(quiet_gc=self._gc_previous is None)
 
 

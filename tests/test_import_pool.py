@@ -155,6 +155,41 @@ def test_the_forkserver_builds_what_every_worker_needs_once() -> None:
     assert out.stdout.split() == ["True", "True", "True"]
 
 
+_EV_PROBE = """
+import sys
+from hhparse.import_worker import TaskResult, process_timed
+from hhparse.importer import PoolExecutor
+
+if __name__ == "__main__":
+    pool = PoolExecutor(1, ev=sys.argv[1] == "on")
+    pool.start()
+    try:
+        def ask(code):
+            return pool._pool.submit(eval, code).result(timeout=120)
+
+        print(ask("'hhparse.ev' in __import__('sys').modules"))
+        result, _ = pool._pool.submit(process_timed, [], frozenset(), True).result(timeout=120)
+        print(isinstance(result, TaskResult), ask("'hhparse.ev' in __import__('sys').modules"))
+    finally:
+        pool.close()
+"""
+
+
+@pytest.mark.parametrize("ev", ["on", "off"])
+def test_a_pool_without_the_ev_stage_builds_no_ev_tables(tmp_path: Path, ev: str) -> None:
+    """An import without the EV stage (``import_paths(ev=False)``) does not build the EV tables
+    (built as :mod:`hhparse.ev` is imported) in the pool's forkserver nor in its workers, as the
+    in-process import does not; a task that takes the EV all the same still gets it. In a process
+    of its own: a forkserver already running keeps what it loaded."""
+    script = tmp_path / "probe.py"
+    script.write_text(_EV_PROBE, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), ev], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True" if ev == "on" else "False", "True", "True"], out.stdout + out.stderr
+
+
 def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
