@@ -309,6 +309,77 @@ class Task:
     segment_files: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class StagedResult(TaskResult):
+    """A task's result whose tables its worker wrote into the warehouse's staging area (a Dask
+    cluster's worker, issue #18: :class:`Staging`) instead of sending them: the client merges the
+    per-hand columns only, and a worker writes each batch's Parquet files
+    (:meth:`StagingExecutor.write_batch`). ``tables`` is empty; ``rows`` are the rows of each
+    table in the fragment, and ``load`` reads its tables back (a conflicting hand's game)."""
+
+    fragment: str = ""
+    rows: dict[str, int] = field(default_factory=dict)
+    load: Any = None  # Callable[[str], dict[str, pa.Table]]
+
+
+@dataclass(frozen=True, slots=True)
+class StagedPart:
+    """A buffered table's rows in a fragment (:class:`StagedResult`): ``keep`` lists the hands
+    (``_hand_idx``) kept, ``None`` all of them."""
+
+    fragment: str
+    keep: list[int] | None
+
+
+STAGED_PARTS = 10_000
+"""Fragments under one staging tag (:func:`hhparse.tables.store.staged_name` numbers them in
+four digits); the next are announced under a new tag."""
+
+
+class Staging:
+    """Names for the fragments a cluster's workers write into the warehouse's staging area, under
+    tags the warehouse announced first (:meth:`~hhparse.tables.store.Warehouse.stage`): a crash
+    at any point leaves nothing the next writer does not delete. :meth:`close` deletes what is
+    left (the fragments of tasks never merged) when the import is over."""
+
+    def __init__(self, wh: Warehouse) -> None:
+        self.wh = wh
+        self.root = str(wh.root)
+        self.tags: list[str] = []
+        self._folder = ""
+        self._used = STAGED_PARTS
+
+    def next(self) -> tuple[str, str, int]:
+        """``(staging folder, tag, part)`` of the next task's fragment."""
+        if self._used >= STAGED_PARTS:
+            tag, folder = self.wh.stage()
+            self.tags.append(tag)
+            self._folder, self._used = str(folder), 0
+        self._used += 1
+        return self._folder, self.tags[-1], self._used - 1
+
+    def close(self) -> None:
+        """Forget every tag, deleting what is left under it."""
+        while self.tags:
+            self.wh.unstage(self.tags.pop())
+
+
+class StagingExecutor(Protocol):
+    """An executor whose workers can write into the warehouse (a Dask cluster sharing its file
+    system): its tasks' tables go to fragments (:class:`StagedResult`), and a worker writes each
+    batch (:meth:`~hhparse.tables.store.Warehouse.publish_written`)."""
+
+    staging: Staging | None
+
+    def stages(self, staging: Staging) -> bool:
+        """Whether the workers can write into ``staging`` (then tasks are staged)."""
+        ...
+
+    def write_batch(self, tag: str, parts: dict[str, list[pa.Table | StagedPart]]) -> dict[str, int]:
+        """Write each table's parts, in order, as the batch ``tag``; rows by table."""
+        ...
+
+
 class Reporter(Protocol):
     """Progress sink: the CLI shows a rich bar on a terminal and log lines otherwise."""
 
@@ -477,7 +548,8 @@ def _conflict_row(
     block: Block, site: str, hand_id: str, chash: str, result: TaskResult, idx: int
 ) -> dict[str, Any]:
     """The ``rejects`` row that keeps a conflicting hand's text (nothing read is lost)."""
-    hands = result.tables.get("hands")
+    tables = result.load(result.fragment) if isinstance(result, StagedResult) else result.tables
+    hands = tables.get("hands")
     game = None
     if hands is not None and hands.num_rows:
         positions = hands[HAND_IDX].to_pylist()
@@ -550,7 +622,8 @@ class _Importer:
         self.import_id = import_id
         self.stats = stats
         self.index = index  # loaded when the first result is merged (the workers start meanwhile)
-        self.buffer: dict[str, list[pa.Table]] = {}
+        self.buffer: dict[str, list[pa.Table | StagedPart]] = {}
+        self.fragments: list[str] = []  # staged fragments buffered (deleted once published)
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
         self.finished: list[int] = []  # runs completed since the last publish (→ imports rows)
@@ -806,7 +879,10 @@ class _Importer:
         s.conflicting += conflicting
         s.rejected += rejected
         s.reopened += reopened
-        self._buffer(result.tables, keep, n)
+        if isinstance(result, StagedResult):
+            self._buffer_staged(result, keep, n)
+        else:
+            self._buffer(result.tables, keep, n)
         if conflict_rows:
             self.buffer.setdefault("rejects", []).append(records_from_pylist("rejects", conflict_rows))
         for fi in task.ends:
@@ -846,22 +922,47 @@ class _Importer:
             self.buffer.setdefault(name, []).append(strip_hand_idx(table))
         self.buffered_hands += len(keep)
 
+    def _buffer_staged(self, result: StagedResult, keep: list[int], n: int) -> None:
+        """:meth:`_buffer` of a result a worker staged: the same rows, kept in its fragment."""
+        part = StagedPart(result.fragment, None if len(keep) == n else keep)
+        for name, rows in result.rows.items():
+            if rows:
+                self.buffer.setdefault(name, []).append(part)
+        self.fragments.append(result.fragment)
+        self.buffered_hands += len(keep)
+
+    def _publish_staged(self, rows: list[dict[str, Any]], progress: dict[str, dict[str, Any]]) -> None:
+        """:meth:`publish` when tables are staged: a worker writes the batch's files
+        (:meth:`StagingExecutor.write_batch`), this process commits them; the fragments go."""
+        parts = dict(self.buffer)
+        if rows:
+            parts["imports"] = [records_from_pylist("imports", rows)]
+        executor: Any = self.executor
+        self.wh.publish_written(progress, lambda tag: executor.write_batch(tag, parts))
+        for fragment in self.fragments:
+            with contextlib.suppress(OSError):
+                os.unlink(fragment)
+        self.fragments.clear()
+
     def publish(self) -> None:
         """Write the buffered rows and the progress they complete, atomically."""
         if not self.buffer and not self.dirty:
             return
-        tables = {name: pa.concat_tables(parts) for name, parts in self.buffer.items()}
         finished_at = utc_now()
         rows = [self.runs[fi].import_row(self.import_id, finished_at) for fi in self.finished]
-        if rows:
-            tables["imports"] = records_from_pylist("imports", rows)
         progress = {
             self.runs[fi].path: self.runs[fi].progress(self.import_id)
             for fi in sorted(self.dirty)
             if self.runs[fi].in_manifest
         }
         start, cpu = time.monotonic(), time.thread_time()
-        self.wh.publish(tables, progress)
+        if self.fragments:
+            self._publish_staged(rows, progress)
+        else:
+            tables = {name: pa.concat_tables(parts) for name, parts in self.buffer.items()}  # type: ignore[arg-type]
+            if rows:
+                tables["imports"] = records_from_pylist("imports", rows)
+            self.wh.publish(tables, progress)
         self.stats.trace.publishing += time.monotonic() - start
         self.stats.trace.publishing_cpu += time.thread_time() - cpu
         self.stats.batches += 1
@@ -886,18 +987,39 @@ class _Importer:
         if hasattr(self.executor, "trace"):
             self.executor.trace = trace
         trace.mark("executor")
-        with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
-            for task, got in results:
-                trace.mark("first_result")
-                start = time.monotonic()
-                if isinstance(got, FilesResult):
-                    self.merge(*self.unpack(task, got))
-                else:
-                    self.merge(task, got)
-                trace.merging += time.monotonic() - start
-        trace.mark("last_result")
-        self.publish()
+        staging = self._staging()
+        try:
+            with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
+                for task, got in results:
+                    trace.mark("first_result")
+                    start = time.monotonic()
+                    if isinstance(got, FilesResult):
+                        self.merge(*self.unpack(task, got))
+                    else:
+                        self.merge(task, got)
+                    trace.merging += time.monotonic() - start
+            trace.mark("last_result")
+            self.publish()
+        finally:
+            if staging is not None:
+                executor: Any = self.executor
+                executor.staging = None
+                with contextlib.suppress(OSError):  # (what is left is deleted by the next writer)
+                    staging.close()
         trace.mark("done")
+
+    def _staging(self) -> Staging | None:
+        """A :class:`Staging` handed to the executor when its workers can write into the
+        warehouse (:class:`StagingExecutor`), else ``None``."""
+        stages = getattr(self.executor, "stages", None)
+        if not callable(stages):
+            return None
+        staging = Staging(self.wh)
+        if not stages(staging):
+            return None
+        executor: Any = self.executor
+        executor.staging = staging
+        return staging
 
 
 class _Loading:

@@ -230,6 +230,24 @@ def write_parquet_atomic(table_name: str, table: pa.Table, dest: Path, tmp: Path
         raise
 
 
+def staged_name(staging: Path, tag: str, kind: str, part: int) -> Path:
+    """A file another process writes into a writer's ``staging`` under a tag the writer announced
+    (:meth:`Warehouse.stage`): named as the writer's own staged files are, so that the writer's
+    clean-up of the tag (:meth:`Warehouse._discard`) finds it. ``kind``: lower-case letters,
+    digits, ``_``; ``part``: 0 to 9999."""
+    return staging / f"{tag}.{kind}-{part:04d}.parquet.tmp"
+
+
+def write_batch_file(root: Path | str, name: str, tag: str, table: pa.Table) -> int:
+    """Write table ``name`` of the batch ``tag`` where :meth:`Warehouse.publish` would (through
+    ``staging``, fsynced), from another process than the writer's (a cluster's worker,
+    :meth:`Warehouse.publish_written`); returns its rows."""
+    root = Path(root)
+    tmp = root / STAGING_DIR / f"{tag}.{name}.parquet.tmp"
+    write_parquet_atomic(name, table, root / FILES_DIR / name / f"{tag}.parquet", tmp)
+    return int(table.num_rows)
+
+
 def _damaged(root: Path, what: str) -> WarehouseDamagedError:
     return WarehouseDamagedError(
         f"the warehouse at {root} is damaged: {what}; restore it from a backup, or import your "
@@ -979,6 +997,58 @@ class Warehouse:
             self.manifest.pending.remove(tag)
         self._commit(
             lambda: self._rollback(added, files, batch, tag if nonempty else None),
+            lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
+        )
+
+    # -- batches written by other processes (a cluster's workers, issue #18) -----------------
+
+    def stage(self) -> tuple[str, Path]:
+        """Announce a new tag for files other processes write into ``staging`` for this writer
+        (a cluster's task results, :func:`staged_name`), and return it with the staging folder.
+        Announced first, like a batch: whatever a crash leaves under the tag is deleted by the
+        next writer, and :meth:`unstage` deletes it when the import is over."""
+        tag = self._new_tag("b")
+        self._announce(tag)
+        return tag, self.root / STAGING_DIR
+
+    def unstage(self, tag: str) -> None:
+        """Delete what is left under a tag of :meth:`stage` and forget it."""
+        self._discard(tag)
+        if tag in self.manifest.pending:
+            self.manifest.pending.remove(tag)
+            self._write_manifest()
+
+    def publish_written(
+        self, files: dict[str, dict[str, Any]], write: Callable[[str], dict[str, int]]
+    ) -> None:
+        """:meth:`publish` of a batch whose files another process writes (a cluster's worker,
+        which holds its tables): ``write(tag)`` writes each non-empty table ``name`` to
+        :func:`write_batch_file`'s place for ``tag`` and returns its rows by name. The batch is
+        announced before, and committed after, exactly as :meth:`publish` does."""
+        batch = self.manifest.next_batch
+        tag = self._new_tag("b")
+        self._announce(tag)
+        added: dict[str, str] = {}
+        try:
+            rows = write(tag)
+            for name, n in rows.items():
+                if n:
+                    rel = f"{name}/{tag}.parquet"
+                    added[name] = rel
+                    self._rows[rel] = n
+            for name in added:
+                _fsync_dir(self.root / FILES_DIR / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._discard(tag)  # the announcement stays: the next writer tries again
+            raise
+        for name, rel in added.items():
+            self.manifest.tables.setdefault(name, []).append(rel)
+        self.manifest.files.update(files)
+        self.manifest.next_batch = batch + 1
+        self.manifest.pending.remove(tag)
+        self._commit(
+            lambda: self._rollback(added, files, batch, tag),
             lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
         )
 
