@@ -70,10 +70,10 @@ from hhparse.import_worker import (
     process_packed,
     warm_up,
 )
-from hhparse.importer import StagedPart, StagedResult, Staging, Task
+from hhparse.importer import StagedPart, StagedResult, StagedRows, Staging, Task
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
-from hhparse.tables.build import HAND_IDX, strip_hand_idx
+from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import staged_name, write_batch_file
 from hhparse.workers import _std_streams_to_devnull
 
@@ -204,6 +204,14 @@ WRITE_MODES: Final = ("auto", "workers", "client")
 ``client`` (they send them), ``auto`` (the workers when they see its staging folder)."""
 
 
+def _batch_part(part: pa.Table | StagedPart | StagedRows) -> BatchPart:
+    if isinstance(part, StagedPart):
+        return ("fragment", part.fragment, part.keep)
+    if isinstance(part, StagedRows):
+        return ("rows", part.rows, None)
+    return ("table", _ipc(part), None)
+
+
 def _ipc(table: pa.Table) -> bytes:
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
@@ -285,7 +293,7 @@ def load_fragment(path: str) -> dict[str, pa.Table]:
 
 BatchPart = tuple[str, Any, list[int] | None]
 """A part of a batch's table (:func:`write_batch_task`): ``("fragment", path, kept hands or
-None for all)`` or ``("table", Arrow IPC stream, None)``."""
+None for all)``, ``("rows", the client's rows, None)`` or ``("table", Arrow IPC stream, None)``."""
 
 
 def write_batch_task(expected: str, root: str, tag: str, parts: dict[str, list[BatchPart]]) -> dict[str, int]:
@@ -306,6 +314,9 @@ def write_batch_task(expected: str, root: str, tag: str, parts: dict[str, list[B
         for kind, what, keep in table_parts:
             if kind == "table":
                 tables.append(pa.ipc.open_stream(what).read_all())
+                continue
+            if kind == "rows":
+                tables.append(records_from_pylist(name, what))
                 continue
             if what not in raw:
                 with open(what, "rb") as fh:
@@ -510,18 +521,24 @@ class DaskExecutor:
             answers: dict[str, str | None] = self.client.run(can_stage, folder, str(probe))
         finally:
             probe.unlink(missing_ok=True)
-        return bool(answers) and all(why is None for why in answers.values())
+        refused = {w: why for w, why in answers.items() if why is not None}
+        if not answers or refused:
+            worker, why = sorted(refused.items())[0] if refused else ("(none)", "no worker")
+            self.notes.append(
+                f"the Dask worker {worker} cannot write into the warehouse ({why}): this client "
+                f"writes its Parquet files (workers that see the warehouse's folder write them)"
+            )
+            return False
+        return True
 
-    def write_batch(self, tag: str, parts: dict[str, list[pa.Table | StagedPart]]) -> dict[str, int]:
+    def write_batch(
+        self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
+    ) -> dict[str, int]:
         """Have a worker write the batch ``tag`` of the warehouse (:func:`write_batch_task`),
         ahead of the tasks queued; rows by table."""
         assert self.staging is not None
         spec: dict[str, list[BatchPart]] = {
-            name: [
-                ("fragment", p.fragment, p.keep) if isinstance(p, StagedPart) else ("table", _ipc(p), None)
-                for p in table_parts
-            ]
-            for name, table_parts in parts.items()
+            name: [_batch_part(p) for p in table_parts] for name, table_parts in parts.items()
         }
         future = self.client.submit(
             write_batch_task,

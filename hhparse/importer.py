@@ -331,6 +331,16 @@ class StagedPart:
     keep: list[int] | None
 
 
+@dataclass(frozen=True, slots=True)
+class StagedRows:
+    """A buffered table's rows as the client made them (``imports`` rows, a conflict's
+    ``rejects`` row), tabulated by the worker that writes the batch: a process that converts no
+    Python list to Arrow never imports pandas (pyarrow imports it on the first such conversion,
+    only to ask whether the list is a pandas object: a fixed CPU cost on the client)."""
+
+    rows: list[dict[str, Any]]
+
+
 STAGED_PARTS = 10_000
 """Fragments under one staging tag (:func:`hhparse.tables.store.staged_name` numbers them in
 four digits); the next are announced under a new tag."""
@@ -375,7 +385,9 @@ class StagingExecutor(Protocol):
         """Whether the workers can write into ``staging`` (then tasks are staged)."""
         ...
 
-    def write_batch(self, tag: str, parts: dict[str, list[pa.Table | StagedPart]]) -> dict[str, int]:
+    def write_batch(
+        self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
+    ) -> dict[str, int]:
         """Write each table's parts, in order, as the batch ``tag``; rows by table."""
         ...
 
@@ -622,7 +634,7 @@ class _Importer:
         self.import_id = import_id
         self.stats = stats
         self.index = index  # loaded when the first result is merged (the workers start meanwhile)
-        self.buffer: dict[str, list[pa.Table | StagedPart]] = {}
+        self.buffer: dict[str, list[pa.Table | StagedPart | StagedRows]] = {}
         self.fragments: list[str] = []  # staged fragments buffered (deleted once published)
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
@@ -884,7 +896,9 @@ class _Importer:
         else:
             self._buffer(result.tables, keep, n)
         if conflict_rows:
-            self.buffer.setdefault("rejects", []).append(records_from_pylist("rejects", conflict_rows))
+            staged = isinstance(result, StagedResult)
+            rejects = StagedRows(conflict_rows) if staged else records_from_pylist("rejects", conflict_rows)
+            self.buffer.setdefault("rejects", []).append(rejects)
         for fi in task.ends:
             run = self.runs[fi]
             # a read error mid-file leaves the record incomplete: the next run resumes it
@@ -936,7 +950,7 @@ class _Importer:
         (:meth:`StagingExecutor.write_batch`), this process commits them; the fragments go."""
         parts = dict(self.buffer)
         if rows:
-            parts["imports"] = [records_from_pylist("imports", rows)]
+            parts["imports"] = [StagedRows(rows)]
         executor: Any = self.executor
         self.wh.publish_written(progress, lambda tag: executor.write_batch(tag, parts))
         for fragment in self.fragments:
@@ -979,6 +993,7 @@ class _Importer:
         reader = getattr(self.executor, "reads_inputs", None)
         sample = [(r.path, r.size) for r in self.runs if r.status not in ("unreadable", "skipped")]
         tasks = self.file_tasks() if reader and sample and reader(sample[:READ_PROBE_FILES]) else self.tasks()
+        staging = self._staging()
         said = getattr(self.executor, "notes", None)
         if said:  # (the cluster's workers could not read the inputs: the client ships them)
             self.wh.notes.extend(said)
@@ -987,7 +1002,6 @@ class _Importer:
         if hasattr(self.executor, "trace"):
             self.executor.trace = trace
         trace.mark("executor")
-        staging = self._staging()
         try:
             with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
                 for task, got in results:
@@ -1012,11 +1026,17 @@ class _Importer:
         """A :class:`Staging` handed to the executor when its workers can write into the
         warehouse (:class:`StagingExecutor`), else ``None``."""
         stages = getattr(self.executor, "stages", None)
-        if not callable(stages):
+        if not callable(stages) or not self.stats.bytes_total:
             return None
         staging = Staging(self.wh)
-        if not stages(staging):
-            return None
+        try:
+            if not stages(staging):
+                staging.close()  # (the tag its probe took)
+                return None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                staging.close()
+            raise
         executor: Any = self.executor
         executor.staging = staging
         return staging

@@ -1078,7 +1078,7 @@ class Warehouse:
             schema = arrow_schema(name)
             if columns is not None:
                 schema = pa.schema([schema.field(c) for c in columns])
-            return schema.empty_table()
+            return pa.Table.from_batches([], schema=schema)  # (empty_table() imports pandas)
         parts = [self.read_file(p, columns) for p in paths]
         return pa.concat_tables(parts)
 
