@@ -6,9 +6,9 @@ many), and the importer needs nothing from it but "run this function somewhere a
 result". So this module is only an :class:`~hhparse.importer.Executor`: the importer plans the
 tasks, merges the results in submission order, de-duplicates, records conflicts, rejects and
 live-file pending hands, and publishes through the warehouse's manifest exactly as for a local
-import. The one difference is where :func:`hhparse.import_worker.process_packed` runs (parse, referee,
-all-in EV, Arrow tables): on the cluster's workers, which return Arrow IPC streams, as the local
-pool's workers do.
+import. The differences are where :func:`hhparse.import_worker.process_packed` runs (parse, referee,
+all-in EV, Arrow tables): on the cluster's workers; and who writes the Parquet files: the
+workers, when they see the warehouse (below).
 
 * **The workers read the inputs where they can** (issue #18). The client plans (it hashes every
   new or grown file to decide what to read: incremental imports) and sends tasks that *name*
@@ -18,13 +18,24 @@ pool's workers do.
   cuts the files into hand blocks and ships them with the task instead, as ``inputs="client"``
   always does; then the workers need no file system in common with it. Either way the workers
   need hhparse (the same version: :func:`fingerprint` is checked on every task).
-* **Only the client writes the warehouse.** Workers never touch it; the client holds its lock and
-  commits each batch with the manifest protocol of :mod:`hhparse.tables.store`. So a worker
-  killed mid-import costs only its running task, which the scheduler gives to another worker
-  (a task that kills :data:`ALLOWED_FAILURES` workers is abandoned, and the import stops with
-  everything published before kept); a client killed mid-import leaves the warehouse as a killed
-  local import does, and the scheduler forgets its tasks when its connection drops: run the same
-  command again.
+* **The workers write the tables, the client commits** (issue #18). When every worker sees the
+  warehouse's folder (:meth:`DaskExecutor.stages`: always on ``local:N``, a probe file
+  otherwise), a task's tables go into the warehouse's staging area as a *fragment*
+  (:func:`_staged`) and only each hand's id, content hash and verdict come back; the client
+  de-duplicates and records conflicts, rejects and pending hands on those alone, and for each
+  batch a worker writes the Parquet files of the hands the client kept, in order
+  (:func:`write_batch_task`) — the same rows, in the same files, as the client would have
+  written — which the client then commits with the manifest protocol of
+  :mod:`hhparse.tables.store` (:meth:`~hhparse.tables.store.Warehouse.publish_written`). The
+  client holds the warehouse's lock throughout, and every file a worker writes is named under a
+  tag the client announced in the manifest first (:meth:`~hhparse.tables.store.Warehouse.stage`):
+  a worker killed mid-import costs only its running task, which the scheduler gives to another
+  worker (a task that kills :data:`ALLOWED_FAILURES` workers is abandoned, and the import stops
+  with everything published before kept); a client killed mid-import leaves the warehouse as a
+  killed local import does (the next writer deletes whatever was staged under an announced
+  tag), and the scheduler forgets its tasks when its connection drops: run the same command
+  again. Workers that cannot see the warehouse send their tables, and the client writes them
+  (``writes="client"`` always does).
 * **``local:N``** starts a ``LocalCluster`` of N single-threaded worker processes on this machine
   (Dask's memory management and, with ``bokeh`` installed, its dashboard). Its workers are this
   process's children and die with it (:func:`hhparse.workers.die_with_parent`), as the local
@@ -261,21 +272,21 @@ def unpack_result(blob: bytes) -> TaskResult | FilesResult:
 
 
 Stage = tuple[str, str, int]
-"""Where a worker writes a task's tables (:class:`hhparse.importer.Staging`): the warehouse's
-staging folder, the tag it announced, the task's part number under it."""
+"""Where a worker writes a task's tables (:class:`hhparse.importer.Staging`): the staging folder
+of a tag the warehouse announced, the tag, the task's part number under it."""
 
 
 def _staged(result: TaskResult | FilesResult, stage: Stage) -> bytes:
-    """:func:`pack_result` with the tables written to the task's fragment in the warehouse's
-    staging area (through a temporary name under the same tag, so that a worker killed while
+    """:func:`pack_result` with the tables written to the task's fragment in the folder of a tag
+    the warehouse announced (through a temporary name there, so that a worker killed while
     writing leaves only what the tag's clean-up deletes): the client receives the per-hand
     columns and the rows of each table only (:func:`unpack_result`)."""
-    folder, tag, part = stage
+    folder, _tag, part = stage
     task = result.result if isinstance(result, FilesResult) else result
     ipc = {name: _compressed_ipc(table) for name, table in task.tables.items() if table.num_rows}
     rows = {name: int(table.num_rows) for name, table in task.tables.items()}
-    path = staged_name(Path(folder), tag, "frag", part)
-    tmp = staged_name(Path(folder), tag, f"w{os.getpid()}", part)
+    path = staged_name(Path(folder), "frag", part)
+    tmp = staged_name(Path(folder), f"w{os.getpid()}", part)
     with open(tmp, "wb") as fh:
         fh.write(pickle.dumps(ipc, protocol=pickle.HIGHEST_PROTOCOL))
     os.replace(tmp, path)
@@ -296,7 +307,9 @@ BatchPart = tuple[str, Any, list[int] | None]
 None for all)``, ``("rows", the client's rows, None)`` or ``("table", Arrow IPC stream, None)``."""
 
 
-def write_batch_task(expected: str, root: str, tag: str, parts: dict[str, list[BatchPart]]) -> dict[str, int]:
+def write_batch_task(
+    expected: str, root: str, folder: str, tag: str, parts: dict[str, list[BatchPart]]
+) -> dict[str, int]:
     """The task a worker runs to write a batch of the warehouse (:meth:`DaskExecutor.write_batch`):
     each table's parts in order, the hands the client kept of each fragment, as the client would
     have buffered and written them (:meth:`hhparse.importer._Importer._buffer`,
@@ -333,7 +346,7 @@ def write_batch_task(expected: str, root: str, tag: str, parts: dict[str, list[B
         if tables:
             table = pa.concat_tables(tables)
             if table.num_rows:
-                rows[name] = write_batch_file(root, name, tag, table)
+                rows[name] = write_batch_file(root, name, tag, table, folder)
     return rows
 
 
@@ -514,8 +527,8 @@ class DaskExecutor:
         probe file written there) and may write into it."""
         if self.writes != "auto":
             return self.writes == "workers"
-        folder, tag, part = staging.next()
-        probe = staged_name(Path(folder), tag, "probe", part)
+        folder, _tag, part = staging.next()
+        probe = staged_name(Path(folder), "probe", part)
         try:
             probe.write_bytes(b"")
             answers: dict[str, str | None] = self.client.run(can_stage, folder, str(probe))
@@ -544,6 +557,7 @@ class DaskExecutor:
             write_batch_task,
             fingerprint(),
             self.staging.root,
+            self.staging.folder,
             tag,
             spec,
             key=f"hhparse-write-{tag}",

@@ -129,8 +129,9 @@ class Executor(Protocol):
     EV, Arrow tables). It must hand the results back **in submission order** (the manifest records
     each file's progress as a prefix of its blocks) and keep the tasks in flight bounded (memory).
     When the consumer stops early (an error while merging, Ctrl-C) the generator is closed: the
-    executor then cancels what is queued and stops its workers, and publishes nothing (it never
-    writes to the warehouse). :class:`InProcessExecutor` and :class:`PoolExecutor` run locally;
+    executor then cancels what is queued and stops its workers, and publishes nothing (only the
+    importer commits: a :class:`StagingExecutor`'s workers write files under tags the warehouse
+    announced, which nothing reads until the importer commits them). :class:`InProcessExecutor` and :class:`PoolExecutor` run locally;
     :class:`hhparse.cluster.DaskExecutor` on a Dask cluster.
     """
 
@@ -342,8 +343,8 @@ class StagedRows:
 
 
 STAGED_PARTS = 10_000
-"""Fragments under one staging tag (:func:`hhparse.tables.store.staged_name` numbers them in
-four digits); the next are announced under a new tag."""
+"""Fragments in one staging tag's folder (:func:`hhparse.tables.store.staged_name` numbers them
+in four digits); the next go under a new tag."""
 
 
 class Staging:
@@ -356,7 +357,7 @@ class Staging:
         self.wh = wh
         self.root = str(wh.root)
         self.tags: list[str] = []
-        self._folder = ""
+        self.folder = ""  # the staging folder of the last tag
         self._used = STAGED_PARTS
 
     def next(self) -> tuple[str, str, int]:
@@ -364,9 +365,9 @@ class Staging:
         if self._used >= STAGED_PARTS:
             tag, folder = self.wh.stage()
             self.tags.append(tag)
-            self._folder, self._used = str(folder), 0
+            self.folder, self._used = str(folder), 0
         self._used += 1
-        return self._folder, self.tags[-1], self._used - 1
+        return self.folder, self.tags[-1], self._used - 1
 
     def close(self) -> None:
         """Forget every tag, deleting what is left under it."""

@@ -213,7 +213,8 @@ class _InProcessStager(_InProcessReader):
     def write_batch(self, tag: str, parts: dict[str, list[Any]]) -> dict[str, int]:
         assert self.staging is not None
         spec = {name: [_batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
-        rows = write_batch_task(fingerprint(), self.staging.root, tag, pickle.loads(pickle.dumps(spec)))
+        spec = pickle.loads(pickle.dumps(spec))
+        rows = write_batch_task(fingerprint(), self.staging.root, self.staging.folder, tag, spec)
         self.batches.append(rows)
         return rows
 
@@ -257,11 +258,11 @@ def test_what_a_killed_import_staged_is_deleted_by_the_next_writer(tmp_path: Pat
     with Warehouse(root) as wh:
         staging = Staging(wh)
         folder, tag, part = staging.next()
-        fragment = staged_name(Path(folder), tag, "frag", part)
+        fragment = staged_name(Path(folder), "frag", part)
         fragment.write_bytes(b"half a fragment")
 
         def dies(batch: str) -> dict[str, int]:
-            write_batch_file(root, "hands", batch, records_from_pylist("hands", []))
+            write_batch_file(root, "hands", batch, records_from_pylist("hands", []), folder)
             raise KeyboardInterrupt
 
         with pytest.raises(KeyboardInterrupt):
@@ -272,8 +273,13 @@ def test_what_a_killed_import_staged_is_deleted_by_the_next_writer(tmp_path: Pat
         # the client killed here: its staging tag is still announced
     assert fragment.exists()
     with Warehouse(root) as wh:
-        assert not fragment.exists()
+        assert not fragment.exists() and not Path(folder).exists()
         assert wh.manifest.pending == []
+        # a worker still running a task of the dead client cannot write there any more
+        with pytest.raises(FileNotFoundError):
+            staged_name(Path(folder), "frag", part + 1).write_bytes(b"late")
+        with pytest.raises(FileNotFoundError):
+            write_batch_file(root, "hands", tag, records_from_pylist("hands", []), folder)
     assert not stray_files(root)
 
 

@@ -230,21 +230,21 @@ def write_parquet_atomic(table_name: str, table: pa.Table, dest: Path, tmp: Path
         raise
 
 
-def staged_name(staging: Path, tag: str, kind: str, part: int) -> Path:
-    """A file another process writes into a writer's ``staging`` under a tag the writer announced
-    (:meth:`Warehouse.stage`): named as the writer's own staged files are, so that the writer's
-    clean-up of the tag (:meth:`Warehouse._discard`) finds it. ``kind``: lower-case letters,
-    digits, ``_``; ``part``: 0 to 9999."""
-    return staging / f"{tag}.{kind}-{part:04d}.parquet.tmp"
+def staged_name(folder: Path, kind: str, part: int) -> Path:
+    """A file another process writes for a writer into the staging folder of a tag the writer
+    announced (:meth:`Warehouse.stage`), which the writer's clean-up of the tag deletes with
+    everything in it (:meth:`Warehouse._discard`). ``kind``: letters, digits, ``_``."""
+    return folder / f"{kind}-{part:04d}.tmp"
 
 
-def write_batch_file(root: Path | str, name: str, tag: str, table: pa.Table) -> int:
-    """Write table ``name`` of the batch ``tag`` where :meth:`Warehouse.publish` would (through
-    ``staging``, fsynced), from another process than the writer's (a cluster's worker,
-    :meth:`Warehouse.publish_written`); returns its rows."""
-    root = Path(root)
-    tmp = root / STAGING_DIR / f"{tag}.{name}.parquet.tmp"
-    write_parquet_atomic(name, table, root / FILES_DIR / name / f"{tag}.parquet", tmp)
+def write_batch_file(root: Path | str, name: str, tag: str, table: pa.Table, folder: Path | str) -> int:
+    """Write table ``name`` of the batch ``tag`` where :meth:`Warehouse.publish` would, fsynced,
+    from another process than the writer's (a cluster's worker,
+    :meth:`Warehouse.publish_written`), through ``folder``, the staging folder of a tag the
+    writer announced (:meth:`Warehouse.stage`): a worker still writing after its client died
+    finds that folder deleted by the next writer, and leaves nothing behind. Returns its rows."""
+    tmp = Path(folder) / f"{tag}.{name}.parquet.tmp"
+    write_parquet_atomic(name, table, Path(root) / FILES_DIR / name / f"{tag}.parquet", tmp)
     return int(table.num_rows)
 
 
@@ -782,6 +782,13 @@ class Warehouse:
                     if pattern.match(entry) and f"{folder.name}/{entry}" not in live:
                         path.unlink(missing_ok=True)
                         removed.append(path)
+        own = self.root / STAGING_DIR / tag  # (the folder of a tag of :meth:`stage`)
+        if own.is_dir() and not own.is_symlink():
+            for entry in os.listdir(own):
+                (own / entry).unlink(missing_ok=True)
+                removed.append(own / entry)
+            with contextlib.suppress(OSError):  # (a file created since: the next writer tries again)
+                own.rmdir()
         return removed
 
     def _recover(self, now: float | None = None) -> list[Path]:
@@ -1003,13 +1010,17 @@ class Warehouse:
     # -- batches written by other processes (a cluster's workers, issue #18) -----------------
 
     def stage(self) -> tuple[str, Path]:
-        """Announce a new tag for files other processes write into ``staging`` for this writer
-        (a cluster's task results, :func:`staged_name`), and return it with the staging folder.
-        Announced first, like a batch: whatever a crash leaves under the tag is deleted by the
-        next writer, and :meth:`unstage` deletes it when the import is over."""
+        """Announce a new tag for files other processes write for this writer (a cluster's task
+        results, :func:`staged_name`; a batch's files, :func:`write_batch_file`), and return it
+        with its folder in ``staging``, created now. Announced first, like a batch: the next
+        writer deletes that folder and all in it if this one dies, and :meth:`unstage` does
+        when the import is over. Once the folder is gone, a late writer (a worker still running
+        a task of a client that died) cannot create a file in it."""
         tag = self._new_tag("b")
         self._announce(tag)
-        return tag, self.root / STAGING_DIR
+        folder = self.root / STAGING_DIR / tag
+        folder.mkdir()
+        return tag, folder
 
     def unstage(self, tag: str) -> None:
         """Delete what is left under a tag of :meth:`stage` and forget it."""
