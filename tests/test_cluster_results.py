@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from hhparse import importer
 from hhparse.cluster import (
     ClusterError,
     DaskExecutor,
@@ -297,3 +298,24 @@ def test_a_worker_that_does_not_see_the_warehouse_says_why(tmp_path: Path) -> No
     assert can_stage(str(tmp_path), str(tmp_path / "probe")) is not None
     (tmp_path / "probe").write_bytes(b"")
     assert can_stage(str(tmp_path), str(tmp_path / "probe")) is None
+
+
+def test_staging_moves_to_a_new_tag_after_its_parts_and_forgets_every_tag_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fragments are numbered in four digits under a tag: past :data:`STAGED_PARTS` the next go
+    under a new tag, announced first; closing deletes every tag's folder and forgets them."""
+    monkeypatch.setattr(importer, "STAGED_PARTS", 2)
+    with Warehouse(tmp_path / "wh") as wh:
+        staging = Staging(wh)
+        got = [staging.next() for _ in range(5)]
+        assert [part for _, _, part in got] == [0, 1, 0, 1, 0]
+        tags = [tag for _, tag, _ in got]
+        assert tags[0] == tags[1] != tags[2] == tags[3] != tags[4]
+        assert set(tags) <= set(wh.manifest.pending)
+        for folder, _, part in got:
+            staged_name(Path(folder), "frag", part).write_bytes(b"x")
+        staging.close()
+        assert wh.manifest.pending == [] and staging.tags == []
+        assert not any(Path(folder).exists() for folder, _, _ in got)
+    assert not stray_files(tmp_path / "wh")
