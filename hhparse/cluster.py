@@ -6,9 +6,9 @@ many), and the importer needs nothing from it but "run this function somewhere a
 result". So this module is only an :class:`~hhparse.importer.Executor`: the importer plans the
 tasks, merges the results in submission order, de-duplicates, records conflicts, rejects and
 live-file pending hands, and publishes through the warehouse's manifest exactly as for a local
-import. The one difference is where :func:`hhparse.import_worker.process_packed` runs (parse, referee,
-all-in EV, Arrow tables): on the cluster's workers, which return Arrow IPC streams, as the local
-pool's workers do.
+import. The differences are where :func:`hhparse.import_worker.process_packed` runs (parse, referee,
+all-in EV, Arrow tables): on the cluster's workers; and who writes the Parquet files: the
+workers, when they see the warehouse (below).
 
 * **The workers read the inputs where they can** (issue #18). The client plans (it hashes every
   new or grown file to decide what to read: incremental imports) and sends tasks that *name*
@@ -18,13 +18,24 @@ pool's workers do.
   cuts the files into hand blocks and ships them with the task instead, as ``inputs="client"``
   always does; then the workers need no file system in common with it. Either way the workers
   need hhparse (the same version: :func:`fingerprint` is checked on every task).
-* **Only the client writes the warehouse.** Workers never touch it; the client holds its lock and
-  commits each batch with the manifest protocol of :mod:`hhparse.tables.store`. So a worker
-  killed mid-import costs only its running task, which the scheduler gives to another worker
-  (a task that kills :data:`ALLOWED_FAILURES` workers is abandoned, and the import stops with
-  everything published before kept); a client killed mid-import leaves the warehouse as a killed
-  local import does, and the scheduler forgets its tasks when its connection drops: run the same
-  command again.
+* **The workers write the tables, the client commits** (issue #18). When every worker sees the
+  warehouse's folder (:meth:`DaskExecutor.stages`: always on ``local:N``, a probe file
+  otherwise), a task's tables go into the warehouse's staging area as a *fragment*
+  (:func:`_staged`) and only each hand's id, content hash and verdict come back; the client
+  de-duplicates and records conflicts, rejects and pending hands on those alone, and for each
+  batch a worker writes the Parquet files of the hands the client kept, in order
+  (:func:`write_batch_task`) — the same rows, in the same files, as the client would have
+  written — which the client then commits with the manifest protocol of
+  :mod:`hhparse.tables.store` (:meth:`~hhparse.tables.store.Warehouse.publish_written`). The
+  client holds the warehouse's lock throughout, and every file a worker writes is named under a
+  tag the client announced in the manifest first (:meth:`~hhparse.tables.store.Warehouse.stage`):
+  a worker killed mid-import costs only its running task, which the scheduler gives to another
+  worker (a task that kills :data:`ALLOWED_FAILURES` workers is abandoned, and the import stops
+  with everything published before kept); a client killed mid-import leaves the warehouse as a
+  killed local import does (the next writer deletes whatever was staged under an announced
+  tag), and the scheduler forgets its tasks when its connection drops: run the same command
+  again. Workers that cannot see the warehouse send their tables, and the client writes them
+  (``writes="client"`` always does).
 * **``local:N``** starts a ``LocalCluster`` of N single-threaded worker processes on this machine
   (Dask's memory management and, with ``bokeh`` installed, its dashboard). Its workers are this
   process's children and die with it (:func:`hhparse.workers.die_with_parent`), as the local
@@ -70,9 +81,11 @@ from hhparse.import_worker import (
     process_packed,
     warm_up,
 )
-from hhparse.importer import Task
+from hhparse.importer import StagedPart, StagedResult, StagedRows, Staging, Task
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
+from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
+from hhparse.tables.store import staged_name, write_batch_file
 from hhparse.workers import _std_streams_to_devnull
 
 __all__ = [
@@ -197,6 +210,26 @@ def ship_blocks(blocks: Sequence[Block]) -> bytes:
     return pickle.dumps(pack_blocks(blocks), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+WRITE_MODES: Final = ("auto", "workers", "client")
+"""Who writes the tasks' tables into the warehouse: the ``workers`` (they see its folder), the
+``client`` (they send them), ``auto`` (the workers when they see its staging folder)."""
+
+
+def _batch_part(part: pa.Table | StagedPart | StagedRows) -> BatchPart:
+    if isinstance(part, StagedPart):
+        return ("fragment", part.fragment, part.keep)
+    if isinstance(part, StagedRows):
+        return ("rows", part.rows, None)
+    return ("table", _ipc(part), None)
+
+
+def _ipc(table: pa.Table) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return bytes(sink.getvalue().to_pybytes())
+
+
 RESULT_COMPRESSION: Final = "zstd"
 """How a worker compresses the Arrow IPC streams of a result (:func:`pack_result`): a result's
 tables are several KB a hand uncompressed, and the client's Dask event loop pays for every byte
@@ -227,14 +260,109 @@ def pack_result(result: TaskResult | FilesResult) -> bytes:
 def unpack_result(blob: bytes) -> TaskResult | FilesResult:
     """The result :func:`pack_result` packed, as the worker built it."""
     ipc, (sites, hand_ids, hashes, accepted), files = pickle.loads(blob)
-    tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
-    task = TaskResult(tables, sites, hand_ids, hashes, accepted)
+    if isinstance(ipc, tuple):  # staged (:func:`_staged`)
+        fragment, rows = ipc
+        task: TaskResult = StagedResult({}, sites, hand_ids, hashes, accepted, fragment, rows, load_fragment)
+    else:
+        tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+        task = TaskResult(tables, sites, hand_ids, hashes, accepted)
     if files is None:
         return task
     return FilesResult(task, *files)
 
 
-def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool) -> bytes:
+Stage = tuple[str, str, int]
+"""Where a worker writes a task's tables (:class:`hhparse.importer.Staging`): the staging folder
+of a tag the warehouse announced, the tag, the task's part number under it."""
+
+
+def _staged(result: TaskResult | FilesResult, stage: Stage) -> bytes:
+    """:func:`pack_result` with the tables written to the task's fragment in the folder of a tag
+    the warehouse announced (through a temporary name there, so that a worker killed while
+    writing leaves only what the tag's clean-up deletes): the client receives the per-hand
+    columns and the rows of each table only (:func:`unpack_result`)."""
+    folder, _tag, part = stage
+    task = result.result if isinstance(result, FilesResult) else result
+    ipc = {name: _compressed_ipc(table) for name, table in task.tables.items() if table.num_rows}
+    rows = {name: int(table.num_rows) for name, table in task.tables.items()}
+    path = staged_name(Path(folder), "frag", part)
+    tmp = staged_name(Path(folder), f"w{os.getpid()}", part)
+    with open(tmp, "wb") as fh:
+        fh.write(pickle.dumps(ipc, protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(tmp, path)
+    columns = (task.sites, task.hand_ids, task.hashes, task.accepted)
+    files = tuple(getattr(result, f) for f in _FILES_FIELDS) if isinstance(result, FilesResult) else None
+    return pickle.dumps(((str(path), rows), columns, files), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_fragment(path: str) -> dict[str, pa.Table]:
+    """The tables a worker staged (:func:`_staged`)."""
+    with open(path, "rb") as fh:
+        ipc: dict[str, bytes] = pickle.loads(fh.read())
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+
+
+BatchPart = tuple[str, Any, list[int] | None]
+"""A part of a batch's table (:func:`write_batch_task`): ``("fragment", path, kept hands or
+None for all)``, ``("rows", the client's rows, None)`` or ``("table", Arrow IPC stream, None)``."""
+
+
+def write_batch_task(
+    expected: str, root: str, folder: str, tag: str, parts: dict[str, list[BatchPart]]
+) -> dict[str, int]:
+    """The task a worker runs to write a batch of the warehouse (:meth:`DaskExecutor.write_batch`):
+    each table's parts in order, the hands the client kept of each fragment, as the client would
+    have buffered and written them (:meth:`hhparse.importer._Importer._buffer`,
+    :meth:`~hhparse.tables.store.Warehouse.publish`). A fragment's streams are read once, each
+    table decoded only when written, so a batch's tables are never all in memory at once."""
+    mine = fingerprint()
+    if mine != expected:
+        raise WorkerMismatchError(f"this worker runs hhparse {mine}, the client {expected}")
+    import pyarrow.compute as pc
+
+    raw: dict[str, dict[str, bytes]] = {}
+    rows: dict[str, int] = {}
+    for name, table_parts in parts.items():
+        tables: list[pa.Table] = []
+        for kind, what, keep in table_parts:
+            if kind == "table":
+                tables.append(pa.ipc.open_stream(what).read_all())
+                continue
+            if kind == "rows":
+                tables.append(records_from_pylist(name, what))
+                continue
+            if what not in raw:
+                with open(what, "rb") as fh:
+                    raw[what] = pickle.loads(fh.read())
+            data = raw[what].get(name)
+            if data is None:
+                continue
+            table = pa.ipc.open_stream(data).read_all()
+            if keep is not None:
+                table = table.filter(pc.is_in(table[HAND_IDX], value_set=pa.array(keep, type=pa.int32())))
+                if table.num_rows == 0:
+                    continue
+            tables.append(strip_hand_idx(table))
+        if tables:
+            table = pa.concat_tables(tables)
+            if table.num_rows:
+                rows[name] = write_batch_file(root, name, tag, table, folder)
+    return rows
+
+
+def can_stage(folder: str, probe: str) -> str | None:
+    """``None`` when this worker sees the client's probe file in the warehouse's staging folder
+    and may write there; else why not."""
+    if not os.path.exists(probe):
+        return f"{folder}: not the client's warehouse here (its probe file is missing)"
+    if not os.access(folder, os.W_OK):
+        return f"{folder}: not writable here"
+    return None
+
+
+def run_task(
+    expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool, stage: Stage | None = None
+) -> bytes:
     """The task a worker runs: :func:`hhparse.import_worker.process_packed` of :func:`ship_blocks`'s
     blob, with the collector quietened for its duration as in a local worker
     (:data:`hhparse.import_worker.GC_THRESHOLD`), after checking that this worker's hhparse is the
@@ -246,12 +374,13 @@ def run_task(expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool
     previous = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLD)
     try:
-        return pack_result(process_packed(packed, open_tails, ev))
+        result = process_packed(packed, open_tails, ev)
+        return pack_result(result) if stage is None else _staged(result, stage)
     finally:
         gc.set_threshold(*previous)
 
 
-def run_file_task(expected: str, segments: list[Segment], ev: bool) -> bytes:
+def run_file_task(expected: str, segments: list[Segment], ev: bool, stage: Stage | None = None) -> bytes:
     """The task a worker runs when it reads the inputs itself (issue #18):
     :func:`hhparse.import_worker.process_files` of the files the task names, checked and with the
     collector quietened as in :func:`run_task`."""
@@ -261,7 +390,8 @@ def run_file_task(expected: str, segments: list[Segment], ev: bool) -> bytes:
     previous = gc.get_threshold()
     gc.set_threshold(*GC_THRESHOLD)
     try:
-        return pack_result(process_files(segments, ev))
+        result = process_files(segments, ev)
+        return pack_result(result) if stage is None else _staged(result, stage)
     finally:
         gc.set_threshold(*previous)
 
@@ -351,13 +481,23 @@ class DaskExecutor:
     """
 
     def __init__(
-        self, client: Any, *, depth: int | None = None, address: str = "", inputs: str = "auto"
+        self,
+        client: Any,
+        *,
+        depth: int | None = None,
+        address: str = "",
+        inputs: str = "auto",
+        writes: str = "auto",
     ) -> None:
         if inputs not in INPUT_MODES:
             raise ClusterError(f"inputs={inputs!r}: one of {', '.join(INPUT_MODES)}")
+        if writes not in WRITE_MODES:
+            raise ClusterError(f"writes={writes!r}: one of {', '.join(WRITE_MODES)}")
         self.client = client
         self.depth = depth
         self.inputs = inputs
+        self.writes = writes
+        self.staging: Staging | None = None  # set by the importer when the workers stage (stages)
         self.notes: list[str] = []  # what the user should know (the client read the inputs...)
         self.address = address or str(getattr(getattr(client, "scheduler", None), "address", "") or "")
 
@@ -380,6 +520,53 @@ class DaskExecutor:
             return False
         return True
 
+    def stages(self, staging: Staging) -> bool:
+        """Whether the workers write the tasks' tables into the warehouse (``staging``,
+        :class:`hhparse.importer.StagingExecutor`): with ``writes="workers"`` always, never with
+        ``"client"``; with ``"auto"`` when every worker sees the warehouse's staging folder (a
+        probe file written there) and may write into it."""
+        if self.writes != "auto":
+            return self.writes == "workers"
+        folder, _tag, part = staging.next()
+        probe = staged_name(Path(folder), "probe", part)
+        try:
+            probe.write_bytes(b"")
+            answers: dict[str, str | None] = self.client.run(can_stage, folder, str(probe))
+        finally:
+            probe.unlink(missing_ok=True)
+        refused = {w: why for w, why in answers.items() if why is not None}
+        if not answers or refused:
+            worker, why = sorted(refused.items())[0] if refused else ("(none)", "no worker")
+            self.notes.append(
+                f"the Dask worker {worker} cannot write into the warehouse ({why}): this client "
+                f"writes its Parquet files (workers that see the warehouse's folder write them)"
+            )
+            return False
+        return True
+
+    def write_batch(
+        self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
+    ) -> dict[str, int]:
+        """Have a worker write the batch ``tag`` of the warehouse (:func:`write_batch_task`),
+        ahead of the tasks queued; rows by table."""
+        assert self.staging is not None
+        spec: dict[str, list[BatchPart]] = {
+            name: [_batch_part(p) for p in table_parts] for name, table_parts in parts.items()
+        }
+        future = self.client.submit(
+            write_batch_task,
+            fingerprint(),
+            self.staging.root,
+            self.staging.folder,
+            tag,
+            spec,
+            key=f"hhparse-write-{tag}",
+            pure=False,
+            priority=10,
+        )
+        rows: dict[str, int] = self._wait(future, _distributed(), unpack=False)
+        return rows
+
     def threads(self) -> int:
         """Worker threads in the cluster now."""
         return int(sum(self.client.nthreads().values()))
@@ -394,11 +581,21 @@ class DaskExecutor:
         try:
             for n, task in enumerate(tasks):
                 key = f"hhparse-import-{run}-{n:08d}"
+                stage = self.staging.next() if self.staging is not None else None
                 if task.segment_files:  # the worker reads the files
-                    fut = self.client.submit(run_file_task, expected, task.segments, ev, key=key, pure=False)
+                    fut = self.client.submit(
+                        run_file_task, expected, task.segments, ev, stage, key=key, pure=False
+                    )
                 else:
                     fut = self.client.submit(
-                        run_task, expected, ship_blocks(task.blocks), task.open_tails, ev, key=key, pure=False
+                        run_task,
+                        expected,
+                        ship_blocks(task.blocks),
+                        task.open_tails,
+                        ev,
+                        stage,
+                        key=key,
+                        pure=False,
                     )
                 window.append((task, fut))  # the text stays until merged: a conflict keeps it
                 while len(window) > depth:
@@ -412,10 +609,10 @@ class DaskExecutor:
                 self.client.cancel([f for _, f in window], force=True)
             raise
 
-    def _wait(self, future: Any, distributed: Any) -> TaskResult | FilesResult:
+    def _wait(self, future: Any, distributed: Any, unpack: bool = True) -> Any:
         while True:
             try:
-                blob: bytes = future.result(timeout=WAIT_SECONDS)
+                blob = future.result(timeout=WAIT_SECONDS)
                 future.release()
             except (TimeoutError, distributed.TimeoutError):
                 continue
@@ -451,7 +648,7 @@ class DaskExecutor:
                     ) from None
                 raise
             else:
-                return unpack_result(blob)
+                return unpack_result(blob) if unpack else blob
 
 
 def _check_workers(client: Any, address: str) -> dict[str, str]:
@@ -469,7 +666,9 @@ def _check_workers(client: Any, address: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def connect(spec: str, *, timeout: float | None = None, inputs: str = "auto") -> Iterator[DaskExecutor]:
+def connect(
+    spec: str, *, timeout: float | None = None, inputs: str = "auto", writes: str = "auto"
+) -> Iterator[DaskExecutor]:
     """An executor on the cluster ``spec`` names (:func:`parse_address`), for one import.
 
     ``local:N`` starts a ``LocalCluster`` of N single-threaded worker processes, closed on exit;
@@ -529,7 +728,7 @@ def connect(spec: str, *, timeout: float | None = None, inputs: str = "auto") ->
                 ) from None
         client.register_plugin(_make_plugin(main_pid), name="hhparse-warm-up")
         _check_workers(client, address)
-        yield DaskExecutor(client, address=address, inputs=inputs)
+        yield DaskExecutor(client, address=address, inputs=inputs, writes=writes)
     finally:
         if client is not None:
             with contextlib.suppress(Exception):

@@ -129,8 +129,9 @@ class Executor(Protocol):
     EV, Arrow tables). It must hand the results back **in submission order** (the manifest records
     each file's progress as a prefix of its blocks) and keep the tasks in flight bounded (memory).
     When the consumer stops early (an error while merging, Ctrl-C) the generator is closed: the
-    executor then cancels what is queued and stops its workers, and publishes nothing (it never
-    writes to the warehouse). :class:`InProcessExecutor` and :class:`PoolExecutor` run locally;
+    executor then cancels what is queued and stops its workers, and publishes nothing (only the
+    importer commits: a :class:`StagingExecutor`'s workers write files under tags the warehouse
+    announced, which nothing reads until the importer commits them). :class:`InProcessExecutor` and :class:`PoolExecutor` run locally;
     :class:`hhparse.cluster.DaskExecutor` on a Dask cluster.
     """
 
@@ -314,6 +315,89 @@ class Task:
     segment_files: list[int] = field(default_factory=list)
 
 
+@dataclass(frozen=True, slots=True)
+class StagedResult(TaskResult):
+    """A task's result whose tables its worker wrote into the warehouse's staging area (a Dask
+    cluster's worker, issue #18: :class:`Staging`) instead of sending them: the client merges the
+    per-hand columns only, and a worker writes each batch's Parquet files
+    (:meth:`StagingExecutor.write_batch`). ``tables`` is empty; ``rows`` are the rows of each
+    table in the fragment, and ``load`` reads its tables back (a conflicting hand's game)."""
+
+    fragment: str = ""
+    rows: dict[str, int] = field(default_factory=dict)
+    load: Any = None  # Callable[[str], dict[str, pa.Table]]
+
+
+@dataclass(frozen=True, slots=True)
+class StagedPart:
+    """A buffered table's rows in a fragment (:class:`StagedResult`): ``keep`` lists the hands
+    (``_hand_idx``) kept, ``None`` all of them."""
+
+    fragment: str
+    keep: list[int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class StagedRows:
+    """A buffered table's rows as the client made them (``imports`` rows, a conflict's
+    ``rejects`` row), tabulated by the worker that writes the batch: a process that converts no
+    Python list to Arrow never imports pandas (pyarrow imports it on the first such conversion,
+    only to ask whether the list is a pandas object: a fixed CPU cost on the client)."""
+
+    rows: list[dict[str, Any]]
+
+
+STAGED_PARTS = 10_000
+"""Fragments in one staging tag's folder (:func:`hhparse.tables.store.staged_name` numbers them
+in four digits); the next go under a new tag."""
+
+
+class Staging:
+    """Names for the fragments a cluster's workers write into the warehouse's staging area, under
+    tags the warehouse announced first (:meth:`~hhparse.tables.store.Warehouse.stage`): a crash
+    at any point leaves nothing the next writer does not delete. :meth:`close` deletes what is
+    left (the fragments of tasks never merged) when the import is over."""
+
+    def __init__(self, wh: Warehouse) -> None:
+        self.wh = wh
+        self.root = str(wh.root)
+        self.tags: list[str] = []
+        self.folder = ""  # the staging folder of the last tag
+        self._used = STAGED_PARTS
+
+    def next(self) -> tuple[str, str, int]:
+        """``(staging folder, tag, part)`` of the next task's fragment."""
+        if self._used >= STAGED_PARTS:
+            tag, folder = self.wh.stage()
+            self.tags.append(tag)
+            self.folder, self._used = str(folder), 0
+        self._used += 1
+        return self.folder, self.tags[-1], self._used - 1
+
+    def close(self) -> None:
+        """Forget every tag, deleting what is left under it."""
+        while self.tags:
+            self.wh.unstage(self.tags.pop())
+
+
+class StagingExecutor(Protocol):
+    """An executor whose workers can write into the warehouse (a Dask cluster sharing its file
+    system): its tasks' tables go to fragments (:class:`StagedResult`), and a worker writes each
+    batch (:meth:`~hhparse.tables.store.Warehouse.publish_written`)."""
+
+    staging: Staging | None
+
+    def stages(self, staging: Staging) -> bool:
+        """Whether the workers can write into ``staging`` (then tasks are staged)."""
+        ...
+
+    def write_batch(
+        self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
+    ) -> dict[str, int]:
+        """Write each table's parts, in order, as the batch ``tag``; rows by table."""
+        ...
+
+
 class Reporter(Protocol):
     """Progress sink: the CLI shows a rich bar on a terminal and log lines otherwise."""
 
@@ -482,7 +566,8 @@ def _conflict_row(
     block: Block, site: str, hand_id: str, chash: str, result: TaskResult, idx: int
 ) -> dict[str, Any]:
     """The ``rejects`` row that keeps a conflicting hand's text (nothing read is lost)."""
-    hands = result.tables.get("hands")
+    tables = result.load(result.fragment) if isinstance(result, StagedResult) else result.tables
+    hands = tables.get("hands")
     game = None
     if hands is not None and hands.num_rows:
         positions = hands[HAND_IDX].to_pylist()
@@ -555,7 +640,8 @@ class _Importer:
         self.import_id = import_id
         self.stats = stats
         self.index = index  # loaded when the first result is merged (the workers start meanwhile)
-        self.buffer: dict[str, list[pa.Table]] = {}
+        self.buffer: dict[str, list[pa.Table | StagedPart | StagedRows]] = {}
+        self.fragments: list[str] = []  # staged fragments buffered (deleted once published)
         self.buffered_hands = 0
         self.dirty: set[int] = set()  # runs whose progress changed since the last publish
         self.finished: list[int] = []  # runs completed since the last publish (→ imports rows)
@@ -811,9 +897,14 @@ class _Importer:
         s.conflicting += conflicting
         s.rejected += rejected
         s.reopened += reopened
-        self._buffer(result.tables, keep, n)
+        if isinstance(result, StagedResult):
+            self._buffer_staged(result, keep, n)
+        else:
+            self._buffer(result.tables, keep, n)
         if conflict_rows:
-            self.buffer.setdefault("rejects", []).append(records_from_pylist("rejects", conflict_rows))
+            staged = isinstance(result, StagedResult)
+            rejects = StagedRows(conflict_rows) if staged else records_from_pylist("rejects", conflict_rows)
+            self.buffer.setdefault("rejects", []).append(rejects)
         for fi in task.ends:
             run = self.runs[fi]
             # a read error mid-file leaves the record incomplete: the next run resumes it
@@ -851,22 +942,47 @@ class _Importer:
             self.buffer.setdefault(name, []).append(strip_hand_idx(table))
         self.buffered_hands += len(keep)
 
+    def _buffer_staged(self, result: StagedResult, keep: list[int], n: int) -> None:
+        """:meth:`_buffer` of a result a worker staged: the same rows, kept in its fragment."""
+        part = StagedPart(result.fragment, None if len(keep) == n else keep)
+        for name, rows in result.rows.items():
+            if rows:
+                self.buffer.setdefault(name, []).append(part)
+        self.fragments.append(result.fragment)
+        self.buffered_hands += len(keep)
+
+    def _publish_staged(self, rows: list[dict[str, Any]], progress: dict[str, dict[str, Any]]) -> None:
+        """:meth:`publish` when tables are staged: a worker writes the batch's files
+        (:meth:`StagingExecutor.write_batch`), this process commits them; the fragments go."""
+        parts = dict(self.buffer)
+        if rows:
+            parts["imports"] = [StagedRows(rows)]
+        executor: Any = self.executor
+        self.wh.publish_written(progress, lambda tag: executor.write_batch(tag, parts))
+        for fragment in self.fragments:
+            with contextlib.suppress(OSError):
+                os.unlink(fragment)
+        self.fragments.clear()
+
     def publish(self) -> None:
         """Write the buffered rows and the progress they complete, atomically."""
         if not self.buffer and not self.dirty:
             return
-        tables = {name: pa.concat_tables(parts) for name, parts in self.buffer.items()}
         finished_at = utc_now()
         rows = [self.runs[fi].import_row(self.import_id, finished_at) for fi in self.finished]
-        if rows:
-            tables["imports"] = records_from_pylist("imports", rows)
         progress = {
             self.runs[fi].path: self.runs[fi].progress(self.import_id)
             for fi in sorted(self.dirty)
             if self.runs[fi].in_manifest
         }
         start, cpu = time.monotonic(), time.thread_time()
-        self.wh.publish(tables, progress)
+        if self.fragments:
+            self._publish_staged(rows, progress)
+        else:
+            tables = {name: pa.concat_tables(parts) for name, parts in self.buffer.items()}  # type: ignore[arg-type]
+            if rows:
+                tables["imports"] = records_from_pylist("imports", rows)
+            self.wh.publish(tables, progress)
         self.stats.trace.publishing += time.monotonic() - start
         self.stats.trace.publishing_cpu += time.thread_time() - cpu
         self.stats.batches += 1
@@ -883,6 +999,7 @@ class _Importer:
         reader = getattr(self.executor, "reads_inputs", None)
         sample = [(r.path, r.size) for r in self.runs if r.status not in ("unreadable", "skipped")]
         tasks = self.file_tasks() if reader and sample and reader(sample[:READ_PROBE_FILES]) else self.tasks()
+        staging = self._staging()
         said = getattr(self.executor, "notes", None)
         if said:  # (the cluster's workers could not read the inputs: the client ships them)
             self.wh.notes.extend(said)
@@ -891,18 +1008,44 @@ class _Importer:
         if hasattr(self.executor, "trace"):
             self.executor.trace = trace
         trace.mark("executor")
-        with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
-            for task, got in results:
-                trace.mark("first_result")
-                start = time.monotonic()
-                if isinstance(got, FilesResult):
-                    self.merge(*self.unpack(task, got))
-                else:
-                    self.merge(task, got)
-                trace.merging += time.monotonic() - start
-        trace.mark("last_result")
-        self.publish()
+        try:
+            with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
+                for task, got in results:
+                    trace.mark("first_result")
+                    start = time.monotonic()
+                    if isinstance(got, FilesResult):
+                        self.merge(*self.unpack(task, got))
+                    else:
+                        self.merge(task, got)
+                    trace.merging += time.monotonic() - start
+            trace.mark("last_result")
+            self.publish()
+        finally:
+            if staging is not None:
+                executor: Any = self.executor
+                executor.staging = None
+                with contextlib.suppress(OSError):  # (what is left is deleted by the next writer)
+                    staging.close()
         trace.mark("done")
+
+    def _staging(self) -> Staging | None:
+        """A :class:`Staging` handed to the executor when its workers can write into the
+        warehouse (:class:`StagingExecutor`), else ``None``."""
+        stages = getattr(self.executor, "stages", None)
+        if not callable(stages) or not self.stats.bytes_total:
+            return None
+        staging = Staging(self.wh)
+        try:
+            if not stages(staging):
+                staging.close()  # (the tag its probe took)
+                return None
+        except BaseException:
+            with contextlib.suppress(OSError):
+                staging.close()
+            raise
+        executor: Any = self.executor
+        executor.staging = staging
+        return staging
 
 
 class _Loading:

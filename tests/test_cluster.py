@@ -403,16 +403,19 @@ def batches(wh: Path) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("inputs", ["workers", "client"])
+@pytest.mark.parametrize(
+    ("inputs", "writes"), [("workers", "auto"), ("client", "workers"), ("workers", "client")]
+)
 def test_local_cluster_of_two_processes_gives_the_local_import(
-    inputs: str, template: Path, reference: Outcome, tmp_path: Path
+    inputs: str, writes: str, template: Path, reference: Outcome, tmp_path: Path
 ) -> None:
     """``connect("local:2")`` (a LocalCluster of 2 worker processes) as the import's executor,
     its workers reading the input files themselves (issue #18) or the client shipping their
-    text: every table, every file record and every count equal a local import's, in both steps;
-    the worker processes end with the cluster."""
+    text, and the workers writing the tables into the warehouse or sending them to the client:
+    every table, every file record and every count equal a local import's, in both steps (no
+    staged file left); the worker processes end with the cluster."""
     before = children(os.getpid())
-    with connect("local:2", inputs=inputs) as executor:
+    with connect("local:2", inputs=inputs, writes=writes) as executor:
         assert executor.threads() == 2
         spawned = {p for p in children(os.getpid()) - before if b"spawn_main" in cmdline(p)}
         assert len(spawned) == 2  # (multiprocessing's resource tracker lives as long as pytest)

@@ -9,20 +9,36 @@ batches but never the tables.
 
 from __future__ import annotations
 
+import json
 import pickle
+import shutil
 import sys
 from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hhparse.cluster import pack_result, unpack_result
+from hhparse import importer
+from hhparse.cluster import (
+    ClusterError,
+    DaskExecutor,
+    _batch_part,
+    can_stage,
+    fingerprint,
+    pack_result,
+    run_file_task,
+    unpack_result,
+    write_batch_task,
+)
 from hhparse.import_worker import FilesResult, TaskResult, process_blocks, process_files
-from hhparse.importer import Task, _parallel, import_paths, local_executor
+from hhparse.importer import StagedResult, Staging, Task, _parallel, import_paths, local_executor
 from hhparse.splitter import split_file
+from hhparse.tables.build import records_from_pylist
+from hhparse.tables.store import Warehouse, staged_name, write_batch_file
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import read_views
+from _warehouse_helpers import make_hand, read_views, stray_files, table_folder_extras
 
 
 @pytest.fixture(scope="module")
@@ -167,3 +183,139 @@ def test_dasks_unbound_result_race_is_waited_out_and_a_tasks_own_error_is_not() 
     assert isinstance(got, TaskResult) and got.hashes == [] and flaky.released
     with pytest.raises(UnboundLocalError):
         executor._wait(_Flaky(b"", fails=1, status="error"), _NoDask)
+
+
+# --------------------------------------------------------------------------------------------
+# Tables written by the workers into the warehouse (issue #18)
+# --------------------------------------------------------------------------------------------
+
+
+class _InProcessStager(_InProcessReader):
+    """A cluster whose workers write their tasks' tables into the warehouse's staging area and a
+    batch's Parquet files (:class:`hhparse.importer.StagingExecutor`), run in this process with
+    the workers' own functions."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__(threads)
+        self.staging: Staging | None = None
+        self.batches: list[dict[str, int]] = []
+
+    def stages(self, staging: Staging) -> bool:
+        return True
+
+    def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult | FilesResult]]:
+        for task in tasks:
+            assert self.staging is not None and task.segment_files
+            got = unpack_result(run_file_task(fingerprint(), task.segments, ev, self.staging.next()))
+            assert isinstance(got, FilesResult) and isinstance(got.result, StagedResult)
+            assert not got.result.tables and Path(got.result.fragment).exists()
+            yield task, got
+
+    def write_batch(self, tag: str, parts: dict[str, list[Any]]) -> dict[str, int]:
+        assert self.staging is not None
+        spec = {name: [_batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
+        spec = pickle.loads(pickle.dumps(spec))
+        rows = write_batch_task(fingerprint(), self.staging.root, self.staging.folder, tag, spec)
+        self.batches.append(rows)
+        return rows
+
+
+def test_tables_the_workers_write_are_the_local_imports_duplicates_conflicts_and_rejects_included(
+    synth_dir: Path, tmp_path: Path
+) -> None:
+    """The workers write each task's tables before the client knows which of its hands are
+    duplicates (a second copy of every file), conflicts (a stored hand id, another text) or
+    rejects: the batches a worker writes hold exactly the rows of a local import, in order, and
+    nothing is left in the staging area."""
+    src = tmp_path / "in"
+    shutil.copytree(synth_dir, src / "a")
+    shutil.copytree(synth_dir, src / "b")  # every hand again: duplicates
+    bad = make_hand("70000999").replace("*** SUMMARY ***", "*** SUMMRY ***")
+    (src / "c.txt").write_text(
+        make_hand("70000001") + "\n\n\n" + bad + "\n\n\n" + make_hand("70000001", variant="x") + "\n\n\n"
+    )
+    want = import_paths([src], tmp_path / "local", jobs=1, batch_hands=150)
+    executor = _InProcessStager(2)
+    got = import_paths([src], tmp_path / "staged", executor=executor, task_hands=20, batch_hands=150)
+    assert want.stats.duplicate > 200 and want.stats.conflicting == 1 and want.stats.rejected == 1
+    for field in ("read", "new", "duplicate", "conflicting", "rejected"):
+        assert getattr(got.stats, field) == getattr(want.stats, field), field
+    assert len(executor.batches) == got.stats.batches > 1
+    ours, theirs = read_views(tmp_path / "staged"), read_views(tmp_path / "local")
+    assert ours.keys() == theirs.keys()
+    for name, table in theirs.items():
+        assert ours[name].equals(table), name
+    with Warehouse(tmp_path / "staged") as wh, Warehouse(tmp_path / "local") as local:
+        assert wh.read_table("imports").num_rows == local.read_table("imports").num_rows > 0
+    assert not stray_files(tmp_path / "staged") and not table_folder_extras(tmp_path / "staged")
+    manifest = json.loads((tmp_path / "staged" / "manifest.json").read_text())
+    assert manifest["pending"] == []
+
+
+def test_what_a_killed_import_staged_is_deleted_by_the_next_writer(tmp_path: Path) -> None:
+    """A fragment staged under an announced tag, and a batch a worker wrote but the client never
+    committed, are gone once the warehouse is opened again; nothing else is touched."""
+    root = tmp_path / "wh"
+    with Warehouse(root) as wh:
+        staging = Staging(wh)
+        folder, tag, part = staging.next()
+        fragment = staged_name(Path(folder), "frag", part)
+        fragment.write_bytes(b"half a fragment")
+
+        def dies(batch: str) -> dict[str, int]:
+            write_batch_file(root, "hands", batch, records_from_pylist("hands", []), folder)
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            wh.publish_written({}, dies)
+        assert not (root / ".hhparse" / "files" / "hands").exists() or not any(
+            (root / ".hhparse" / "files" / "hands").iterdir()
+        )
+        # the client killed here: its staging tag is still announced
+    assert fragment.exists()
+    with Warehouse(root) as wh:
+        assert not fragment.exists() and not Path(folder).exists()
+        assert wh.manifest.pending == []
+        # a worker still running a task of the dead client cannot write there any more
+        with pytest.raises(FileNotFoundError):
+            staged_name(Path(folder), "frag", part + 1).write_bytes(b"late")
+        with pytest.raises(FileNotFoundError):
+            write_batch_file(root, "hands", tag, records_from_pylist("hands", []), folder)
+    assert not stray_files(root)
+
+
+def test_the_staged_write_is_chosen_by_the_executor_and_said_no_to_by_writes_client() -> None:
+    """``writes="client"`` never stages, ``"workers"`` always; a bad value is a usage error."""
+    with pytest.raises(ClusterError):
+        DaskExecutor(object(), writes="nowhere")
+    assert DaskExecutor(object(), writes="client").stages(None) is False  # type: ignore[arg-type]
+    assert DaskExecutor(object(), writes="workers").stages(None) is True  # type: ignore[arg-type]
+
+
+def test_a_worker_that_does_not_see_the_warehouse_says_why(tmp_path: Path) -> None:
+    """:func:`hhparse.cluster.can_stage`: a worker on another machine does not see the client's
+    probe file (then the client writes the Parquet files itself)."""
+    assert can_stage(str(tmp_path), str(tmp_path / "probe")) is not None
+    (tmp_path / "probe").write_bytes(b"")
+    assert can_stage(str(tmp_path), str(tmp_path / "probe")) is None
+
+
+def test_staging_moves_to_a_new_tag_after_its_parts_and_forgets_every_tag_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fragments are numbered in four digits under a tag: past :data:`STAGED_PARTS` the next go
+    under a new tag, announced first; closing deletes every tag's folder and forgets them."""
+    monkeypatch.setattr(importer, "STAGED_PARTS", 2)
+    with Warehouse(tmp_path / "wh") as wh:
+        staging = Staging(wh)
+        got = [staging.next() for _ in range(5)]
+        assert [part for _, _, part in got] == [0, 1, 0, 1, 0]
+        tags = [tag for _, tag, _ in got]
+        assert tags[0] == tags[1] != tags[2] == tags[3] != tags[4]
+        assert set(tags) <= set(wh.manifest.pending)
+        for folder, _, part in got:
+            staged_name(Path(folder), "frag", part).write_bytes(b"x")
+        staging.close()
+        assert wh.manifest.pending == [] and staging.tags == []
+        assert not any(Path(folder).exists() for folder, _, _ in got)
+    assert not stray_files(tmp_path / "wh")

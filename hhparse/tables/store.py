@@ -230,6 +230,24 @@ def write_parquet_atomic(table_name: str, table: pa.Table, dest: Path, tmp: Path
         raise
 
 
+def staged_name(folder: Path, kind: str, part: int) -> Path:
+    """A file another process writes for a writer into the staging folder of a tag the writer
+    announced (:meth:`Warehouse.stage`), which the writer's clean-up of the tag deletes with
+    everything in it (:meth:`Warehouse._discard`). ``kind``: letters, digits, ``_``."""
+    return folder / f"{kind}-{part:04d}.tmp"
+
+
+def write_batch_file(root: Path | str, name: str, tag: str, table: pa.Table, folder: Path | str) -> int:
+    """Write table ``name`` of the batch ``tag`` where :meth:`Warehouse.publish` would, fsynced,
+    from another process than the writer's (a cluster's worker,
+    :meth:`Warehouse.publish_written`), through ``folder``, the staging folder of a tag the
+    writer announced (:meth:`Warehouse.stage`): a worker still writing after its client died
+    finds that folder deleted by the next writer, and leaves nothing behind. Returns its rows."""
+    tmp = Path(folder) / f"{tag}.{name}.parquet.tmp"
+    write_parquet_atomic(name, table, Path(root) / FILES_DIR / name / f"{tag}.parquet", tmp)
+    return int(table.num_rows)
+
+
 def _damaged(root: Path, what: str) -> WarehouseDamagedError:
     return WarehouseDamagedError(
         f"the warehouse at {root} is damaged: {what}; restore it from a backup, or import your "
@@ -764,6 +782,13 @@ class Warehouse:
                     if pattern.match(entry) and f"{folder.name}/{entry}" not in live:
                         path.unlink(missing_ok=True)
                         removed.append(path)
+        own = self.root / STAGING_DIR / tag  # (the folder of a tag of :meth:`stage`)
+        if own.is_dir() and not own.is_symlink():
+            for entry in os.listdir(own):
+                (own / entry).unlink(missing_ok=True)
+                removed.append(own / entry)
+            with contextlib.suppress(OSError):  # (a file created since: the next writer tries again)
+                own.rmdir()
         return removed
 
     def _recover(self, now: float | None = None) -> list[Path]:
@@ -982,6 +1007,62 @@ class Warehouse:
             lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
         )
 
+    # -- batches written by other processes (a cluster's workers, issue #18) -----------------
+
+    def stage(self) -> tuple[str, Path]:
+        """Announce a new tag for files other processes write for this writer (a cluster's task
+        results, :func:`staged_name`; a batch's files, :func:`write_batch_file`), and return it
+        with its folder in ``staging``, created now. Announced first, like a batch: the next
+        writer deletes that folder and all in it if this one dies, and :meth:`unstage` does
+        when the import is over. Once the folder is gone, a late writer (a worker still running
+        a task of a client that died) cannot create a file in it."""
+        tag = self._new_tag("b")
+        self._announce(tag)
+        folder = self.root / STAGING_DIR / tag
+        folder.mkdir()
+        return tag, folder
+
+    def unstage(self, tag: str) -> None:
+        """Delete what is left under a tag of :meth:`stage` and forget it."""
+        self._discard(tag)
+        if tag in self.manifest.pending:
+            self.manifest.pending.remove(tag)
+            self._write_manifest()
+
+    def publish_written(
+        self, files: dict[str, dict[str, Any]], write: Callable[[str], dict[str, int]]
+    ) -> None:
+        """:meth:`publish` of a batch whose files another process writes (a cluster's worker,
+        which holds its tables): ``write(tag)`` writes each non-empty table ``name`` to
+        :func:`write_batch_file`'s place for ``tag`` and returns its rows by name. The batch is
+        announced before, and committed after, exactly as :meth:`publish` does."""
+        batch = self.manifest.next_batch
+        tag = self._new_tag("b")
+        self._announce(tag)
+        added: dict[str, str] = {}
+        try:
+            rows = write(tag)
+            for name, n in rows.items():
+                if n:
+                    rel = f"{name}/{tag}.parquet"
+                    added[name] = rel
+                    self._rows[rel] = n
+            for name in added:
+                _fsync_dir(self.root / FILES_DIR / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._discard(tag)  # the announcement stays: the next writer tries again
+            raise
+        for name, rel in added.items():
+            self.manifest.tables.setdefault(name, []).append(rel)
+        self.manifest.files.update(files)
+        self.manifest.next_batch = batch + 1
+        self.manifest.pending.remove(tag)
+        self._commit(
+            lambda: self._rollback(added, files, batch, tag),
+            lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
+        )
+
     def _rollback(
         self, added: dict[str, str], files: dict[str, dict[str, Any]], batch: int, tag: str | None
     ) -> None:
@@ -1008,7 +1089,7 @@ class Warehouse:
             schema = arrow_schema(name)
             if columns is not None:
                 schema = pa.schema([schema.field(c) for c in columns])
-            return schema.empty_table()
+            return pa.Table.from_batches([], schema=schema)  # (empty_table() imports pandas)
         parts = [self.read_file(p, columns) for p in paths]
         return pa.concat_tables(parts)
 
