@@ -110,23 +110,20 @@ def process_blocks(
     tourney = _TourneyRows()
     for start in range(0, len(blocks), PARSE_AHEAD):
         chunk = blocks[start : start + PARSE_AHEAD]
-        for i, (block, parsed) in enumerate(zip(chunk, _parse_chunk(chunk), strict=True), start):
+        hands = _parse_chunk(chunk)
+        # each later stage over the whole chunk too: a stage's code stays in the caches
+        outcomes = _referee_chunk(referee, chunk, hands, start, open_tails)
+        evs = _ev_chunk(hand_ev, chunk, outcomes) if hand_ev is not None else [None] * len(chunk)
+        for block, hand, outcome, hand_ev_facts in zip(chunk, hands, outcomes, evs, strict=True):
             try:
-                if parsed is None:  # a tournament summary file
+                if outcome is None:  # a tournament summary file
                     tourney.add_summary(builder, block)
-                    continue
-                if isinstance(parsed, ParseError):
-                    builder.add_parse_error(parsed, block.source, block.line, block.text)
-                    continue
-                if i in open_tails and (cut := _truncated(parsed, block)) is not None:
-                    builder.add_parse_error(cut, block.source, block.line, block.text)
-                    continue
-                result = referee(parsed)
-                ref = builder.add_result(
-                    result, block.text, ev=hand_ev(result) if hand_ev is not None else None
-                )
-                if ref.accepted:
-                    tourney.add_hand(len(builder.refs) - 1, parsed)
+                elif isinstance(outcome, ParseError):
+                    builder.add_parse_error(outcome, block.source, block.line, block.text)
+                else:
+                    ref = builder.add_result(outcome, block.text, ev=hand_ev_facts)
+                    if ref.accepted:
+                        tourney.add_hand(len(builder.refs) - 1, hand)
             except Exception as exc:  # one hand's bug must not abort the import
                 builder.add_parse_error(_internal_error(exc, block), block.source, block.line, block.text)
     tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
@@ -134,11 +131,11 @@ def process_blocks(
 
 
 PARSE_AHEAD = 50
-"""Blocks parsed before any of them is refereed. A loop that parses a few dozen hands, then
-referees and tabulates them, costs less CPU a hand than parsing and refereeing each hand in turn:
-each stage's code and tables stay in the processor's caches for many hands instead of being
-evicted by the other stage at every hand (``docs/performance.md``). Few enough that the parsed
-hands held at once stay small whatever the task's size."""
+"""Blocks a task takes through each stage (parse, referee, EV, rows) before the next stage. A
+few dozen hands parsed, then refereed, then tabulated cost less CPU a hand than each hand taken
+through every stage in turn: a stage's code and tables stay in the processor's caches for many
+hands instead of being evicted by the other stages' at every hand (``docs/performance.md``).
+Few enough that the hands held at once stay small whatever the task's size."""
 
 
 def _parse_chunk(blocks: Sequence[Block]) -> list[Hand | ParseError | None]:
@@ -155,6 +152,50 @@ def _parse_chunk(blocks: Sequence[Block]) -> list[Hand | ParseError | None]:
             out.append(parse_block(block))
         except Exception as exc:  # one hand's bug must not abort the import
             out.append(_internal_error(exc, block))
+    return out
+
+
+def _referee_chunk(
+    referee: Callable[[Hand], RefereeResult],
+    blocks: Sequence[Block],
+    hands: Sequence[Hand | ParseError | None],
+    start: int,
+    open_tails: frozenset[int],
+) -> list[RefereeResult | ParseError | None]:
+    """Each parsed hand refereed (a summary file's None and a parse error kept as they are); a
+    hand cut in its file's open tail becomes its ``truncated-hand`` error, a referee exception
+    its ``internal-error``, as in :func:`process_blocks`."""
+    out: list[RefereeResult | ParseError | None] = []
+    for i, (block, hand) in enumerate(zip(blocks, hands, strict=True), start):
+        if not isinstance(hand, Hand):
+            out.append(hand)
+            continue
+        try:
+            if i in open_tails and (cut := _truncated(hand, block)) is not None:
+                out.append(cut)
+            else:
+                out.append(referee(hand))
+        except Exception as exc:  # one hand's bug must not abort the import
+            out.append(_internal_error(exc, block))
+    return out
+
+
+def _ev_chunk(
+    hand_ev: Callable[[RefereeResult], HandEvFacts | None],
+    blocks: Sequence[Block],
+    outcomes: list[RefereeResult | ParseError | None],
+) -> list[HandEvFacts | None]:
+    """The EV of each refereed hand; an exception (a bug) turns that block's outcome into its
+    ``internal-error`` (in ``outcomes``), as in :func:`process_blocks`."""
+    out: list[HandEvFacts | None] = []
+    for k, (block, outcome) in enumerate(zip(blocks, outcomes, strict=True)):
+        facts = None
+        if isinstance(outcome, RefereeResult):
+            try:
+                facts = hand_ev(outcome)
+            except Exception as exc:  # one hand's bug must not abort the import
+                outcomes[k] = _internal_error(exc, block)
+        out.append(facts)
     return out
 
 

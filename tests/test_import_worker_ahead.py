@@ -55,15 +55,17 @@ def test_parsing_ahead_gives_what_one_block_at_a_time_gives(
     _same(process_blocks(blocks, tails, ev=True), want)
 
 
-def test_a_bug_in_the_parser_or_the_referee_costs_only_its_own_block(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_in_the_parser_referee_or_ev_costs_only_its_own_block(monkeypatch: pytest.MonkeyPatch) -> None:
     import hhparse.engine
     import hhparse.parsing
 
     blocks = _blocks()
-    clean = process_blocks(blocks, ev=False)
+    clean = process_blocks(blocks, ev=True)
     parse, referee = hhparse.parsing.parse_block, hhparse.engine.referee  # type: ignore[attr-defined,unused-ignore]
     broken_parse = {blocks[3].text, blocks[import_worker.PARSE_AHEAD].text}
     broken_referee = {blocks[4].text, blocks[import_worker.PARSE_AHEAD + 1].text}
+    broken_ev = {blocks[5].text, blocks[import_worker.PARSE_AHEAD + 2].text}
+    hand_ev = import_worker.ev_stage()
 
     def bad_parse(block: Block) -> Any:
         if block.text in broken_parse:
@@ -75,10 +77,17 @@ def test_a_bug_in_the_parser_or_the_referee_costs_only_its_own_block(monkeypatch
             raise KeyError("referee bug")
         return referee(hand)
 
+    def bad_ev(result: Any) -> Any:
+        if result.hand.header.hand_id in ev_ids:
+            raise ValueError("ev bug")
+        return hand_ev(result)
+
     hand_ids = {parse(b).header.hand_id for b in blocks if b.text in broken_referee}  # type: ignore[union-attr]
+    ev_ids = {parse(b).header.hand_id for b in blocks if b.text in broken_ev}  # type: ignore[union-attr]
+    monkeypatch.setattr(import_worker, "ev_stage", lambda: bad_ev)
     monkeypatch.setattr(hhparse.parsing, "parse_block", bad_parse)
     monkeypatch.setattr(hhparse.engine, "referee", bad_referee)
-    got = process_blocks(blocks, ev=False)
+    got = process_blocks(blocks, ev=True)
 
     rejects = got.tables["rejects"].to_pylist()
     bugs = {r["_hand_idx"]: r["message"] for r in rejects if r["code"] == "internal-error"}
@@ -88,6 +97,8 @@ def test_a_bug_in_the_parser_or_the_referee_costs_only_its_own_block(monkeypatch
         n: "RuntimeError: parser bug",
         4: "KeyError: 'referee bug'",
         n + 1: "KeyError: 'referee bug'",
+        5: "ValueError: ev bug",
+        n + 2: "ValueError: ev bug",
     }
     assert [r["raw_text"] for r in rejects if r["code"] == "internal-error"] == [
         blocks[i].text for i in sorted(bugs)
