@@ -24,6 +24,7 @@ from hhparse.errors import ParseError
 from hhparse.facts import HandEvFacts, RefereeResult
 from hhparse.failures import os_reason
 from hhparse.inputs import read_blocks, with_last
+from hhparse.model import Hand
 from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, Fault
 from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
 from hhparse.tables.build import BatchBuilder, HandRef, content_hash
@@ -103,42 +104,114 @@ def process_blocks(
     valid hand.
     """
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]
-    from hhparse.parsing import parse_block
 
     hand_ev = ev_stage() if ev else None
     builder = BatchBuilder()
     tourney = _TourneyRows()
-    for i, block in enumerate(blocks):
-        try:
-            if block.kind == BLOCK_SUMMARY:
-                tourney.add_summary(builder, block)
-                continue
-            parsed = parse_block(block)
-            if isinstance(parsed, ParseError):
-                builder.add_parse_error(parsed, block.source, block.line, block.text)
-                continue
-            if i in open_tails and (cut := _truncated(parsed, block)) is not None:
-                builder.add_parse_error(cut, block.source, block.line, block.text)
-                continue
-            result = referee(parsed)
-            ref = builder.add_result(result, block.text, ev=hand_ev(result) if hand_ev is not None else None)
-            if ref.accepted:
-                tourney.add_hand(len(builder.refs) - 1, parsed)
-        except Exception as exc:  # one hand's bug must not abort the import
-            err = ParseError(
-                code="internal-error",
-                message=f"{type(exc).__name__}: {str(exc)[:500]}",
-                source=block.source,
-                line=block.line,
-                column=0,
-                hand_id=None,
-                text="",
-                block=block.text,
-                block_line=block.line,
-            )
-            builder.add_parse_error(err, block.source, block.line, block.text)
+    for start in range(0, len(blocks), PARSE_AHEAD):
+        chunk = blocks[start : start + PARSE_AHEAD]
+        hands = _parse_chunk(chunk)
+        # each later stage over the whole chunk too: a stage's code stays in the caches
+        outcomes = _referee_chunk(referee, chunk, hands, start, open_tails)
+        evs = _ev_chunk(hand_ev, chunk, outcomes) if hand_ev is not None else [None] * len(chunk)
+        for block, hand, outcome, hand_ev_facts in zip(chunk, hands, outcomes, evs, strict=True):
+            try:
+                if outcome is None:  # a tournament summary file
+                    tourney.add_summary(builder, block)
+                elif isinstance(outcome, ParseError):
+                    builder.add_parse_error(outcome, block.source, block.line, block.text)
+                else:
+                    ref = builder.add_result(outcome, block.text, ev=hand_ev_facts)
+                    if ref.accepted:
+                        tourney.add_hand(len(builder.refs) - 1, hand)
+            except Exception as exc:  # one hand's bug must not abort the import
+                builder.add_parse_error(_internal_error(exc, block), block.source, block.line, block.text)
     tables = builder.finish()  # first: it may set hands apart (refs no longer accepted)
     return TaskResult.of({**tables, **tourney.finish(builder.refs)}, builder.refs)
+
+
+PARSE_AHEAD = 50
+"""Blocks a task takes through each stage (parse, referee, EV, rows) before the next stage. A
+few dozen hands parsed, then refereed, then tabulated cost less CPU a hand than each hand taken
+through every stage in turn: a stage's code and tables stay in the processor's caches for many
+hands instead of being evicted by the other stages' at every hand (``docs/performance.md``).
+Few enough that the hands held at once stay small whatever the task's size."""
+
+
+def _parse_chunk(blocks: Sequence[Block]) -> list[Hand | ParseError | None]:
+    """Each block parsed (None for a tournament summary file, read by its own reader); a parser
+    exception becomes that block's ``internal-error``, as in :func:`process_blocks`."""
+    from hhparse.parsing import parse_block
+
+    out: list[Hand | ParseError | None] = []
+    for block in blocks:
+        if block.kind == BLOCK_SUMMARY:
+            out.append(None)
+            continue
+        try:
+            out.append(parse_block(block))
+        except Exception as exc:  # one hand's bug must not abort the import
+            out.append(_internal_error(exc, block))
+    return out
+
+
+def _referee_chunk(
+    referee: Callable[[Hand], RefereeResult],
+    blocks: Sequence[Block],
+    hands: Sequence[Hand | ParseError | None],
+    start: int,
+    open_tails: frozenset[int],
+) -> list[RefereeResult | ParseError | None]:
+    """Each parsed hand refereed (a summary file's None and a parse error kept as they are); a
+    hand cut in its file's open tail becomes its ``truncated-hand`` error, a referee exception
+    its ``internal-error``, as in :func:`process_blocks`."""
+    out: list[RefereeResult | ParseError | None] = []
+    for i, (block, hand) in enumerate(zip(blocks, hands, strict=True), start):
+        if not isinstance(hand, Hand):
+            out.append(hand)
+            continue
+        try:
+            if i in open_tails and (cut := _truncated(hand, block)) is not None:
+                out.append(cut)
+            else:
+                out.append(referee(hand))
+        except Exception as exc:  # one hand's bug must not abort the import
+            out.append(_internal_error(exc, block))
+    return out
+
+
+def _ev_chunk(
+    hand_ev: Callable[[RefereeResult], HandEvFacts | None],
+    blocks: Sequence[Block],
+    outcomes: list[RefereeResult | ParseError | None],
+) -> list[HandEvFacts | None]:
+    """The EV of each refereed hand; an exception (a bug) turns that block's outcome into its
+    ``internal-error`` (in ``outcomes``), as in :func:`process_blocks`."""
+    out: list[HandEvFacts | None] = []
+    for k, (block, outcome) in enumerate(zip(blocks, outcomes, strict=True)):
+        facts = None
+        if isinstance(outcome, RefereeResult):
+            try:
+                facts = hand_ev(outcome)
+            except Exception as exc:  # one hand's bug must not abort the import
+                outcomes[k] = _internal_error(exc, block)
+        out.append(facts)
+    return out
+
+
+def _internal_error(exc: Exception, block: Block) -> ParseError:
+    """The reject of a block on which the parser, referee or table builder raised (a bug there)."""
+    return ParseError(
+        code="internal-error",
+        message=f"{type(exc).__name__}: {str(exc)[:500]}",
+        source=block.source,
+        line=block.line,
+        column=0,
+        hand_id=None,
+        text="",
+        block=block.text,
+        block_line=block.line,
+    )
 
 
 def ev_stage() -> Callable[[RefereeResult], HandEvFacts | None]:
