@@ -159,11 +159,15 @@ FROM hands;
 
 -- player_rows_in: the dealt-in rows of the raw hand_players view (money in minor units, flags as
 -- booleans) within the report's filters, each filter exactly as player_hands_in's (in_scope).
--- The held games and stakes a filter names are one list, made once per query (an uncorrelated
--- scalar subquery; the columns are never NULL, so membership is the IN test's): an IN subquery
--- is planned as a join every row goes through, even without the filter, and its columns are read
--- for every row; the list leaves a NULL filter foldable, and then its columns unread.
-CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+-- The --game and --stakes tests match the rows to the held games and stakes the filter names
+-- (`held_games`, `held_stakes`) by their stored columns, a hash join of the few held rows. A join
+-- stays in the plan even when its filter is NULL (every row goes through it, its columns read for
+-- every row), and a per-row list test instead folds away without the filter but costs more with
+-- it; so each combination of the two filters is its own branch of a UNION ALL, and the branches
+-- whose condition on the (constant) parameters is false fold away, leaving one: no join without
+-- a filter, the join for each filter given. (The columns are never NULL: membership is the IN
+-- test's.)
+CREATE OR REPLACE MACRO player_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM hand_players AS t
     WHERE t.dealt_in
@@ -171,16 +175,38 @@ CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_sta
       AND (p_since IS NULL OR (t.start_utc >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
                                AND hand_day(t.start_utc) >= CAST(p_since AS DATE)))
       AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
-                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)))
-      AND (p_game IS NULL
-           OR list_contains((SELECT list((game, hilo, game_label)) FROM held_games
-                             WHERE lower(p_game) IN (lower(game_slug), lower(game_label))),
-                            (t.game, t.hilo, t.game_label)))
-      AND (p_stakes IS NULL
-           OR list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR list_contains((SELECT list((unit, small_blind, big_blind)) FROM held_stakes
-                             WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)),
-                            (t.unit, t.small_blind, t.big_blind)));
+                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)));
+
+CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+    UNION ALL
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+    UNION ALL
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
 
 -- to_money_sum(x, unit_scale): a sum of minor units as the exact DECIMAL(38,2) that summing the
 -- rows' DECIMAL(18,2) amounts gives (to_money, summed after rather than per row).

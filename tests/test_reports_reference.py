@@ -149,7 +149,8 @@ def _assert_same(
 
 
 def _filters(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    """Every filter alone and two together, with values the warehouse holds."""
+    """Every filter alone and two together, with values the warehouse holds (each combination of
+    --game and --stakes is its own branch of ``player_rows_in``)."""
     opponent = con.execute(
         "SELECT player FROM stg_hand_players WHERE NOT is_hero AND hilo GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
     ).fetchall()[0][0]
@@ -160,6 +161,10 @@ def _filters(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     ).fetchall()[0][0]
     buyin = con.execute(
         "SELECT buyin_label FROM stg_hands WHERE buyin_label IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()
+    hilo = con.execute(  # the hi/lo game's least played cash stakes: a game and stakes together
+        "SELECT stakes FROM stg_hands WHERE tournament_id IS NULL AND game = 'courchevel' AND hilo "
+        "GROUP BY 1 ORDER BY count(*), 1 LIMIT 1"
     ).fetchall()
     out: list[dict[str, Any]] = [
         {},
@@ -174,6 +179,8 @@ def _filters(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     ]
     if buyin:
         out.append({"stakes": buyin[0][0]})
+    if hilo:
+        out.append({"game": "courchevel-hilo", "stakes": hilo[0][0]})
     return out
 
 
