@@ -226,10 +226,13 @@ CREATE OR REPLACE MACRO to_money_sum(x, unit_scale) AS
 -- player_rows_in), grouped in `fine` by the splits' stored columns (the blinds in minor units, the
 -- buy-in, the table size, the month of hand_day); the labels (stakes, game, month, table size) and
 -- the exact decimals are made once per group after, and the second pass adds the groups up by the
--- labels. tests/test_reports_reference.py checks every column against the former formulation,
--- which did all of that per row (tests/data/report_reference/summary.sql).
+-- labels. `fine` groups by the keys of the splits asked for alone where it can (a split not
+-- asked for is a NULL constant, but still a key hashed and compared for every row).
+-- tests/test_reports_reference.py checks every column against the former formulation, which did
+-- all of that per row (tests/data/report_reference/summary.sql), and against the version before
+-- the per-split branches (stats_rep18d.sql).
 CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stakes, p_by) AS TABLE
-    WITH fine AS (
+    WITH per_row AS NOT MATERIALIZED (
         SELECT
             player,
             unit,
@@ -244,45 +247,84 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             CASE WHEN list_contains(p_by, 'month') THEN date_trunc('month', hand_day(start_utc)) END AS k_month,
             CASE WHEN list_contains(p_by, 'position') THEN position END                      AS position,
             CASE WHEN list_contains(p_by, 'table-size') THEN max_seats END                   AS k_seats,
-            min(tournament_id)                                                                AS min_tournament,
-            max(tournament_id)                                                                AS max_tournament,
-            min(buyin_label)                                                                  AS min_buyin,
-            max(buyin_label)                                                                  AS max_buyin,
-            min(small_blind)                                                                  AS min_small_blind,
-            max(small_blind)                                                                  AS max_small_blind,
-            min(big_blind)                                                                    AS min_big_blind,
-            max(big_blind)                                                                    AS max_big_blind,
-            min(max_seats)                                                                    AS min_seats,
-            sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                   AS net_bb,
-            sum(CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))              AS ev_bb,
-            count(*)                                                                          AS hands,
-            sum(net)                                                                          AS net,
-            sum(allin_ev)                                                                     AS allin_ev,
-            count_if(vpip)                                                                    AS vpip,
-            count_if(position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0) AS walks,
-            count_if(pfr)                                                                     AS pfr,
-            count_if(three_bet_opportunity)                                                   AS three_bet_opp,
-            count_if(three_bet)                                                               AS three_bet,
-            count_if(fold_to_three_bet_opportunity)                                           AS fold_to_three_bet_opp,
-            count_if(fold_to_three_bet)                                                       AS fold_to_three_bet,
-            count_if(steal_opportunity)                                                       AS steal_opp,
-            count_if(steal)                                                                   AS steal,
-            count_if(fold_to_steal_opportunity)                                               AS fold_to_steal_opp,
-            count_if(fold_to_steal)                                                           AS fold_to_steal,
-            count_if(cbet_opportunity)                                                        AS cbet_opp,
-            count_if(cbet)                                                                    AS cbet,
-            count_if(fold_to_cbet_opportunity)                                                AS fold_to_cbet_opp,
-            count_if(fold_to_cbet)                                                            AS fold_to_cbet,
-            sum(postflop_bets + postflop_raises)                                              AS postflop_aggressive,
-            sum(postflop_calls)                                                               AS postflop_calls,
-            sum(postflop_folds)                                                               AS postflop_folds,
-            count_if(saw_flop)                                                                AS saw_flop,
-            count_if(went_to_showdown)                                                        AS wtsd,
-            count_if(won_at_showdown)                                                         AS wsd,
-            count_if(saw_flop AND collected > 0)                                              AS wwsf,
-            sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                              AS showdown_net
+            tournament_id                                                                     AS min_tournament,
+            tournament_id                                                                     AS max_tournament,
+            buyin_label                                                                       AS min_buyin,
+            buyin_label                                                                       AS max_buyin,
+            small_blind                                                                       AS min_small_blind,
+            small_blind                                                                       AS max_small_blind,
+            big_blind                                                                         AS min_big_blind,
+            big_blind                                                                         AS max_big_blind,
+            max_seats                                                                         AS min_seats,
+            CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                        AS sum_net_bb,
+            CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                   AS sum_ev_bb,
+            net                                                                               AS sum_net,
+            allin_ev                                                                          AS sum_allin_ev,
+            postflop_bets + postflop_raises                                                   AS sum_postflop_aggressive,
+            postflop_calls                                                                    AS sum_postflop_calls,
+            postflop_folds                                                                    AS sum_postflop_folds,
+            CASE WHEN went_to_showdown THEN net ELSE 0 END                                   AS sum_showdown_net,
+            vpip                                                                              AS if_vpip,
+            position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0        AS if_walks,
+            pfr                                                                               AS if_pfr,
+            three_bet_opportunity                                                             AS if_three_bet_opp,
+            three_bet                                                                         AS if_three_bet,
+            fold_to_three_bet_opportunity                                                     AS if_fold_to_three_bet_opp,
+            fold_to_three_bet                                                                 AS if_fold_to_three_bet,
+            steal_opportunity                                                                 AS if_steal_opp,
+            steal                                                                             AS if_steal,
+            fold_to_steal_opportunity                                                         AS if_fold_to_steal_opp,
+            fold_to_steal                                                                     AS if_fold_to_steal,
+            cbet_opportunity                                                                  AS if_cbet_opp,
+            cbet                                                                              AS if_cbet,
+            fold_to_cbet_opportunity                                                          AS if_fold_to_cbet_opp,
+            fold_to_cbet                                                                      AS if_fold_to_cbet,
+            saw_flop                                                                          AS if_saw_flop,
+            went_to_showdown                                                                  AS if_wtsd,
+            won_at_showdown                                                                   AS if_wsd,
+            saw_flop AND collected > 0                                                        AS if_wwsf
         FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
-        GROUP BY ALL
+    ),
+
+    -- the per-row aggregate, grouped by the player, the unit and the splits' keys. A key that is
+    -- a NULL constant (a split not asked for) is still hashed and compared for every row, so the
+    -- common split lists (none, the month, the position) each have their own branch grouped by
+    -- their keys alone; the others group by every key. The branches test the constant p_by:
+    -- all but one fold away. Each aggregates the same columns (by their prefix, named without it).
+    fine AS (
+        SELECT
+            player, unit, unit_scale,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE len(p_by) = 0
+        GROUP BY player, unit, unit_scale
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_month,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE p_by = ['month']
+        GROUP BY player, unit, unit_scale, k_month
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, position,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE p_by = ['position']
+        GROUP BY player, unit, unit_scale, position
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
+            structure, k_month, position, k_seats,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'])
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
+                 structure, k_month, position, k_seats
     ),
 
     labelled AS MATERIALIZED (
