@@ -327,7 +327,9 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
                  structure, k_month, position, k_seats
     ),
 
-    labelled AS MATERIALIZED (
+    -- not materialized: `merged` reads it in two branches, but one of them always folds away (the
+    -- constant p_by), so the groups flow on instead of being copied first
+    labelled AS NOT MATERIALIZED (
         SELECT
             *,
             CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)
