@@ -288,9 +288,9 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
 
     -- the per-row aggregate, grouped by the player, the unit and the splits' keys. A key that is
     -- a NULL constant (a split not asked for) is still hashed and compared for every row, so the
-    -- common split lists (none, the month, the position) each have their own branch grouped by
-    -- their keys alone; the others group by every key. The branches test the constant p_by:
-    -- all but one fold away. Each aggregates the same columns (by their prefix, named without it).
+    -- common split lists (none, the month, the position, the stakes) each have their own branch
+    -- grouped by their keys alone; the others group by every key. The branches test the constant
+    -- p_by: all but one fold away. Each aggregates the same columns (by prefix, named without it).
     fine AS (
         SELECT
             player, unit, unit_scale,
@@ -317,12 +317,20 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         GROUP BY player, unit, unit_scale, position
         UNION ALL BY NAME
         SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE p_by = ['stakes']
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin
+        UNION ALL BY NAME
+        SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
             structure, k_month, position, k_seats,
             count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
             sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
         FROM per_row
-        WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'])
+        WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'] OR p_by = ['stakes'])
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
                  structure, k_month, position, k_seats
     ),
