@@ -159,11 +159,15 @@ FROM hands;
 
 -- player_rows_in: the dealt-in rows of the raw hand_players view (money in minor units, flags as
 -- booleans) within the report's filters, each filter exactly as player_hands_in's (in_scope).
--- The held games and stakes a filter names are one list, made once per query (an uncorrelated
--- scalar subquery; the columns are never NULL, so membership is the IN test's): an IN subquery
--- is planned as a join every row goes through, even without the filter, and its columns are read
--- for every row; the list leaves a NULL filter foldable, and then its columns unread.
-CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+-- The --game and --stakes tests match the rows to the held games and stakes the filter names
+-- (`held_games`, `held_stakes`) by their stored columns, a hash join of the few held rows. A join
+-- stays in the plan even when its filter is NULL (every row goes through it, its columns read for
+-- every row), and a per-row list test instead folds away without the filter but costs more with
+-- it; so each combination of the two filters is its own branch of a UNION ALL, and the branches
+-- whose condition on the (constant) parameters is false fold away, leaving one: no join without
+-- a filter, the join for each filter given. (The columns are never NULL: membership is the IN
+-- test's.)
+CREATE OR REPLACE MACRO player_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM hand_players AS t
     WHERE t.dealt_in
@@ -171,16 +175,38 @@ CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_sta
       AND (p_since IS NULL OR (t.start_utc >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
                                AND hand_day(t.start_utc) >= CAST(p_since AS DATE)))
       AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
-                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)))
-      AND (p_game IS NULL
-           OR list_contains((SELECT list((game, hilo, game_label)) FROM held_games
-                             WHERE lower(p_game) IN (lower(game_slug), lower(game_label))),
-                            (t.game, t.hilo, t.game_label)))
-      AND (p_stakes IS NULL
-           OR list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR list_contains((SELECT list((unit, small_blind, big_blind)) FROM held_stakes
-                             WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)),
-                            (t.unit, t.small_blind, t.big_blind)));
+                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)));
+
+CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+    UNION ALL
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+    UNION ALL
+    SELECT *
+    FROM player_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
 
 -- to_money_sum(x, unit_scale): a sum of minor units as the exact DECIMAL(38,2) that summing the
 -- rows' DECIMAL(18,2) amounts gives (to_money, summed after rather than per row).
@@ -200,10 +226,13 @@ CREATE OR REPLACE MACRO to_money_sum(x, unit_scale) AS
 -- player_rows_in), grouped in `fine` by the splits' stored columns (the blinds in minor units, the
 -- buy-in, the table size, the month of hand_day); the labels (stakes, game, month, table size) and
 -- the exact decimals are made once per group after, and the second pass adds the groups up by the
--- labels. tests/test_reports_reference.py checks every column against the former formulation,
--- which did all of that per row (tests/data/report_reference/summary.sql).
+-- labels. `fine` groups by the keys of the splits asked for alone where it can (a split not
+-- asked for is a NULL constant, but still a key hashed and compared for every row).
+-- tests/test_reports_reference.py checks every column against the former formulation, which did
+-- all of that per row (tests/data/report_reference/summary.sql), and against the version before
+-- the per-split branches (stats_rep18d.sql).
 CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stakes, p_by) AS TABLE
-    WITH fine AS (
+    WITH per_row AS NOT MATERIALIZED (
         SELECT
             player,
             unit,
@@ -218,48 +247,97 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             CASE WHEN list_contains(p_by, 'month') THEN date_trunc('month', hand_day(start_utc)) END AS k_month,
             CASE WHEN list_contains(p_by, 'position') THEN position END                      AS position,
             CASE WHEN list_contains(p_by, 'table-size') THEN max_seats END                   AS k_seats,
-            min(tournament_id)                                                                AS min_tournament,
-            max(tournament_id)                                                                AS max_tournament,
-            min(buyin_label)                                                                  AS min_buyin,
-            max(buyin_label)                                                                  AS max_buyin,
-            min(small_blind)                                                                  AS min_small_blind,
-            max(small_blind)                                                                  AS max_small_blind,
-            min(big_blind)                                                                    AS min_big_blind,
-            max(big_blind)                                                                    AS max_big_blind,
-            min(max_seats)                                                                    AS min_seats,
-            sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                   AS net_bb,
-            sum(CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))              AS ev_bb,
-            count(*)                                                                          AS hands,
-            sum(net)                                                                          AS net,
-            sum(allin_ev)                                                                     AS allin_ev,
-            count_if(vpip)                                                                    AS vpip,
-            count_if(position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0) AS walks,
-            count_if(pfr)                                                                     AS pfr,
-            count_if(three_bet_opportunity)                                                   AS three_bet_opp,
-            count_if(three_bet)                                                               AS three_bet,
-            count_if(fold_to_three_bet_opportunity)                                           AS fold_to_three_bet_opp,
-            count_if(fold_to_three_bet)                                                       AS fold_to_three_bet,
-            count_if(steal_opportunity)                                                       AS steal_opp,
-            count_if(steal)                                                                   AS steal,
-            count_if(fold_to_steal_opportunity)                                               AS fold_to_steal_opp,
-            count_if(fold_to_steal)                                                           AS fold_to_steal,
-            count_if(cbet_opportunity)                                                        AS cbet_opp,
-            count_if(cbet)                                                                    AS cbet,
-            count_if(fold_to_cbet_opportunity)                                                AS fold_to_cbet_opp,
-            count_if(fold_to_cbet)                                                            AS fold_to_cbet,
-            sum(postflop_bets + postflop_raises)                                              AS postflop_aggressive,
-            sum(postflop_calls)                                                               AS postflop_calls,
-            sum(postflop_folds)                                                               AS postflop_folds,
-            count_if(saw_flop)                                                                AS saw_flop,
-            count_if(went_to_showdown)                                                        AS wtsd,
-            count_if(won_at_showdown)                                                         AS wsd,
-            count_if(saw_flop AND collected > 0)                                              AS wwsf,
-            sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                              AS showdown_net
+            tournament_id                                                                     AS min_tournament,
+            tournament_id                                                                     AS max_tournament,
+            buyin_label                                                                       AS min_buyin,
+            buyin_label                                                                       AS max_buyin,
+            small_blind                                                                       AS min_small_blind,
+            small_blind                                                                       AS max_small_blind,
+            big_blind                                                                         AS min_big_blind,
+            big_blind                                                                         AS max_big_blind,
+            max_seats                                                                         AS min_seats,
+            CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                        AS sum_net_bb,
+            CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                   AS sum_ev_bb,
+            net                                                                               AS sum_net,
+            allin_ev                                                                          AS sum_allin_ev,
+            postflop_bets + postflop_raises                                                   AS sum_postflop_aggressive,
+            postflop_calls                                                                    AS sum_postflop_calls,
+            postflop_folds                                                                    AS sum_postflop_folds,
+            CASE WHEN went_to_showdown THEN net ELSE 0 END                                   AS sum_showdown_net,
+            vpip                                                                              AS if_vpip,
+            position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0        AS if_walks,
+            pfr                                                                               AS if_pfr,
+            three_bet_opportunity                                                             AS if_three_bet_opp,
+            three_bet                                                                         AS if_three_bet,
+            fold_to_three_bet_opportunity                                                     AS if_fold_to_three_bet_opp,
+            fold_to_three_bet                                                                 AS if_fold_to_three_bet,
+            steal_opportunity                                                                 AS if_steal_opp,
+            steal                                                                             AS if_steal,
+            fold_to_steal_opportunity                                                         AS if_fold_to_steal_opp,
+            fold_to_steal                                                                     AS if_fold_to_steal,
+            cbet_opportunity                                                                  AS if_cbet_opp,
+            cbet                                                                              AS if_cbet,
+            fold_to_cbet_opportunity                                                          AS if_fold_to_cbet_opp,
+            fold_to_cbet                                                                      AS if_fold_to_cbet,
+            saw_flop                                                                          AS if_saw_flop,
+            went_to_showdown                                                                  AS if_wtsd,
+            won_at_showdown                                                                   AS if_wsd,
+            saw_flop AND collected > 0                                                        AS if_wwsf
         FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
-        GROUP BY ALL
     ),
 
-    labelled AS MATERIALIZED (
+    -- the per-row aggregate, grouped by the player, the unit and the splits' keys. A key that is
+    -- a NULL constant (a split not asked for) is still hashed and compared for every row, so the
+    -- common split lists (none, the month, the position, the stakes) each have their own branch
+    -- grouped by their keys alone; the others group by every key. The branches test the constant
+    -- p_by: all but one fold away. Each aggregates the same columns (by prefix, named without it).
+    fine AS (
+        SELECT
+            player, unit, unit_scale,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE len(p_by) = 0
+        GROUP BY player, unit, unit_scale
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_month,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE p_by = ['month']
+        GROUP BY player, unit, unit_scale, k_month
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, position,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE p_by = ['position']
+        GROUP BY player, unit, unit_scale, position
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE p_by = ['stakes']
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
+            structure, k_month, position, k_seats,
+            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+        FROM per_row
+        WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'] OR p_by = ['stakes'])
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
+                 structure, k_month, position, k_seats
+    ),
+
+    -- not materialized: `merged` reads it in two branches, but one of them always folds away (the
+    -- constant p_by), so the groups flow on instead of being copied first
+    labelled AS NOT MATERIALIZED (
         SELECT
             *,
             CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)

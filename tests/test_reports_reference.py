@@ -21,6 +21,7 @@ import pytest
 
 import hhparse
 import hhparse.reports.query as query
+from hhparse.reports.filters import resolve
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = Path(__file__).resolve().parent / "data" / "report_reference"
@@ -144,12 +145,14 @@ def _assert_same(
         fast.drop(columns=list(loose)), ref.drop(columns=list(loose)), check_exact=True
     )
     for column in loose:  # the same float sum in another order: equal but at a rounding tie
+        assert (fast[column].isna() == ref[column].isna()).all(), (name, kw, column)  # NULL where NULL
         assert ((fast[column] - ref[column]).abs().fillna(0) <= 0.01 + 1e-9).all(), (name, kw, column)
     return len(fast)
 
 
 def _filters(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    """Every filter alone and two together, with values the warehouse holds."""
+    """Every filter alone and two together, with values the warehouse holds (each combination of
+    --game and --stakes is its own branch of ``player_rows_in``)."""
     opponent = con.execute(
         "SELECT player FROM stg_hand_players WHERE NOT is_hero AND hilo GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
     ).fetchall()[0][0]
@@ -160,6 +163,10 @@ def _filters(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     ).fetchall()[0][0]
     buyin = con.execute(
         "SELECT buyin_label FROM stg_hands WHERE buyin_label IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()
+    hilo = con.execute(  # the hi/lo game's least played cash stakes: a game and stakes together
+        "SELECT stakes FROM stg_hands WHERE tournament_id IS NULL AND game = 'courchevel' AND hilo "
+        "GROUP BY 1 ORDER BY count(*), 1 LIMIT 1"
     ).fetchall()
     out: list[dict[str, Any]] = [
         {},
@@ -174,6 +181,8 @@ def _filters(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     ]
     if buyin:
         out.append({"stakes": buyin[0][0]})
+    if hilo:
+        out.append({"game": "courchevel-hilo", "stakes": hilo[0][0]})
     return out
 
 
@@ -239,6 +248,46 @@ def test_summary_dates_equal_reference_in_any_session_time_zone(
         for kw in ({}, {"since": middle}, {"until": middle}, {"player": "Hero", "since": middle}):
             assert _assert_same("summary", sample, monkeypatch, by=["month"], **kw) > 0
             assert _assert_same("positions", sample, monkeypatch, **kw) > 0
+    finally:
+        sample.execute(f"SET TimeZone = '{before}'")
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"])
+def test_player_stats_equal_the_rep18d_version_under_every_filter_and_split(
+    zone: str, sample: duckdb.DuckDBPyConnection
+) -> None:
+    """stats.sql's player_stats (its own branch per common split list, the --game / --stakes joins
+    only when given) gives the rows of its former version (``stats_rep18d.sql``): every filter,
+    no split, each split and several, in session zones with DST changes and half-hour offsets."""
+    sample.execute((REFERENCE / "stats_rep18d.sql").read_text(encoding="utf-8"))
+    before = sample.execute("SELECT current_setting('TimeZone')").fetchall()[0][0]
+    sample.execute(f"SET TimeZone = '{zone}'")
+    float_sums = {"bb_per_100", "ev_bb_per_100"}
+    try:
+        for kw in _filters(sample):
+            scope = resolve(sample, **kw)
+            for by in ([], *SPLITS):
+                params = {**scope.params(), "by": by}
+                got, want = (
+                    sample.execute(
+                        f"SELECT * FROM {macro}($player, $since, $until, $game, $stakes, CAST($by AS VARCHAR[])) "
+                        "ORDER BY ALL",
+                        params,
+                    ).df()
+                    for macro in ("player_stats", "player_stats_rep18d")
+                )
+                assert len(got) > 0 or not kw, (kw, by)
+                assert list(got.columns) == list(want.columns) and list(got.dtypes) == list(want.dtypes)
+                pd.testing.assert_frame_equal(
+                    got.drop(columns=list(float_sums)), want.drop(columns=list(float_sums)), check_exact=True
+                )
+                for column in float_sums:
+                    assert (got[column].isna() == want[column].isna()).all(), (kw, by, column)
+                    assert ((got[column] - want[column]).abs().fillna(0) <= 0.01 + 1e-9).all(), (
+                        kw,
+                        by,
+                        column,
+                    )
     finally:
         sample.execute(f"SET TimeZone = '{before}'")
 

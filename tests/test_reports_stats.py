@@ -328,6 +328,28 @@ def test_stats_layer_reads_hand_players_alone(con: duckdb.DuckDBPyConnection) ->
     assert types["net"] == types["big_blind"] == types["total_pot"] == "DECIMAL(18,2)"
 
 
+@pytest.mark.parametrize(
+    ("game", "stakes", "joins"),
+    [
+        (None, None, 0),
+        ("courchevel-hilo", None, 1),
+        (None, ["0.10/0.25 USD"], 1),
+        ("courchevel-hilo", ["x"], 2),
+    ],
+)
+def test_player_rows_join_only_for_the_filters_given(
+    con: duckdb.DuckDBPyConnection, game: str | None, stakes: list[str] | None, joins: int
+) -> None:
+    """player_rows_in's --game and --stakes tests are joins to the held games and stakes, planned
+    only when their filter is given: without one, every player-hand row is one scan's, none goes
+    through a join (a join with a NULL filter stays in the plan and reads its columns per row);
+    with one, the rows are matched by a hash join (a per-row test of a list costs more)."""
+    params = {"player": None, "since": None, "until": None, "game": game, "stakes": stakes}
+    sql = "EXPLAIN SELECT count(*) FROM player_rows_in($player, $since, $until, $game, $stakes)"
+    plan = "\n".join(str(r[1]) for r in con.execute(sql, params).fetchall())
+    assert plan.upper().count("HASH JOIN") == joins, plan
+
+
 @pytest.mark.parametrize("zone", ["UTC", "Pacific/Kiritimati", "Etc/GMT+12"])
 def test_date_filters_keep_every_hand_of_the_day_in_any_session_time_zone(tmp_path: Path, zone: str) -> None:
     """The filters also test the stored start_utc (so the Parquet scan can skip row groups): that
