@@ -96,6 +96,8 @@ def _crafted_rows(n: int, seed: int) -> list[dict[str, Any]]:
                 "start_utc": datetime(2024, 1, 1, tzinfo=UTC).replace(minute=i % 60),
                 "hole_cards": ["Ah", "Kd", "7c", "2s", "Tc"][: rng.randint(0, 5)],
                 "went_to_showdown": rng.random() > 0.5,
+                # a numeric column holding text: right-justified, trailing spaces dropped
+                "af": rng.choice((1.5, 0.25, None, "n/a  ", " 王 ", "n/a")),
             }
         )
     return rows
