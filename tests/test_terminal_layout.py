@@ -16,12 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hhparse
 from hhparse.reports import REPORTS, report, terminal
+from hhparse.reports.columns import COLUMNS
+from hhparse.reports.columns import label as column_label
 from hhparse.reports.output import to_table
 
 REPO = Path(__file__).resolve().parent.parent
@@ -266,3 +269,33 @@ def test_a_card_of_key_columns_only() -> None:
     raised a TypeError measuring the card (``max`` of a single number)."""
     out = terminal.render([{"player": "Hero"}], ["player"], single=True)
     assert "Hero" in out
+
+
+_CELL = st.one_of(
+    st.none(),
+    st.just(pd.NA),
+    st.integers(-(10**15), 10**15),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.decimals(min_value=-(10**12), max_value=10**12, places=2, allow_nan=False),
+    st.booleans(),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=st.one_of(
+        st.lists(st.one_of(st.none(), st.floats(allow_nan=True)), max_size=20),
+        st.lists(st.one_of(st.none(), st.just(pd.NA), st.integers(-(10**15), 10**15)), max_size=20),
+        st.lists(
+            st.one_of(st.none(), st.decimals(-(10**12), 10**12, places=2, allow_nan=False)), max_size=20
+        ),
+        st.lists(st.one_of(st.none(), st.text(max_size=12)), max_size=20),
+        st.lists(_CELL, max_size=20),
+    ),
+    name=st.sampled_from(["net", "hands", "vpip", "player", "bb_per_100", "hand_id", "odd"]),
+)
+def test_column_text_is_cell_text_of_each_value(values: list[Any], name: str) -> None:
+    """A column formatted in one pass is, value for value, :func:`cell_text` of each."""
+    column = COLUMNS.get(name) or column_label(name)
+    assert terminal.column_text(values, column) == [terminal.cell_text(v, column) for v in values]

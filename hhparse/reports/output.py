@@ -82,16 +82,19 @@ def to_table(
     Control and bidi characters in names are shown as escapes, never sent to the terminal."""
     import shutil
 
-    from hhparse.reports.terminal import render
+    from hhparse.reports.terminal import render_columns
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns
     from hhparse.reports.catalog import REPORTS
 
     names = [str(c) for c in df.columns]
-    rows = [dict(zip(names, r, strict=True)) for r in df.itertuples(index=False, name=None)]
+    # each column's values as a row would hold them (a repeated name: its last column, as a dict)
+    data = {n: list(df.iloc[:, k]) for k, n in enumerate(names)}
     first = REPORTS[name].first if name in REPORTS else ()
-    return render(rows, names, name=name, width=width, color=color, single=single, notes=notes, first=first)
+    return render_columns(
+        data, names, len(df), name=name, width=width, color=color, single=single, notes=notes, first=first
+    )
 
 
 def to_csv(df: pd.DataFrame, *, raw: bool = False, names: bool = False) -> str:

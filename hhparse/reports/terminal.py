@@ -24,7 +24,7 @@ import math
 import numbers
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal, NamedTuple
@@ -32,7 +32,7 @@ from typing import Any, Literal, NamedTuple
 from hhparse.reports.columns import COLUMNS, Column, label
 from hhparse.safetext import visible
 
-__all__ = ["cell_text", "render"]
+__all__ = ["cell_text", "column_text", "render", "render_columns"]
 
 _SIGNED = ("money", "bb")
 _NUMERIC = ("money", "bb", "pct", "ratio", "count")
@@ -156,33 +156,78 @@ def render(
     under the table, wrapped to the width. ``first``: the columns a narrow terminal keeps first,
     in order (the report's; the others follow by their rank).
     """
+    data = {c: [r.get(c) for r in rows] for c in columns}
+    return render_columns(
+        data, columns, len(rows), name=name, width=width, color=color, single=single, notes=notes, first=first
+    )
+
+
+def render_columns(
+    data: Mapping[str, Sequence[Any]],
+    columns: Sequence[str],
+    size: int,
+    *,
+    name: str = "",
+    width: int = 80,
+    color: bool = False,
+    single: bool = False,
+    notes: Sequence[str] = (),
+    first: Sequence[str] = (),
+) -> str:
+    """:func:`render` of ``size`` rows given column by column (``data``: each column's values),
+    as a report's DataFrame holds them: no dict a row."""
     width = max(int(width), 40)
     if name == "hand" and "text" in columns:
         lines: list[str] = []
-        for r in rows:
-            lines.extend(_wrap(visible(str(r.get("text") or "")), width, "    "))
+        for text in data["text"]:
+            lines.extend(_wrap(visible(str(text or "")), width, "    "))
         return "\n".join(lines) + "\n"
-    if not rows:
+    if not size:
         out = ["(no rows)"]
         for note in notes:
             out.extend(_wrap(note, width))
         return "\n".join(out) + "\n"
-    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, [r.get(c) for r in rows]) for c in columns}
-    texts = {c: [cell_text(r.get(c), meta[c]) for r in rows] for c in columns}
+    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, list(data[c])) for c in columns}
+    texts = {c: column_text(data[c], meta[c]) for c in columns}
     # an identity column the same on every row says nothing per row: once, above the table
     header_facts: list[str] = []
-    if single or len(rows) > 1:
+    if single or size > 1:
         for c in columns:
             if meta[c].rank <= 1 and meta[c].kind == "text" and len(set(texts[c])) == 1 and texts[c][0]:
                 header_facts.append(f"{meta[c].text}: {texts[c][0]}")
     shown_once = {f.split(": ", 1)[0] for f in header_facts}
     body_cols = [c for c in columns if meta[c].text not in shown_once]
-    if single and len(rows) <= _CARD_ROWS:
-        card = _card(rows, body_cols, meta, texts, width, color)
+    if single and size <= _CARD_ROWS:
+        card = _card(data, size, body_cols, meta, texts, width, color)
         if card is not None:
             return _finish(card, header_facts, [], notes, width)
-    table, legend, hidden = _table(rows, body_cols, meta, texts, width, color, first)
+    table, legend, hidden = _table(data, body_cols, meta, texts, width, color, first)
     return _finish(table, header_facts, legend, notes, width, hidden)
+
+
+def column_text(values: Sequence[Any], column: Column) -> list[str]:
+    """:func:`cell_text` of every value of a column: a column of one common type (floats,
+    integers, decimals, text, with missing values) in one pass, the same text."""
+    import pandas as pd
+
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    kinds.discard(type(pd.NA))
+    if kinds == {float}:
+        return ["" if v is None or v is pd.NA or v != v else f"{v:.2f}" for v in values]
+    if kinds == {int}:
+        if column.kind == "count":
+            return ["" if v is None or v is pd.NA else f"{v:,}" for v in values]
+        return ["" if v is None or v is pd.NA else str(v) for v in values]
+    if kinds == {Decimal}:
+        if column.kind == "money":
+            return [
+                "" if v is None or v is pd.NA else f"{v:,}" if abs(v) >= 10_000 else str(v) for v in values
+            ]
+        return ["" if v is None or v is pd.NA else str(v) for v in values]
+    if kinds == {str}:
+        return ["" if v is None or v is pd.NA else visible(v) for v in values]
+    return [cell_text(v, column) for v in values]
 
 
 def _finish(
@@ -224,7 +269,8 @@ def _styled(text: str, value: Any, col: Column, color: bool) -> Any:
 
 
 def _card(
-    rows: Sequence[dict[str, Any]],
+    data: Mapping[str, Sequence[Any]],
+    size: int,
     columns: Sequence[str],
     meta: dict[str, Column],
     texts: dict[str, list[str]],
@@ -237,9 +283,9 @@ def _card(
 
     keys = [c for c in columns if meta[c].rank <= 2 and meta[c].kind in ("text", "time")]
     values = [c for c in columns if c not in keys]
-    heads = [" ".join(texts[k][i] for k in keys if texts[k][i]) or f"row {i + 1}" for i in range(len(rows))]
+    heads = [" ".join(texts[k][i] for k in keys if texts[k][i]) or f"row {i + 1}" for i in range(size)]
     label_w = max(_cell_len(meta[c].text) for c in values) if values else 0
-    cols_w = [max([_cell_len(heads[i]), *(_cell_len(texts[c][i]) for c in values)]) for i in range(len(rows))]
+    cols_w = [max([_cell_len(heads[i]), *(_cell_len(texts[c][i]) for c in values)]) for i in range(size)]
     if label_w + sum(w + 3 for w in cols_w) + 2 > width:
         return None
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False)
@@ -247,16 +293,14 @@ def _card(
     for h in heads:
         table.add_column(visible(h), justify="right", no_wrap=True)
     for c in values:
-        table.add_row(
-            meta[c].text, *(_styled(texts[c][i], rows[i].get(c), meta[c], color) for i in range(len(rows)))
-        )
+        table.add_row(meta[c].text, *(_styled(texts[c][i], data[c][i], meta[c], color) for i in range(size)))
     console = _console(width, color)
     console.print(table)
     return str(console.file.getvalue())
 
 
 def _table(
-    rows: Sequence[dict[str, Any]],
+    data: Mapping[str, Sequence[Any]],
     columns: Sequence[str],
     meta: dict[str, Column],
     texts: dict[str, list[str]],
@@ -269,7 +313,7 @@ def _table(
 
     def natural(c: str) -> int:
         if c not in naturals:
-            naturals[c] = max(_cell_len(meta[c].short), *map(_cell_len, texts[c]))
+            naturals[c] = max(_cell_len(meta[c].short), _widest(texts[c]))
         return naturals[c]
 
     def needed(c: str) -> int:
@@ -309,12 +353,20 @@ def _table(
                 texts[c] = [t if _cell_len(t) <= cap else "…" + t[len(t) - cap + 1 :] for t in texts[c]]
             specs.append(_Spec(meta[c].short, "left", max(cap, _MIN_TEXT)))
     cells = [texts[c] for c in shown]
-    styles = [_styles(rows, c, meta[c]) if color and meta[c].kind in _SIGNED else None for c in shown]
+    styles = [_styles(data[c]) if color and meta[c].kind in _SIGNED else None for c in shown]
     body = _fast_layout(specs, cells, styles, width, color)
     if body is None:
         body = _rich_layout(specs, cells, styles, width, color)
     legend = [(meta[c].short, meta[c].text) for c in shown if meta[c].short != meta[c].text]
     return body, legend, hidden
+
+
+def _widest(texts: Sequence[str]) -> int:
+    """The widest text's terminal cells (:func:`_cell_len`); printable ASCII by its length."""
+    joined = "".join(texts)
+    if joined.isascii() and joined.isprintable():
+        return max(map(len, texts), default=0)
+    return max(map(_cell_len, texts), default=0)
 
 
 class _Spec(NamedTuple):
@@ -325,13 +377,10 @@ class _Spec(NamedTuple):
     max_width: int | None
 
 
-def _styles(rows: Sequence[dict[str, Any]], column: str, col: Column) -> list[str]:
+def _styles(values: Sequence[Any]) -> list[str]:
     """Each row's colour of a signed column: won green, lost red (see :func:`_styled`)."""
-    out = []
-    for r in rows:
-        s = _sign(r.get(column))
-        out.append("green" if s > 0 else "red" if s < 0 else "")
-    return out
+    colour = {1: "green", -1: "red", 0: ""}
+    return [colour[_sign(v)] for v in values]
 
 
 def _rich_table(
