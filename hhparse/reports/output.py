@@ -90,11 +90,22 @@ def to_table(
 
     names = [str(c) for c in df.columns]
     # each column's values as a row would hold them (a repeated name: its last column, as a dict)
-    data = {n: list(df.iloc[:, k]) for k, n in enumerate(names)}
+    data = {n: _values(df.iloc[:, k]) for k, n in enumerate(names)}
     first = REPORTS[name].first if name in REPORTS else ()
     return render_columns(
         data, names, len(df), name=name, width=width, color=color, single=single, notes=notes, first=first
     )
+
+
+def _values(column: pd.Series) -> list[Any]:
+    """The column's values as iterating it gives them (decimals as :class:`~decimal.Decimal`,
+    missing as ``pd.NA``); a pyarrow decimal column converted by pyarrow in one call, not a
+    value at a time."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.ArrowDtype) and pa.types.is_decimal(dtype.pyarrow_dtype):
+        na = dtype.na_value
+        return [na if v is None else v for v in column.array.__arrow_array__().to_pylist()]
+    return list(column)
 
 
 def to_csv(df: pd.DataFrame, *, raw: bool = False, names: bool = False) -> str:

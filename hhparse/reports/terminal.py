@@ -226,6 +226,9 @@ def column_text(values: Sequence[Any], column: Column) -> list[str]:
             ]
         return ["" if v is None or v is pd.NA else str(v) for v in values]
     if kinds == {str}:
+        present = [v for v in values if v is not None and v is not pd.NA]
+        if visible("".join(present)) == "".join(present):  # nothing to make visible: the text as it is
+            return ["" if v is None or v is pd.NA else v for v in values]
         return ["" if v is None or v is pd.NA else visible(v) for v in values]
     return [cell_text(v, column) for v in values]
 
@@ -460,11 +463,14 @@ def _fast_layout(
     sample = {0}
     for col in cells:
         joined = "".join(col)
-        if joined.isascii() and " " not in joined:
+        if joined.isascii() and joined.isprintable() and " " not in joined:
             lens = list(map(len, col))
             sample.add(lens.index(max(lens)))
             continue
         longest = [cell_len(t) for t in col]
+        if "".join(joined.split()) == joined:  # no space: a cell's longest word is the cell
+            sample.add(longest.index(max(longest)))
+            continue
         words = [
             min(max((cell_len(w) for w in t.split()), default=m), m)
             for t, m in zip(col, longest, strict=True)
