@@ -530,6 +530,12 @@ def main() -> None:
         help="with --cli: the outputs of each case (default: all)",
     )
     ap.add_argument("--sql", action="store_true", help="with --cli: also each case's SQL-only figure")
+    ap.add_argument(
+        "--case",
+        nargs="+",
+        metavar="LABEL",
+        help="time only these cases, by their label ('summary --by month')",
+    )
     ap.add_argument("--one", nargs=2, metavar=("REPORT", "KWARGS_JSON"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -590,6 +596,8 @@ def main() -> None:
     ]
     if args.only:
         cases = [(name, kw) for name, kw in cases if name in args.only]
+    if args.case:
+        cases = [(name, kw) for name, kw in cases if _label(name, kw) in args.case]
     results = {}
     if args.cli:
         con.close()

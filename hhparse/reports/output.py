@@ -64,7 +64,20 @@ def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
 
 def to_json(df: pd.DataFrame) -> str:
     """A JSON array of row objects (U+2028/U+2029 escaped, see :func:`hhparse.safetext.json_line`)."""
-    return json_line(to_records(df), indent=1, default=str) + "\n"
+    records = to_records(df)
+    if not records or not records[0] or not _flat(records):
+        return json_line(records, indent=1, default=str) + "\n"
+    # The text json.dumps(indent=1) writes, from its C encoder: an indented dump is written by
+    # the pure-Python one, item by item. Row objects of numbers, text and nulls only: a value
+    # holds no raw newline (JSON escapes it), so the separator between items is the indentation.
+    rows = [json_line(r, separators=(",\n  ", ": "), default=str)[1:-1] for r in records]
+    return "[\n {\n  " + "\n },\n {\n  ".join(rows) + "\n }\n]\n"
+
+
+def _flat(records: list[dict[str, Any]]) -> bool:
+    """Every value a JSON scalar (text, number, boolean, null): no nested indentation."""
+    scalar = (str, int, float, type(None))
+    return all(isinstance(v, scalar) for r in records for v in r.values())
 
 
 def to_table(
