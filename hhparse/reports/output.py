@@ -59,7 +59,26 @@ def _jsonable(value: Any) -> Any:
 
 def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows as plain dicts of JSON-ready values (decimals stay exact, times as ISO text)."""
-    return [{str(k): _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+    names = [str(c) for c in df.columns]
+    if not names or len(set(names)) < len(names):
+        return [{str(k): _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+    # column by column: what df.to_dict(orient="records") then _jsonable give, value for value
+    columns = [_json_column(_values(df.iloc[:, k])) for k in range(len(names))]
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+def _json_column(values: list[Any]) -> list[Any]:
+    """:func:`_jsonable` of every value of a column, a column of one common type in one pass."""
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    kinds.discard(type(pd.NA))
+    if kinds <= {float}:
+        return [None if v is None or v is pd.NA or v != v else v for v in values]
+    if kinds <= {int} or kinds <= {str} or kinds <= {bool}:
+        return [None if v is None or v is pd.NA else v for v in values]
+    if kinds == {Decimal}:
+        return [None if v is None or v is pd.NA else float(v) for v in values]
+    return [_jsonable(v) for v in values]
 
 
 def to_json(df: pd.DataFrame) -> str:
@@ -67,11 +86,12 @@ def to_json(df: pd.DataFrame) -> str:
     records = to_records(df)
     if not records or not records[0] or not _flat(records):
         return json_line(records, indent=1, default=str) + "\n"
-    # The text json.dumps(indent=1) writes, from its C encoder: an indented dump is written by
-    # the pure-Python one, item by item. Row objects of numbers, text and nulls only: a value
-    # holds no raw newline (JSON escapes it), so the separator between items is the indentation.
-    rows = [json_line(r, separators=(",\n  ", ": "), default=str)[1:-1] for r in records]
-    return "[\n {\n  " + "\n },\n {\n  ".join(rows) + "\n }\n]\n"
+    # The text json.dumps(indent=1) writes, from the C encoder (an indented dump is written by the
+    # pure-Python one, item by item). Rows of text, numbers and nulls only: no value holds a raw
+    # newline (JSON escapes it), so the items' separator is the indentation, and '},\n  {' is
+    # found only between two rows.
+    text = json_line(records, separators=(",\n  ", ": "), default=str)
+    return "[\n {\n  " + text[2:-2].replace("},\n  {", "\n },\n {\n  ") + "\n }\n]\n"
 
 
 def _flat(records: list[dict[str, Any]]) -> bool:
