@@ -484,10 +484,11 @@ def _fast_layout(
     picked = sorted(sample)
     table = _rich_table(specs, cells, styles, picked)
     console = _console(width, color)
-    widths = table._calculate_column_widths(console, console.options.update_width(width - table._extra_width))
+    dividers = len(specs) - 1  # one cell between two columns, no edge (Rich's extra width)
+    widths = table._calculate_column_widths(console, console.options.update_width(width - dividers))
     console.print(table)
     reference = str(console.file.getvalue())
-    if sum(widths) + table._extra_width > width or min(widths) < 1:
+    if sum(widths) + dividers > width or min(widths) < 1:
         return None
     last = len(specs) - 1
     pads = [(0, 0 if i == last else 1) for i in range(len(specs))]
