@@ -16,6 +16,17 @@ Two ways to build the warehouse (reused when it already holds the requested numb
   the rake, awards plus rake equal the pot) so the data tests hold too. Seconds for 1 M hands.
 
 Reports time the SQL and the DataFrame conversion; the graph also times the PNG rendering.
+
+``--cli`` times each report as the user runs it instead: the ``hhparse report ...`` command, a
+fresh process end to end (start-up, the query, the output written: the terminal table at a fixed
+width, CSV, JSON, the HTML page to a file), its standard output to a file. Wall seconds, CPU
+seconds of the process (DuckDB's threads and any child together, from ``wait4``) and its peak RSS,
+medians of ``--repeat`` rounds; ``--sql`` adds the SQL-only figure of each case (``--isolate``'s)
+as a column. With several ``--hhparse`` executables (a "before" build and this one), each round
+runs every one of them, in turn and alternating who goes first, so both see the same load::
+
+    .venv/bin/python bench/reports.py --warehouse WH --cli --only summary \\
+        --hhparse /work/benchn/.venv/bin/hhparse .venv/bin/hhparse --repeat 5
 """
 
 from __future__ import annotations
@@ -360,6 +371,128 @@ def _one(root: Path, name: str, kw: dict[str, object], repeat: int) -> None:
     )
 
 
+OUTPUTS = ("table80", "table160", "csv", "json")
+"""What ``--cli`` writes for each case (``--outputs``): the terminal table at 80 and 160 columns
+(``COLUMNS``; standard output is a file, so no colour), CSV and JSON. An HTML case writes its page."""
+
+
+def _cli_args(name: str, kw: dict[str, object]) -> list[str]:
+    """The ``hhparse report`` arguments of a case (the keyword arguments of :func:`report`)."""
+    args = [name]
+    for key, value in kw.items():
+        if key == "html":
+            continue
+        if key == "hand_id":
+            args.append(str(value))
+        elif value is True:
+            args.append(f"--{key.replace('_', '-')}")
+        else:
+            args += [f"--{key.replace('_', '-')}", str(value)]
+    return args
+
+
+def _timed(cmd: list[str], env: dict[str, str], stdout: Path) -> dict[str, float]:
+    """Run ``cmd`` with its standard output to ``stdout``: wall and CPU seconds (the process and
+    its threads, and any child it waited for: ``wait4``'s resource usage) and peak RSS."""
+    with stdout.open("wb") as out:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, env=env)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.decode(errors='replace')}")
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mb": usage.ru_maxrss / 1024,
+        "bytes": stdout.stat().st_size,
+    }
+
+
+def cli_bench(
+    root: Path,
+    cases: list[tuple[str, dict[str, object]]],
+    exes: list[Path],
+    outputs: list[str],
+    repeat: int,
+    sql: bool,
+) -> dict[str, dict[str, dict[str, float]]]:
+    """Each case as the ``hhparse report`` command, every output of ``outputs`` (a page case: its
+    HTML page), ``repeat`` rounds, the executables of a round in turn; medians per executable."""
+    import tempfile
+
+    results: dict[str, dict[str, dict[str, float]]] = {}
+    with tempfile.TemporaryDirectory(prefix="hhparse-bench-") as tmp:
+        scratch = Path(tmp)
+        for name, kw in cases:
+            variants = (
+                [("html", ["--format", "html", "--out"])] if kw.get("html") else [(o, []) for o in outputs]
+            )
+            sql_s = None
+            if sql:
+                one = subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--warehouse",
+                        str(root),
+                        "--repeat",
+                        str(repeat),
+                        "--one",
+                        name,
+                        json.dumps(kw),
+                    ],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+                sql_s = json.loads(one.strip().splitlines()[-1])
+            for output, extra in variants:
+                env = dict(os.environ)
+                env.pop("NO_COLOR", None)
+                args = [*_cli_args(name, kw), "--warehouse", str(root)]
+                if output.startswith("table"):
+                    env["COLUMNS"] = output.removeprefix("table")
+                elif output in ("csv", "json"):
+                    args += ["--format", output]
+                runs: dict[int, list[dict[str, float]]] = {k: [] for k in range(len(exes))}
+                for r in range(repeat):
+                    order = list(range(len(exes)))
+                    if r % 2:
+                        order.reverse()
+                    for k in order:
+                        page = [str(scratch / f"page{k}.html")] if extra else []
+                        runs[k].append(
+                            _timed([str(exes[k]), "report", *args, *extra, *page], env, scratch / f"out{k}")
+                        )
+                label = f"{_label(name, kw)} [{output}]"
+                results[label] = {}
+                for k, exe in enumerate(exes):
+                    med = {key: statistics.median(run[key] for run in runs[k]) for key in runs[k][0]}
+                    med["peak_rss_mb"] = max(run["peak_rss_mb"] for run in runs[k])
+                    if extra:
+                        med["bytes"] = (scratch / f"page{k}.html").stat().st_size
+                    if sql_s is not None:
+                        med["sql_cpu_s"] = sql_s["cpu_s_per_run"]
+                        med["sql_wall_s"] = sql_s["median_s"]
+                    results[label][str(exe)] = med
+                    tag = f" ({k})" if len(exes) > 1 else ""
+                    sql_col = (
+                        f"  SQL {sql_s['median_s']:6.2f} s / {sql_s['cpu_s_per_run']:5.2f} CPU"
+                        if sql_s
+                        else ""
+                    )
+                    print(
+                        f"{label + tag:60s} wall {med['wall_s']:6.2f} s  CPU {med['cpu_s']:6.2f} s  "
+                        f"peak RSS {med['peak_rss_mb']:6.0f} MB  {med['bytes'] / 1e6:8.2f} MB out{sql_col}",
+                        flush=True,
+                    )
+    return results
+
+
 def main() -> None:
     """Build or reuse the warehouse, then time each report a few times (best and median)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -376,6 +509,32 @@ def main() -> None:
     )
     ap.add_argument(
         "--only", nargs="+", metavar="REPORT", help="time only these reports (every case of each)"
+    )
+    ap.add_argument(
+        "--cli",
+        action="store_true",
+        help="time each report as the hhparse report command (a process end to end, its output written)",
+    )
+    ap.add_argument(
+        "--hhparse",
+        nargs="+",
+        type=Path,
+        metavar="EXE",
+        help="with --cli: the hhparse executables to run, interleaved (default: this venv's)",
+    )
+    ap.add_argument(
+        "--outputs",
+        nargs="+",
+        choices=OUTPUTS,
+        default=list(OUTPUTS),
+        help="with --cli: the outputs of each case (default: all)",
+    )
+    ap.add_argument("--sql", action="store_true", help="with --cli: also each case's SQL-only figure")
+    ap.add_argument(
+        "--case",
+        nargs="+",
+        metavar="LABEL",
+        help="time only these cases, by their label ('summary --by month')",
     )
     ap.add_argument("--one", nargs=2, metavar=("REPORT", "KWARGS_JSON"), help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -437,7 +596,18 @@ def main() -> None:
     ]
     if args.only:
         cases = [(name, kw) for name, kw in cases if name in args.only]
+    if args.case:
+        cases = [(name, kw) for name, kw in cases if _label(name, kw) in args.case]
     results = {}
+    if args.cli:
+        con.close()
+        exes = args.hhparse or [Path(sys.executable).with_name("hhparse")]
+        print(f"executables: {', '.join(f'({k}) {e}' for k, e in enumerate(exes))}", file=sys.stderr)
+        cli_results = cli_bench(root, cases, exes, args.outputs, args.repeat, args.sql)
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"hands": hands, "reports": cli_results}, indent=1))
+        return
     if args.isolate:
         con.close()
         for name, kw in cases:

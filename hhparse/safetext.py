@@ -34,7 +34,7 @@ def visible(text: str, *, keep_newlines: bool = False, keep_tabs: bool = False) 
     ``keep_newlines`` / ``keep_tabs`` keep ``\\n`` / ``\\t`` for multi-line or tabular output.
     Fast path: text with no such character is returned as it is.
     """
-    if text.isprintable() and not any(ch in _INVISIBLE for ch in text):
+    if text.isprintable() and _INVISIBLE.isdisjoint(text):
         return text
     out = []
     for ch in text:

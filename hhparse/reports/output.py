@@ -59,12 +59,45 @@ def _jsonable(value: Any) -> Any:
 
 def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
     """Rows as plain dicts of JSON-ready values (decimals stay exact, times as ISO text)."""
-    return [{str(k): _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+    names = [str(c) for c in df.columns]
+    if not names or len(set(names)) < len(names):
+        return [{str(k): _jsonable(v) for k, v in row.items()} for row in df.to_dict(orient="records")]
+    # column by column: what df.to_dict(orient="records") then _jsonable give, value for value
+    columns = [_json_column(_values(df.iloc[:, k])) for k in range(len(names))]
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+def _json_column(values: list[Any]) -> list[Any]:
+    """:func:`_jsonable` of every value of a column, a column of one common type in one pass."""
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    kinds.discard(type(pd.NA))
+    if kinds <= {float}:
+        return [None if v is None or v is pd.NA or v != v else v for v in values]
+    if kinds <= {int} or kinds <= {str} or kinds <= {bool}:
+        return [None if v is None or v is pd.NA else v for v in values]
+    if kinds == {Decimal}:
+        return [None if v is None or v is pd.NA else float(v) for v in values]
+    return [_jsonable(v) for v in values]
 
 
 def to_json(df: pd.DataFrame) -> str:
     """A JSON array of row objects (U+2028/U+2029 escaped, see :func:`hhparse.safetext.json_line`)."""
-    return json_line(to_records(df), indent=1, default=str) + "\n"
+    records = to_records(df)
+    if not records or not records[0] or not _flat(records):
+        return json_line(records, indent=1, default=str) + "\n"
+    # The text json.dumps(indent=1) writes, from the C encoder (an indented dump is written by the
+    # pure-Python one, item by item). Rows of text, numbers and nulls only: no value holds a raw
+    # newline (JSON escapes it), so the items' separator is the indentation, and '},\n  {' is
+    # found only between two rows.
+    text = json_line(records, separators=(",\n  ", ": "), default=str)
+    return "[\n {\n  " + text[2:-2].replace("},\n  {", "\n },\n {\n  ") + "\n }\n]\n"
+
+
+def _flat(records: list[dict[str, Any]]) -> bool:
+    """Every value a JSON scalar (text, number, boolean, null): no nested indentation."""
+    scalar = (str, int, float, type(None))
+    return all(isinstance(v, scalar) for r in records for v in r.values())
 
 
 def to_table(
@@ -82,16 +115,30 @@ def to_table(
     Control and bidi characters in names are shown as escapes, never sent to the terminal."""
     import shutil
 
-    from hhparse.reports.terminal import render
+    from hhparse.reports.terminal import render_columns
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns
     from hhparse.reports.catalog import REPORTS
 
     names = [str(c) for c in df.columns]
-    rows = [dict(zip(names, r, strict=True)) for r in df.itertuples(index=False, name=None)]
+    # each column's values as a row would hold them (a repeated name: its last column, as a dict)
+    data = {n: _values(df.iloc[:, k]) for k, n in enumerate(names)}
     first = REPORTS[name].first if name in REPORTS else ()
-    return render(rows, names, name=name, width=width, color=color, single=single, notes=notes, first=first)
+    return render_columns(
+        data, names, len(df), name=name, width=width, color=color, single=single, notes=notes, first=first
+    )
+
+
+def _values(column: pd.Series) -> list[Any]:
+    """The column's values as iterating it gives them (decimals as :class:`~decimal.Decimal`,
+    missing as ``pd.NA``); a pyarrow decimal column converted by pyarrow in one call, not a
+    value at a time."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.ArrowDtype) and pa.types.is_decimal(dtype.pyarrow_dtype):
+        na = dtype.na_value
+        return [na if v is None else v for v in column.array.__arrow_array__().to_pylist()]
+    return list(column)
 
 
 def to_csv(df: pd.DataFrame, *, raw: bool = False, names: bool = False) -> str:

@@ -22,16 +22,17 @@ from __future__ import annotations
 import io
 import math
 import numbers
+import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from hhparse.reports.columns import COLUMNS, Column, label
 from hhparse.safetext import visible
 
-__all__ = ["cell_text", "render"]
+__all__ = ["cell_text", "column_text", "render", "render_columns"]
 
 _SIGNED = ("money", "bb")
 _NUMERIC = ("money", "bb", "pct", "ratio", "count")
@@ -155,33 +156,81 @@ def render(
     under the table, wrapped to the width. ``first``: the columns a narrow terminal keeps first,
     in order (the report's; the others follow by their rank).
     """
+    data = {c: [r.get(c) for r in rows] for c in columns}
+    return render_columns(
+        data, columns, len(rows), name=name, width=width, color=color, single=single, notes=notes, first=first
+    )
+
+
+def render_columns(
+    data: Mapping[str, Sequence[Any]],
+    columns: Sequence[str],
+    size: int,
+    *,
+    name: str = "",
+    width: int = 80,
+    color: bool = False,
+    single: bool = False,
+    notes: Sequence[str] = (),
+    first: Sequence[str] = (),
+) -> str:
+    """:func:`render` of ``size`` rows given column by column (``data``: each column's values),
+    as a report's DataFrame holds them: no dict a row."""
     width = max(int(width), 40)
     if name == "hand" and "text" in columns:
         lines: list[str] = []
-        for r in rows:
-            lines.extend(_wrap(visible(str(r.get("text") or "")), width, "    "))
+        for text in data["text"]:
+            lines.extend(_wrap(visible(str(text or "")), width, "    "))
         return "\n".join(lines) + "\n"
-    if not rows:
+    if not size:
         out = ["(no rows)"]
         for note in notes:
             out.extend(_wrap(note, width))
         return "\n".join(out) + "\n"
-    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, [r.get(c) for r in rows]) for c in columns}
-    texts = {c: [cell_text(r.get(c), meta[c]) for r in rows] for c in columns}
+    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, list(data[c])) for c in columns}
+    texts = {c: column_text(data[c], meta[c]) for c in columns}
     # an identity column the same on every row says nothing per row: once, above the table
     header_facts: list[str] = []
-    if single or len(rows) > 1:
+    if single or size > 1:
         for c in columns:
             if meta[c].rank <= 1 and meta[c].kind == "text" and len(set(texts[c])) == 1 and texts[c][0]:
                 header_facts.append(f"{meta[c].text}: {texts[c][0]}")
     shown_once = {f.split(": ", 1)[0] for f in header_facts}
     body_cols = [c for c in columns if meta[c].text not in shown_once]
-    if single and len(rows) <= _CARD_ROWS:
-        card = _card(rows, body_cols, meta, texts, width, color)
+    if single and size <= _CARD_ROWS:
+        card = _card(data, size, body_cols, meta, texts, width, color)
         if card is not None:
             return _finish(card, header_facts, [], notes, width)
-    table, legend, hidden = _table(rows, body_cols, meta, texts, width, color, first)
+    table, legend, hidden = _table(data, body_cols, meta, texts, width, color, first)
     return _finish(table, header_facts, legend, notes, width, hidden)
+
+
+def column_text(values: Sequence[Any], column: Column) -> list[str]:
+    """:func:`cell_text` of every value of a column: a column of one common type (floats,
+    integers, decimals, text, with missing values) in one pass, the same text."""
+    import pandas as pd
+
+    kinds = set(map(type, values))
+    kinds.discard(type(None))
+    kinds.discard(type(pd.NA))
+    if kinds == {float}:
+        return ["" if v is None or v is pd.NA or v != v else f"{v:.2f}" for v in values]
+    if kinds == {int}:
+        if column.kind == "count":
+            return ["" if v is None or v is pd.NA else f"{v:,}" for v in values]
+        return ["" if v is None or v is pd.NA else str(v) for v in values]
+    if kinds == {Decimal}:
+        if column.kind == "money":
+            return [
+                "" if v is None or v is pd.NA else f"{v:,}" if abs(v) >= 10_000 else str(v) for v in values
+            ]
+        return ["" if v is None or v is pd.NA else str(v) for v in values]
+    if kinds == {str}:
+        present = [v for v in values if v is not None and v is not pd.NA]
+        if visible("".join(present)) == "".join(present):  # nothing to make visible: the text as it is
+            return ["" if v is None or v is pd.NA else v for v in values]
+        return ["" if v is None or v is pd.NA else visible(v) for v in values]
+    return [cell_text(v, column) for v in values]
 
 
 def _finish(
@@ -223,7 +272,8 @@ def _styled(text: str, value: Any, col: Column, color: bool) -> Any:
 
 
 def _card(
-    rows: Sequence[dict[str, Any]],
+    data: Mapping[str, Sequence[Any]],
+    size: int,
     columns: Sequence[str],
     meta: dict[str, Column],
     texts: dict[str, list[str]],
@@ -236,9 +286,9 @@ def _card(
 
     keys = [c for c in columns if meta[c].rank <= 2 and meta[c].kind in ("text", "time")]
     values = [c for c in columns if c not in keys]
-    heads = [" ".join(texts[k][i] for k in keys if texts[k][i]) or f"row {i + 1}" for i in range(len(rows))]
+    heads = [" ".join(texts[k][i] for k in keys if texts[k][i]) or f"row {i + 1}" for i in range(size)]
     label_w = max(_cell_len(meta[c].text) for c in values) if values else 0
-    cols_w = [max(_cell_len(heads[i]), *(_cell_len(texts[c][i]) for c in values)) for i in range(len(rows))]
+    cols_w = [max([_cell_len(heads[i]), *(_cell_len(texts[c][i]) for c in values)]) for i in range(size)]
     if label_w + sum(w + 3 for w in cols_w) + 2 > width:
         return None
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False)
@@ -246,16 +296,14 @@ def _card(
     for h in heads:
         table.add_column(visible(h), justify="right", no_wrap=True)
     for c in values:
-        table.add_row(
-            meta[c].text, *(_styled(texts[c][i], rows[i].get(c), meta[c], color) for i in range(len(rows)))
-        )
+        table.add_row(meta[c].text, *(_styled(texts[c][i], data[c][i], meta[c], color) for i in range(size)))
     console = _console(width, color)
     console.print(table)
     return str(console.file.getvalue())
 
 
 def _table(
-    rows: Sequence[dict[str, Any]],
+    data: Mapping[str, Sequence[Any]],
     columns: Sequence[str],
     meta: dict[str, Column],
     texts: dict[str, list[str]],
@@ -264,11 +312,12 @@ def _table(
     first: Sequence[str] = (),
 ) -> tuple[str, list[tuple[str, str]], list[str]]:
     """The table with the columns that fit, by importance; its legend and the columns left out."""
-    from rich import box
-    from rich.table import Table
+    naturals: dict[str, int] = {}
 
     def natural(c: str) -> int:
-        return max(_cell_len(meta[c].short), *(_cell_len(t) for t in texts[c]))
+        if c not in naturals:
+            naturals[c] = max(_cell_len(meta[c].short), _widest(texts[c]))
+        return naturals[c]
 
     def needed(c: str) -> int:
         n = natural(c)
@@ -295,20 +344,227 @@ def _table(
     hidden = [columns[i] for i in range(len(columns)) if i not in chosen]
     left = width - sum(min(needed(c), natural(c) + 2) for c in shown if meta[c].kind not in _CUT)
     text_cols = [c for c in shown if meta[c].kind in _CUT]
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False, collapse_padding=True)
+    specs: list[_Spec] = []
     for c in shown:
         numeric = meta[c].kind in _NUMERIC
         if meta[c].kind in _WHOLE:
-            table.add_column(meta[c].short, justify="right" if numeric else "left", no_wrap=True)
+            specs.append(_Spec(meta[c].short, "right" if numeric else "left", None))
         else:
             share = max(_MIN_TEXT, left // max(len(text_cols), 1) - 2)
             cap = min(natural(c), share)
             if meta[c].kind == "path":
                 texts[c] = [t if _cell_len(t) <= cap else "…" + t[len(t) - cap + 1 :] for t in texts[c]]
-            table.add_column(meta[c].short, no_wrap=True, overflow="ellipsis", max_width=max(cap, _MIN_TEXT))
-    for i, r in enumerate(rows):
-        table.add_row(*(_styled(texts[c][i], r.get(c), meta[c], color) for c in shown))
-    console = _console(width, color)
-    console.print(table)
+            specs.append(_Spec(meta[c].short, "left", max(cap, _MIN_TEXT)))
+    cells = [texts[c] for c in shown]
+    styles = [_styles(data[c]) if color and meta[c].kind in _SIGNED else None for c in shown]
+    body = _fast_layout(specs, cells, styles, width, color)
+    if body is None:
+        body = _rich_layout(specs, cells, styles, width, color)
     legend = [(meta[c].short, meta[c].text) for c in shown if meta[c].short != meta[c].text]
-    return str(console.file.getvalue()), legend, hidden
+    return body, legend, hidden
+
+
+def _widest(texts: Sequence[str]) -> int:
+    """The widest text's terminal cells (:func:`_cell_len`); printable ASCII by its length."""
+    joined = "".join(texts)
+    if joined.isascii() and joined.isprintable():
+        return max(map(len, texts), default=0)
+    return max(map(_cell_len, texts), default=0)
+
+
+class _Spec(NamedTuple):
+    """One column of a laid-out table: its header, justification and widest cut (None: whole)."""
+
+    header: str
+    justify: Literal["left", "right"]
+    max_width: int | None
+
+
+def _styles(values: Sequence[Any]) -> list[str]:
+    """Each row's colour of a signed column: won green, lost red (see :func:`_styled`)."""
+    colour = {1: "green", -1: "red", 0: ""}
+    return [colour[_sign(v)] for v in values]
+
+
+def _rich_table(
+    specs: Sequence[_Spec],
+    cells: Sequence[Sequence[str]],
+    styles: Sequence[Sequence[str] | None],
+    rows: Sequence[int],
+) -> Any:
+    """Rich's :class:`~rich.table.Table` of the given rows (indexes into ``cells``)."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False, collapse_padding=True)
+    for spec in specs:
+        if spec.max_width is None:
+            table.add_column(spec.header, justify=spec.justify, no_wrap=True)
+        else:
+            table.add_column(spec.header, no_wrap=True, overflow="ellipsis", max_width=spec.max_width)
+    for i in rows:
+        table.add_row(
+            *(
+                Text(col[i], style=st[i] if st is not None else "")
+                for col, st in zip(cells, styles, strict=True)
+            )
+        )
+    return table
+
+
+def _rich_layout(
+    specs: Sequence[_Spec],
+    cells: Sequence[Sequence[str]],
+    styles: Sequence[Sequence[str] | None],
+    width: int,
+    color: bool,
+) -> str:
+    """The table as Rich lays it out: the reference :func:`_fast_layout` must equal byte for byte."""
+    console = _console(width, color)
+    console.print(_rich_table(specs, cells, styles, range(len(cells[0]) if cells else 0)))
+    return str(console.file.getvalue())
+
+
+# a character Rich splits a cell at, expands or shows as nothing: such a table is left to Rich
+_IRREGULAR = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+class _Unlike(Exception):
+    """A cell the fast layout would not lay out as Rich does: Rich lays out the table."""
+
+
+def _fast_layout(
+    specs: Sequence[_Spec],
+    cells: Sequence[Sequence[str]],
+    styles: Sequence[Sequence[str] | None],
+    width: int,
+    color: bool,
+) -> str | None:
+    """The table Rich would print (:func:`_rich_layout`), one formatted line a row; None when
+    it cannot say (then Rich lays it out).
+
+    Why: Rich measures, wraps, justifies and renders every cell through its general machinery,
+    which for a table of thousands of rows costs more than the report's query. A table here is
+    simpler (one line a row, no wrapping, fixed padding), so only its column widths need Rich:
+    they come from Rich itself, laying out a table of the few rows that hold each column's
+    widest cell (a column's width depends on nothing else), together with the header and the
+    rule under it. Those rows are also laid out here and compared with Rich's lines: any
+    difference, and the whole table is Rich's.
+    """
+    from rich.cells import cell_len, set_cell_size
+    from rich.color import ColorSystem
+    from rich.style import Style
+
+    n = len(cells[0]) if cells else 0
+    if not n or any(_IRREGULAR.search("".join(col)) for col in cells):
+        return None
+    # the rows holding each column's widest cell (Rich's measure: the longest text, the longest word)
+    sample = {0}
+    for col in cells:
+        joined = "".join(col)
+        if joined.isascii() and joined.isprintable() and " " not in joined:
+            lens = list(map(len, col))
+            sample.add(lens.index(max(lens)))
+            continue
+        longest = [cell_len(t) for t in col]
+        if "".join(joined.split()) == joined:  # no space: a cell's longest word is the cell
+            sample.add(longest.index(max(longest)))
+            continue
+        words = [
+            min(max((cell_len(w) for w in t.split()), default=m), m)
+            for t, m in zip(col, longest, strict=True)
+        ]
+        sample.add(longest.index(max(longest)))
+        sample.add(words.index(max(words)))
+    for st in styles:
+        if st is not None:
+            for name in set(st):
+                sample.add(st.index(name))
+    picked = sorted(sample)
+    table = _rich_table(specs, cells, styles, picked)
+    console = _console(width, color)
+    dividers = len(specs) - 1  # one cell between two columns, no edge (Rich's extra width)
+    widths = table._calculate_column_widths(console, console.options.update_width(width - dividers))
+    console.print(table)
+    reference = str(console.file.getvalue())
+    if sum(widths) + dividers > width or min(widths) < 1:
+        return None
+    last = len(specs) - 1
+    pads = [(0, 0 if i == last else 1) for i in range(len(specs))]
+    codes: dict[str, tuple[str, str]] = {"": ("", "")}
+    if color:
+        for st in styles:
+            for name in set(st or ()):
+                if name not in codes:
+                    on, off = (
+                        Style.parse(name).render("\x00", color_system=ColorSystem.STANDARD).split("\x00")
+                    )
+                    codes[name] = (on, off)
+
+    def column(k: int, rows: Sequence[int] | None) -> list[str]:
+        """Column ``k``'s cells of ``rows`` (None: every row) as they print, padding included."""
+        spec, col, st = specs[k], cells[k], styles[k]
+        texts = col if rows is None else [col[i] for i in rows]
+        marks = None if st is None or not color else st if rows is None else [st[i] for i in rows]
+        left, right = pads[k]
+        room = widths[k] - left - right
+        lead, tail = " " * left, " " * right
+        joined = "\x00".join(texts) + "\x00"
+        if (
+            joined.isascii()
+            and max(map(len, texts)) <= room
+            and (spec.justify == "left" or " \x00" not in joined)
+        ):
+            if spec.justify == "right":
+                out = [t.rjust(room) for t in texts]
+            else:
+                out = [t.ljust(room) for t in texts]
+            if marks is not None:
+                out = [t if not m else codes[m][0] + t + codes[m][1] for t, m in zip(out, marks, strict=True)]
+        else:
+            fitted = [_fit(t, room, spec.justify, cell_len, set_cell_size) for t in texts]
+            if marks is None:
+                out = [t + pad for t, pad in fitted]
+            else:
+                out = [
+                    t + pad if not m else codes[m][0] + t + codes[m][1] + pad
+                    for (t, pad), m in zip(fitted, marks, strict=True)
+                ]
+        if left or right:
+            out = [lead + t + tail for t in out]
+        return out
+
+    def lines(rows: Sequence[int] | None) -> list[str]:
+        return [" ".join(parts) for parts in zip(*(column(k, rows) for k in range(len(specs))), strict=True)]
+
+    try:
+        head = reference.split("\n")
+        if len(head) != len(picked) + 3 or head[-1] or head[2:-1] != lines(picked):
+            return None
+        if len(picked) == n:
+            return reference
+        return "\n".join([*head[:2], *lines(None)]) + "\n"
+    except _Unlike:
+        return None
+
+
+def _fit(text: str, room: int, justify: str, cell_len: Any, set_cell_size: Any) -> tuple[str, str]:
+    """One cell's text in ``room`` cells as Rich's ``Text.wrap`` (no wrapping) lays it out:
+    right-justified text loses its trailing spaces, text too long is cut with an ellipsis; and
+    the spaces Rich's line padding adds when a cut wide character leaves a cell short (unstyled)."""
+    if justify == "right":
+        text = text.rstrip()
+        if cell_len(text) > room:
+            text = set_cell_size(text, room - 1) + "…"
+        text = " " * max(room - cell_len(text), 0) + text
+    else:
+        size = cell_len(text)
+        if size > room:
+            text = set_cell_size(text, room - 1) + "…"
+        elif size < room:
+            text += " " * (room - size)
+    size = cell_len(text)
+    if size > room:
+        raise _Unlike(text)
+    return text, " " * (room - size)
