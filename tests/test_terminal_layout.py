@@ -299,3 +299,33 @@ def test_column_text_is_cell_text_of_each_value(values: list[Any], name: str) ->
     """A column formatted in one pass is, value for value, :func:`cell_text` of each."""
     column = COLUMNS.get(name) or column_label(name)
     assert terminal.column_text(values, column) == [terminal.cell_text(v, column) for v in values]
+
+
+def test_a_rich_without_its_private_column_measure_lays_the_table_out_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fast layout reads Rich's private ``Table._calculate_column_widths`` (rich is not
+    pinned above): a Rich without it must give Rich's own table, never an AttributeError."""
+    from rich.table import Table
+
+    rows = _crafted_rows(50, 80)
+    columns = list(rows[0])
+    want = _both(monkeypatch, lambda: terminal.render(rows, columns, width=80, color=False))
+    rich_layout = terminal._rich_layout
+    bodies = []
+
+    def rich_alone(*args: Any, **kwargs: Any) -> str:
+        body = rich_layout(*args, **kwargs)  # Rich itself, with its measure still in place
+        bodies.append(body)
+        return body
+
+    def without_measure(*args: Any, **kwargs: Any) -> str | None:
+        with monkeypatch.context() as m:
+            m.delattr(Table, "_calculate_column_widths")
+            return fast(*args, **kwargs)
+
+    fast = terminal._fast_layout
+    monkeypatch.setattr(terminal, "_fast_layout", without_measure)
+    monkeypatch.setattr(terminal, "_rich_layout", rich_alone)
+    assert terminal.render(rows, columns, width=80, color=False) == want
+    assert bodies  # the fast layout gave up, Rich laid the table out

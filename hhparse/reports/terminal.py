@@ -485,7 +485,10 @@ def _fast_layout(
     table = _rich_table(specs, cells, styles, picked)
     console = _console(width, color)
     dividers = len(specs) - 1  # one cell between two columns, no edge (Rich's extra width)
-    widths = table._calculate_column_widths(console, console.options.update_width(width - dividers))
+    try:  # Rich's own measure, private: a Rich without it lays the whole table out itself
+        widths = table._calculate_column_widths(console, console.options.update_width(width - dividers))
+    except AttributeError:
+        return None
     console.print(table)
     reference = str(console.file.getvalue())
     if sum(widths) + dividers > width or min(widths) < 1:
