@@ -471,6 +471,15 @@ def _make_plugin(main_pid: int | None) -> Any:
 # --------------------------------------------------------------------------------------------
 
 
+def _refusal(answers: dict[str, str | None]) -> tuple[str, str] | None:
+    """The first worker (by name) that refused a probe, and why; None when every worker
+    answered yes (no answer at all is a refusal: there is no worker)."""
+    refused = sorted((w, why) for w, why in answers.items() if why is not None)
+    if answers and not refused:
+        return None
+    return refused[0] if refused else ("(none)", "no worker")
+
+
 class DaskExecutor:
     """Runs an import's tasks on the cluster of a ``distributed.Client``
     (:class:`hhparse.importer.Executor`).
@@ -509,9 +518,8 @@ class DaskExecutor:
         if self.inputs != "auto":
             return self.inputs == "workers"
         answers: dict[str, str | None] = self.client.run(can_read, list(sample))
-        refused = {w: why for w, why in answers.items() if why is not None}
-        if not answers or refused:
-            worker, why = sorted(refused.items())[0] if refused else ("(none)", "no worker")
+        if (refusal := _refusal(answers)) is not None:
+            worker, why = refusal
             self.notes.append(
                 f"the Dask worker {worker} cannot read the inputs ({why}): this client reads them "
                 f"and ships their text to the workers (a shared file system or an fsspec URL every "
@@ -534,9 +542,8 @@ class DaskExecutor:
             answers: dict[str, str | None] = self.client.run(can_stage, folder, str(probe))
         finally:
             probe.unlink(missing_ok=True)
-        refused = {w: why for w, why in answers.items() if why is not None}
-        if not answers or refused:
-            worker, why = sorted(refused.items())[0] if refused else ("(none)", "no worker")
+        if (refusal := _refusal(answers)) is not None:
+            worker, why = refusal
             self.notes.append(
                 f"the Dask worker {worker} cannot write into the warehouse ({why}): this client "
                 f"writes its Parquet files (workers that see the warehouse's folder write them)"

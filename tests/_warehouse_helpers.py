@@ -24,6 +24,7 @@ from hhparse.facts import (
     RefereeResult,
     ShowdownFact,
 )
+from hhparse.import_worker import TaskResult
 from hhparse.model import Game, Hand, Header, Seat, Structure
 from hhparse.tables.schema import TABLES, create_views
 
@@ -309,3 +310,17 @@ def table_folder_extras(wh: Path) -> set[str]:
     listed = {rel for rels in manifest["tables"].values() for rel in rels}
     on_disk = {p.relative_to(wh).as_posix() for name in TABLES for p in (wh / name).glob("*.parquet")}
     return on_disk - listed
+
+
+def same_task_result(got: TaskResult, want: TaskResult) -> None:
+    """Two task results equal: the per-hand columns, and every table with its schema (metadata too)."""
+    assert (got.sites, got.hand_ids, got.hashes, got.accepted) == (
+        want.sites,
+        want.hand_ids,
+        want.hashes,
+        want.accepted,
+    )
+    assert got.tables.keys() == want.tables.keys()
+    for name, table in want.tables.items():
+        assert got.tables[name].schema.equals(table.schema, check_metadata=True), name
+        assert got.tables[name].equals(table), name

@@ -38,7 +38,7 @@ from hhparse.tables.build import records_from_pylist
 from hhparse.tables.store import Warehouse, staged_name, write_batch_file
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import make_hand, read_views, stray_files, table_folder_extras
+from _warehouse_helpers import make_hand, read_views, same_task_result, stray_files, table_folder_extras
 
 
 @pytest.fixture(scope="module")
@@ -55,19 +55,6 @@ def synth_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _same_task_result(got: TaskResult, want: TaskResult) -> None:
-    assert (got.sites, got.hand_ids, got.hashes, got.accepted) == (
-        want.sites,
-        want.hand_ids,
-        want.hashes,
-        want.accepted,
-    )
-    assert got.tables.keys() == want.tables.keys()
-    for name, table in want.tables.items():
-        assert got.tables[name].schema.equals(table.schema, check_metadata=True), name
-        assert got.tables[name].equals(table), name
-
-
 def test_a_files_result_comes_back_as_the_worker_built_it_and_smaller(synth_dir: Path) -> None:
     files = sorted(synth_dir.rglob("*.txt"))[:3]
     want = process_files([(str(p), p.stat().st_size, 0, True, "") for p in files], True)
@@ -75,7 +62,7 @@ def test_a_files_result_comes_back_as_the_worker_built_it_and_smaller(synth_dir:
     blob = pack_result(want)
     got = unpack_result(blob)
     assert isinstance(got, FilesResult)
-    _same_task_result(got.result, want.result)
+    same_task_result(got.result, want.result)
     for field in ("segments", "lines", "open_tails", "live", "outcomes", "nbytes"):
         assert getattr(got, field) == getattr(want, field), field
     assert len(blob) < len(pickle.dumps(want, protocol=pickle.HIGHEST_PROTOCOL)) / 2
@@ -87,7 +74,7 @@ def test_a_task_result_of_shipped_blocks_comes_back_as_the_worker_built_it(synth
     want = process_blocks(blocks, frozenset(), True)
     got = unpack_result(pack_result(want))
     assert isinstance(got, TaskResult) and not isinstance(got, FilesResult)
-    _same_task_result(got, want)
+    same_task_result(got, want)
 
 
 def test_an_empty_result_travels_too() -> None:

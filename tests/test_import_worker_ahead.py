@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _warehouse_helpers import same_task_result
 
 from hhparse import import_worker
-from hhparse.import_worker import TaskResult, process_blocks
+from hhparse.import_worker import process_blocks
 from hhparse.splitter import Block, split_path
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_histories"
@@ -29,18 +30,6 @@ def _blocks() -> list[Block]:
     return [*blocks[:49], cut, *blocks[49:99], garbage, truncated, *blocks[99:]]
 
 
-def _same(got: TaskResult, want: TaskResult) -> None:
-    assert (got.sites, got.hand_ids, got.hashes, got.accepted) == (
-        want.sites,
-        want.hand_ids,
-        want.hashes,
-        want.accepted,
-    )
-    assert got.tables.keys() == want.tables.keys()
-    for name, table in want.tables.items():
-        assert got.tables[name].equals(table), name
-
-
 @pytest.mark.parametrize("ahead", [2, 7, 50, 1000])
 def test_parsing_ahead_gives_what_one_block_at_a_time_gives(
     monkeypatch: pytest.MonkeyPatch, ahead: int
@@ -52,7 +41,7 @@ def test_parsing_ahead_gives_what_one_block_at_a_time_gives(
     codes = set(want.tables["rejects"].column("code").to_pylist())
     assert {"truncated-hand"} <= codes and len(codes) >= 2  # (the damaged blocks are rejects)
     monkeypatch.setattr(import_worker, "PARSE_AHEAD", ahead)
-    _same(process_blocks(blocks, tails, ev=True), want)
+    same_task_result(process_blocks(blocks, tails, ev=True), want)
 
 
 def test_a_bug_in_the_parser_referee_or_ev_costs_only_its_own_block(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -976,36 +976,16 @@ class Warehouse:
         ``files`` entries replace the manifest's progress records for those paths. Either all of
         it becomes visible (manifest replaced) or none of it (crash before the replace).
         """
-        batch = self.manifest.next_batch
-        tag = self._new_tag("b")
         nonempty = {name: t for name, t in tables.items() if t.num_rows}
         for name, table in nonempty.items():
             check_schema(name, table)  # a programming error: before anything is announced
-        added: dict[str, str] = {}
-        if nonempty:
-            self._announce(tag)
-            try:
-                for name, table in nonempty.items():
-                    rel = f"{name}/{tag}.parquet"
-                    self._write_file(name, rel, table)
-                    added[name] = rel
-                    self._rows[rel] = table.num_rows
-                for name in added:
-                    _fsync_dir(self.root / FILES_DIR / name)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    self._discard(tag)  # the announcement stays: the next writer tries again
-                raise
-        for name, rel in added.items():
-            self.manifest.tables.setdefault(name, []).append(rel)
-        self.manifest.files.update(files)
-        self.manifest.next_batch = batch + 1
-        if nonempty:
-            self.manifest.pending.remove(tag)
-        self._commit(
-            lambda: self._rollback(added, files, batch, tag if nonempty else None),
-            lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
-        )
+
+        def write(tag: str) -> dict[str, int]:
+            for name, table in nonempty.items():
+                self._write_file(name, f"{name}/{tag}.parquet", table)
+            return {name: table.num_rows for name, table in nonempty.items()}
+
+        self._publish_batch(files, write if nonempty else None)
 
     # -- batches written by other processes (a cluster's workers, issue #18) -----------------
 
@@ -1036,30 +1016,39 @@ class Warehouse:
         which holds its tables): ``write(tag)`` writes each non-empty table ``name`` to
         :func:`write_batch_file`'s place for ``tag`` and returns its rows by name. The batch is
         announced before, and committed after, exactly as :meth:`publish` does."""
+        self._publish_batch(files, write)
+
+    def _publish_batch(
+        self, files: dict[str, dict[str, Any]], write: Callable[[str], dict[str, int]] | None
+    ) -> None:
+        """The one commit of a batch (:meth:`publish`, :meth:`publish_written`): its tag announced,
+        ``write(tag)`` writing its tables' files (None: no table rows, progress only), the folders
+        synced, then the manifest replaced; a failure before that deletes what the tag wrote."""
         batch = self.manifest.next_batch
         tag = self._new_tag("b")
-        self._announce(tag)
         added: dict[str, str] = {}
-        try:
-            rows = write(tag)
-            for name, n in rows.items():
-                if n:
-                    rel = f"{name}/{tag}.parquet"
-                    added[name] = rel
-                    self._rows[rel] = n
-            for name in added:
-                _fsync_dir(self.root / FILES_DIR / name)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                self._discard(tag)  # the announcement stays: the next writer tries again
-            raise
+        if write is not None:
+            self._announce(tag)
+            try:
+                for name, n in write(tag).items():
+                    if n:
+                        rel = f"{name}/{tag}.parquet"
+                        added[name] = rel
+                        self._rows[rel] = n
+                for name in added:
+                    _fsync_dir(self.root / FILES_DIR / name)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    self._discard(tag)  # the announcement stays: the next writer tries again
+                raise
         for name, rel in added.items():
             self.manifest.tables.setdefault(name, []).append(rel)
         self.manifest.files.update(files)
         self.manifest.next_batch = batch + 1
-        self.manifest.pending.remove(tag)
+        if write is not None:
+            self.manifest.pending.remove(tag)
         self._commit(
-            lambda: self._rollback(added, files, batch, tag),
+            lambda: self._rollback(added, files, batch, tag if write is not None else None),
             lambda: self._swap_visible({}, {name: [rel] for name, rel in added.items()}),
         )
 
