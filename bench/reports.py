@@ -42,6 +42,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import numpy as np
@@ -328,6 +329,27 @@ def build_pipeline(root: Path, hands: int) -> None:
     import_paths([text_dir], root, jobs=os.cpu_count() or 1)
 
 
+def _isolated(root: Path, repeat: int, name: str, kw: dict[str, object]) -> dict[str, Any]:
+    """One case timed in a fresh process of this script (``--one``): its own CPU and peak RSS."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--warehouse",
+            str(root),
+            "--repeat",
+            str(repeat),
+            "--one",
+            name,
+            json.dumps(kw),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def _label(name: str, kw: dict[str, object]) -> str:
     flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in kw.items() if k not in ("hand_id", "html"))
     return name + flags + (" (HTML page)" if kw.get("html") else "")
@@ -433,23 +455,7 @@ def cli_bench(
             )
             sql_s = None
             if sql:
-                one = subprocess.run(
-                    [
-                        sys.executable,
-                        __file__,
-                        "--warehouse",
-                        str(root),
-                        "--repeat",
-                        str(repeat),
-                        "--one",
-                        name,
-                        json.dumps(kw),
-                    ],
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                ).stdout
-                sql_s = json.loads(one.strip().splitlines()[-1])
+                sql_s = _isolated(root, repeat, name, kw)
             for output, extra in variants:
                 env = dict(os.environ)
                 env.pop("NO_COLOR", None)
@@ -612,23 +618,7 @@ def main() -> None:
         con.close()
         for name, kw in cases:
             label = _label(name, kw)
-            out = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--warehouse",
-                    str(root),
-                    "--repeat",
-                    str(args.repeat),
-                    "--one",
-                    name,
-                    json.dumps(kw),
-                ],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-            r = json.loads(out.strip().splitlines()[-1])
+            r = _isolated(root, args.repeat, name, kw)
             results[label] = r
             print(
                 f"{label:48s} median {r['median_s']:6.3f} s  CPU {r['cpu_s_per_run']:6.2f} s/run  "
