@@ -27,7 +27,7 @@ from hhparse.inputs import read_blocks, with_last
 from hhparse.model import Hand
 from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, Fault
 from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
-from hhparse.tables.build import BatchBuilder, HandRef, content_hash
+from hhparse.tables.build import BatchBuilder, HandRef, content_hash, normalised_hash
 from hhparse.tables.tourney import event_rows, events_table, summaries_table
 from hhparse.workers import die_with_parent
 
@@ -110,18 +110,21 @@ def process_blocks(
     tourney = _TourneyRows()
     for start in range(0, len(blocks), PARSE_AHEAD):
         chunk = blocks[start : start + PARSE_AHEAD]
-        hands = _parse_chunk(chunk)
+        hands, normalised = _parse_chunk(chunk)
         # each later stage over the whole chunk too: a stage's code stays in the caches
         outcomes = _referee_chunk(referee, chunk, hands, start, open_tails)
         evs = _ev_chunk(hand_ev, chunk, outcomes) if hand_ev is not None else [None] * len(chunk)
-        for block, hand, outcome, hand_ev_facts in zip(chunk, hands, outcomes, evs, strict=True):
+        for block, hand, outcome, hand_ev_facts, norm in zip(
+            chunk, hands, outcomes, evs, normalised, strict=True
+        ):
             try:
                 if outcome is None:  # a tournament summary file
                     tourney.add_summary(builder, block)
                 elif isinstance(outcome, ParseError):
                     builder.add_parse_error(outcome, block.source, block.line, block.text)
                 else:
-                    ref = builder.add_result(outcome, block.text, ev=hand_ev_facts)
+                    chash = normalised_hash(norm) if norm else None
+                    ref = builder.add_result(outcome, block.text, chash, ev=hand_ev_facts)
                     if ref.accepted:
                         tourney.add_hand(len(builder.refs) - 1, hand)
             except Exception as exc:  # one hand's bug must not abort the import
@@ -138,21 +141,27 @@ hands instead of being evicted by the other stages' at every hand (``docs/perfor
 Few enough that the hands held at once stay small whatever the task's size."""
 
 
-def _parse_chunk(blocks: Sequence[Block]) -> list[Hand | ParseError | None]:
-    """Each block parsed (None for a tournament summary file, read by its own reader); a parser
-    exception becomes that block's ``internal-error``, as in :func:`process_blocks`."""
-    from hhparse.parsing import parse_block
+def _parse_chunk(blocks: Sequence[Block]) -> tuple[list[Hand | ParseError | None], list[str]]:
+    """Each block parsed (None for a tournament summary file, read by its own reader), and each
+    block's text as the content hash reads it where the parse made it on its way, else ""
+    (:func:`hhparse.parsing.parse_block_hashable`: the rows do not normalise the text again);
+    a parser exception becomes that block's ``internal-error``, as in :func:`process_blocks`."""
+    from hhparse.parsing import parse_block_hashable
 
     out: list[Hand | ParseError | None] = []
+    normalised: list[str] = []
     for block in blocks:
+        norm = ""
         if block.kind == BLOCK_SUMMARY:
             out.append(None)
-            continue
-        try:
-            out.append(parse_block(block))
-        except Exception as exc:  # one hand's bug must not abort the import
-            out.append(_internal_error(exc, block))
-    return out
+        else:
+            try:
+                hand, norm = parse_block_hashable(block)
+                out.append(hand)
+            except Exception as exc:  # one hand's bug must not abort the import
+                out.append(_internal_error(exc, block))
+        normalised.append(norm)
+    return out, normalised
 
 
 def _referee_chunk(

@@ -95,7 +95,7 @@ from hhparse.splitter import (
     split_text,
 )
 
-__all__ = ["parse_block", "parse_file", "parse_path", "parse_text"]
+__all__ = ["parse_block", "parse_block_hashable", "parse_file", "parse_path", "parse_text"]
 
 # ------------------------------------------------------------------------------------------
 # The parts of lines the grammar leaves open: the header's body (game, stakes, tournament)
@@ -1516,6 +1516,26 @@ def _err(
 
 def parse_block(block: Block) -> Hand | ParseError:
     """Parse one block from the splitter into a Hand, or a located ParseError."""
+    return parse_block_hashable(block)[0]
+
+
+def parse_block_hashable(block: Block) -> tuple[Hand | ParseError, str]:
+    """:func:`parse_block`, with the block's text as the warehouse's content hash reads it
+    (:func:`hhparse.tables.build.normalise_text`) when the parse made exactly that text on its
+    way, as it does for nearly every hand (else "").
+
+    Why: both take the trailing blanks off the whole text (one ``replace`` and a few scans, a
+    real hand's lines mostly end in a blank); the import's worker hashes the parse's text
+    instead of normalising the block a second time (:func:`_clean` says when they agree)."""
+    early = _early_error(block)
+    if early is not None:
+        return early, ""
+    text, hashable = _clean(block.text)
+    return _parse_clean(block, text), text[:-1] if hashable else ""
+
+
+def _early_error(block: Block) -> ParseError | None:
+    """The error of a block that is no hand by its kind or the splitter's fault, else None."""
     if block.kind == BLOCK_BINARY:
         return _err(block, "binary-file", "binary file (NUL bytes): not a hand history", 1, 0, None)
     if block.kind == BLOCK_SUMMARY:
@@ -1527,20 +1547,41 @@ def parse_block(block: Block) -> Hand | ParseError:
         return _err(block, fault.code, fault.message, line, 1, idm[1] if idm else None)
     if block.kind == BLOCK_PREAMBLE:
         return _err(block, "no-header", "text before the first hand header is not a hand", 1, 1, None)
-    raw = block.text
-    # trailing blanks go: "\r" and "\t" are rare anywhere, so the regex (which tries every
-    # position of the hand) only runs for them or for a line ending in several spaces; real
-    # files end many lines in one space, which one replace takes away
+    return None
+
+
+def _clean(raw: str) -> tuple[str, bool]:
+    """The text the grammar reads (trailing blanks and blank lines gone, one line end last, no
+    export separator lines after the hand), and whether it is, less its last line end,
+    :func:`hhparse.tables.build.normalise_text` of ``raw`` (``tests/test_parse_hashable.py``).
+
+    Trailing blanks go: "\r" and "\t" are rare anywhere, so the regex (which tries every
+    position of the hand) only runs for them or for a line ending in several spaces; real files
+    end many lines in one space, which one replace takes away. The content hash's normalising
+    also takes off a BOM, form feeds, vertical tabs and leading line ends, which the grammar
+    never sees in a hand: a text holding any of them is not called the same."""
+    hashable = True
     if "\r" in raw or "\t" in raw:
         raw = _TRAILING_WS_RE.sub("", raw)
+        hashable = False
     elif " \n" in raw or raw[-1:] == " ":
         raw = raw.replace(" \n", "\n")
         if " \n" in raw:
             raw = _TRAILING_WS_RE.sub("", raw)
+            hashable = False
         raw = raw.rstrip(" ")
     text = raw.rstrip("\n") + "\n"
     if text[text.rfind("\n", 0, len(text) - 1) + 1 : -1][:1] == "*":
-        text = _without_separators(text)
+        cut = _without_separators(text)
+        hashable = hashable and cut is text
+        text = cut
+    if hashable and (text[:1] == "\n" or text[:1] == "\ufeff" or "\f" in text or "\v" in text):
+        hashable = False
+    return text, hashable
+
+
+def _parse_clean(block: Block, text: str) -> Hand | ParseError:
+    """:func:`parse_block` of a hand's block whose text :func:`_clean` made ``text``."""
     first = text[: text.find("\n")]
     idm = _HAND_ID_RE.search(first)
     hand_id = idm[1] if idm else None

@@ -51,15 +51,16 @@ def test_a_bug_in_the_parser_referee_or_ev_costs_only_its_own_block(monkeypatch:
     blocks = _blocks()
     clean = process_blocks(blocks, ev=True)
     parse, referee = hhparse.parsing.parse_block, hhparse.engine.referee  # type: ignore[attr-defined,unused-ignore]
+    hashable = hhparse.parsing.parse_block_hashable
     broken_parse = {blocks[3].text, blocks[import_worker.PARSE_AHEAD].text}
     broken_referee = {blocks[4].text, blocks[import_worker.PARSE_AHEAD + 1].text}
     broken_ev = {blocks[5].text, blocks[import_worker.PARSE_AHEAD + 2].text}
     hand_ev = import_worker.ev_stage()
 
-    def bad_parse(block: Block) -> Any:
+    def bad_parse(block: Block) -> Any:  # (the worker's parse: the hand and its hashable text)
         if block.text in broken_parse:
             raise RuntimeError("parser bug")
-        return parse(block)
+        return hashable(block)
 
     def bad_referee(hand: Any) -> Any:
         if hand.header.hand_id in hand_ids:
@@ -74,7 +75,7 @@ def test_a_bug_in_the_parser_referee_or_ev_costs_only_its_own_block(monkeypatch:
     hand_ids = {parse(b).header.hand_id for b in blocks if b.text in broken_referee}  # type: ignore[union-attr]
     ev_ids = {parse(b).header.hand_id for b in blocks if b.text in broken_ev}  # type: ignore[union-attr]
     monkeypatch.setattr(import_worker, "ev_stage", lambda: bad_ev)
-    monkeypatch.setattr(hhparse.parsing, "parse_block", bad_parse)
+    monkeypatch.setattr(hhparse.parsing, "parse_block_hashable", bad_parse)
     monkeypatch.setattr(hhparse.engine, "referee", bad_referee)
     got = process_blocks(blocks, ev=True)
 

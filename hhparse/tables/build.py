@@ -94,7 +94,13 @@ def content_hash(text: str) -> str:
     ``surrogatepass``: text a caller decoded itself may hold lone surrogates, which must not make
     hashing fail (such a hand is then rejected by :meth:`BatchBuilder.finish`, not the batch).
     """
-    data = normalise_text(text).encode("utf-8", "surrogatepass")
+    return normalised_hash(normalise_text(text))
+
+
+def normalised_hash(normalised: str) -> str:
+    """:func:`content_hash` of a text already normalised (:func:`normalise_text`): the import's
+    worker has it from the parse (:func:`hhparse.parsing.parse_block_hashable`)."""
+    data = normalised.encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
