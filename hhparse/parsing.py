@@ -230,6 +230,51 @@ _HAND_ID_RE: Final = re.compile(r"(?:Hand|Game) #(\d+):")
 _TRAILING_WS_RE: Final = re.compile(r"[ \t\r]+$", re.M)
 
 
+def _literal_start(pattern: str) -> str:
+    """The literal text every match of the regex ``pattern`` starts with ("" if none is sure).
+
+    Why: a table event line is told apart by trying each kind's shape in turn
+    (:meth:`_Builder._event`), each a regex scanning the whole line for its fragment; a line
+    without the text a shape's fragment starts with cannot be of that shape, and a substring test
+    is far cheaper than the regex that fails. Stops at the first character with a meaning to
+    the regex; a character a quantifier follows is not sure; a top-level alternative means none.
+    """
+    if _top_level_alternative(pattern):
+        return ""
+    out: list[str] = []
+    for i, ch in enumerate(pattern):
+        if ch in _REGEX_SPECIAL or (i + 1 < len(pattern) and pattern[i + 1] in "?*{"):
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+_REGEX_SPECIAL: Final = frozenset("\\.^$*+?{}[]|()")
+
+
+def _top_level_alternative(pattern: str) -> bool:
+    """Whether ``pattern`` has a ``|`` outside every group and character class."""
+    depth = 0
+    in_class = False
+    escaped = False
+    for ch in pattern:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and not depth:
+            return True
+    return False
+
+
 class _Problem(Exception):
     """A line the grammar accepted but whose fields do not make sense (bad amount, unknown name).
 
@@ -356,7 +401,11 @@ class _Builder:
         self.dealt_cards: int = t["DEALT"].groupindex["cards"]
         self.board_cards: int = t["BOARD"].groupindex["cards"]
         self.uncalled_amt: int = t["UNCALLED"].groupindex["amt"]
-        self.event_shapes = [(_event_shape(shapes[f], sep, kind), kind) for f, sep, kind in _EVENT_SHAPES]
+        # each shape with the text its lines must hold (its separator and its fragment's start)
+        self.event_shapes = [
+            (sep + _literal_start(shapes[f]), _event_shape(shapes[f], sep, kind), kind)
+            for f, sep, kind in _EVENT_SHAPES
+        ]
         self.header_memo: tuple[str, re.Match[str] | None] = ("", None)
         self.begin("<text>", 0)
 
@@ -769,7 +818,9 @@ class _Builder:
         if text.startswith("Starting Pot: "):
             self.problems.append((line, _STARTING_POT))
             return None
-        for rx, kind in self.event_shapes:
+        for needle, rx, kind in self.event_shapes:
+            if needle not in text:
+                continue
             m = rx.match(tok.value)
             if m is None:
                 continue
