@@ -770,14 +770,15 @@ def _start_forkserver() -> None:
     Dask sets before starting a worker (:func:`_spawn_environ`), which a forked worker inherits
     from it and not from the nanny. A forkserver already running (this process's local pool
     started it, or an earlier cluster) keeps what it loaded: its workers import the rest
-    themselves. Nothing is started without Dask (:func:`connect` then says how to install it)."""
+    themselves. It gets this process's ``sys.path`` too (:func:`_forkserver_path`). Nothing is
+    started without Dask (:func:`connect` then says how to install it)."""
     import multiprocessing
 
     if importlib.util.find_spec("distributed") is None:
         return
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(list(LOCAL_PRELOAD))
-    env = _spawn_environ()
+    env = _spawn_environ() | _forkserver_path()
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
@@ -809,6 +810,15 @@ def _spawn_environ() -> dict[str, str]:
         configured = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default=None) or {})
     merged = {**defaults, **configured}
     return {str(k): os.environ.get(str(k), str(v)) for k, v in merged.items() if v is not None}
+
+
+def _forkserver_path() -> dict[str, str]:
+    """The variables that give the forkserver this process's ``sys.path``: Python 3.11's
+    forkserver ignores the path multiprocessing hands it and starts with the current directory
+    first, so from a folder holding another ``hhparse`` its workers would load that one (and
+    refuse every task: :func:`fingerprint`). A spawned worker got this process's path."""
+    paths = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+    return {"PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
 def _own_forkserver_preload() -> None:

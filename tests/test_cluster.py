@@ -672,6 +672,22 @@ def test_local_cluster_workers_are_forked_warm_without_pandas(local2: Any) -> No
     assert "MALLOC_TRIM_THRESHOLD_" not in env or "MALLOC_TRIM_THRESHOLD_" in os.environ
 
 
+def test_the_forkserver_gets_the_clients_path_not_the_current_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Regression: Python 3.11's forkserver ignores the path it is handed and puts the current
+    folder first, so run from a folder holding another ``hhparse`` its ``local:N`` workers loaded
+    that one (the nanny could not start them). It is started with this process's path instead,
+    relative entries made absolute, and without the current folder."""
+    from hhparse.cluster import _forkserver_path
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", ["", "/opt/x", "rel", "/opt/x"])
+    env = _forkserver_path()
+    assert env["PYTHONSAFEPATH"] == "1"
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(tmp_path), "/opt/x", str(tmp_path / "rel")]
+
+
 def test_workers_started_by_dask_worker_get_heap_thresholds_back(tcp: Any) -> None:
     """Regression (as above): a ``dask worker`` started by hand has the variable (glibc read it
     at start); the warm-up gives it thresholds fit for an import (``mallopt``)."""
