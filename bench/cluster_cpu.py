@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -136,10 +137,13 @@ print(json.dumps({
 """
 
 
-def run(python: Path, repo: Path, src: str, wh: Path, jobs: int, ev: str, inputs: str) -> dict[str, Any]:
+def run(
+    python: Path, repo: Path, src: str, wh: Path, jobs: int, ev: str, inputs: str, env: dict[str, str]
+) -> dict[str, Any]:
     out = subprocess.run(
         [str(python), "-c", CHILD, src, str(wh), str(jobs), ev, inputs],
         cwd=repo,
+        env={**os.environ, **env},
         capture_output=True,
         text=True,
         check=True,
@@ -211,7 +215,11 @@ def main() -> None:
     ap.add_argument("--work", default="/tmp", help="where the warehouses are made (and deleted)")
     ap.add_argument("--json", help="write every run's figures here")
     args = ap.parse_args()
+    # NAME=REPO[,VAR=VALUE...]: environment variables for that build's runs (Dask config, e.g.
+    # DASK_DISTRIBUTED__SCHEDULER__WORK_STEALING=False, to try a setting without a build of it)
     builds = [b.split("=", 1) for b in args.build] or [["this", str(REPO)]]
+    envs = {name: dict(v.split("=", 1) for v in repo.split(",")[1:]) for name, repo in builds}
+    builds = [[name, repo.split(",")[0]] for name, repo in builds]
     runs: dict[tuple[str, int], list[dict[str, Any]]] = {(b, j): [] for b, _ in builds for j in args.jobs}
     import shutil
     import tempfile
@@ -224,7 +232,14 @@ def main() -> None:
                     wh = work / f"wh-{name}-{jobs}-{i}"
                     t = time.perf_counter()
                     r = run(
-                        Path(repo) / ".venv/bin/python", Path(repo), args.input, wh, jobs, args.ev, args.reads
+                        Path(repo) / ".venv/bin/python",
+                        Path(repo),
+                        args.input,
+                        wh,
+                        jobs,
+                        args.ev,
+                        args.reads,
+                        envs[name],
                     )
                     shutil.rmtree(wh, ignore_errors=True)
                     runs[(name, jobs)].append(r)
