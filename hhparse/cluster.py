@@ -81,12 +81,12 @@ from hhparse.import_worker import (
     process_packed,
     warm_up,
 )
-from hhparse.importer import StagedPart, StagedResult, StagedRows, Staging, Task
+from hhparse.importer import PRELOAD, StagedPart, StagedResult, StagedRows, Staging, Task
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
 from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import staged_name, write_batch_file
-from hhparse.workers import _std_streams_to_devnull
+from hhparse.workers import _std_streams_to_devnull, start_helpers
 
 __all__ = [
     "ENV_SCHEDULER",
@@ -124,6 +124,7 @@ LOCAL_CONFIG: Final[dict[str, object]] = {
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.tick.interval": "1s",
     "distributed.worker.profile.enabled": False,
+    "distributed.worker.multiprocessing-method": "forkserver",
 }
 """Dask's settings for a ``local:N`` cluster only (a running scheduler keeps its own). A
 ``LocalCluster`` runs its scheduler and its workers' nannies in this process's event-loop thread,
@@ -133,7 +134,16 @@ measures its event loop's latency (every 20 ms); each worker process does the sa
 own stack for the profiler (every 10 ms). Those polls cost the client as much CPU as the import's
 messages, and the workers several percent more a hand (``docs/performance.md``), for plots only
 the dashboard shows. Polled less often, the memory limits still hold (the nanny still restarts a
-worker past them, a second later at most); the workers start without :data:`MALLOC_TRIM_ENV`."""
+worker past them, a second later at most); the workers start without :data:`MALLOC_TRIM_ENV`.
+And the workers are forked from a forkserver that has loaded what they need (:data:`LOCAL_PRELOAD`,
+:func:`_start_forkserver`) instead of each spawned bare."""
+LOCAL_PRELOAD: Final = ("distributed", *PRELOAD, "hhparse.cluster")
+"""What the forkserver of a ``local:N`` cluster imports once for all its workers (Dask, pyarrow,
+the parser's tables, the referee, the EV tables: the local pool's :data:`hhparse.importer.PRELOAD`
+and this module). A spawned worker imported all of it itself, about a second of CPU each, before
+its first task: with N workers on N cores they did so at once, each slowed by the others and by
+the client starting the scheduler and the nannies, and the user waits for the slowest; forked,
+each worker starts with them loaded and only connects to the scheduler and warms up."""
 _M_TRIM_THRESHOLD: Final = -1
 _M_MMAP_THRESHOLD: Final = -3
 UNTRIMMED: list[bool] = []
@@ -427,14 +437,18 @@ def untrim_malloc() -> bool:
 def _warm_up(main_pid: int | None) -> str:
     """Prepare a worker once: build the parser, load the referee and the EV tables, tabulate an
     empty batch (:func:`hhparse.import_worker.warm_up`), move them out of the collector's sight (``gc.freeze``), undo Dask's heap trimming (:func:`untrim_malloc`);
-    on a local cluster, tie the worker's life to the client's (``main_pid``). Returns the
-    worker's :func:`fingerprint`."""
+    on a local cluster, tie the worker's life to the client's (``main_pid``) and keep pandas out
+    of it (:func:`hhparse.import_worker.without_pandas`: such a worker is this import's own and
+    runs its tasks only; pyarrow imported pandas in its warm-up, the largest part of its start-up
+    left once forked from :data:`LOCAL_PRELOAD`). Returns the worker's :func:`fingerprint`."""
     UNTRIMMED[:] = [untrim_malloc()]
     if main_pid is not None:
+        from hhparse.import_worker import without_pandas
         from hhparse.workers import die_with_parent
 
         with contextlib.suppress(ValueError):  # signal.signal outside the main thread
             die_with_parent(main_pid)
+        without_pandas()  # (a local:N worker runs this import's tasks only, as a pool's does)
     warm_up()  # (the parser, referee and EV tables, and a first empty batch)
     gc.collect()
     gc.freeze()
@@ -690,6 +704,8 @@ def connect(
             worker runs another hhparse.
     """
     address, local = parse_address(spec)
+    if local is not None:
+        _start_forkserver()  # (it loads what the workers need while this process imports Dask)
     distributed = _distributed()
     import dask.config
     import dask.utils
@@ -700,12 +716,13 @@ def connect(
     client: Any = None
     try:
         if local is not None:
-            # The workers (and multiprocessing's resource tracker) are spawned now: with our
-            # stdout and stderr on /dev/null, so a reader of our output sees its end as soon as
-            # this process is gone, as with the local pool (hhparse.workers).
+            # The workers are forked now (from the forkserver started above, with the resource
+            # tracker: both with our stdout and stderr on /dev/null, so a reader of our output
+            # sees its end as soon as this process is gone, as with the local pool, hhparse.workers).
             # The scheduler and the nannies read LOCAL_CONFIG when they are built, and each
             # nanny hands it to its worker (a worker it restarts too).
             with _quiet_dask_logs(), _std_streams_to_devnull(), dask.config.set(LOCAL_CONFIG):
+                _own_forkserver_preload()
                 cluster = distributed.LocalCluster(
                     n_workers=local,
                     threads_per_worker=1,
@@ -743,6 +760,75 @@ def connect(
         if cluster is not None:
             with contextlib.suppress(Exception), _quiet_dask_logs():
                 cluster.close(timeout=10)
+
+
+def _start_forkserver() -> None:
+    """Start this process's forkserver (with the resource tracker, both without our stdout and
+    stderr) loading :data:`LOCAL_PRELOAD`, for the workers of a ``local:N`` cluster
+    (:data:`LOCAL_CONFIG`: Dask's nannies then fork them from it). Started before this process
+    imports Dask: the forkserver loads it on the other core meanwhile. It gets the environment
+    Dask sets before starting a worker (:func:`_spawn_environ`), which a forked worker inherits
+    from it and not from the nanny. A forkserver already running (this process's local pool
+    started it, or an earlier cluster) keeps what it loaded: its workers import the rest
+    themselves. It gets this process's ``sys.path`` too (:func:`_forkserver_path`). Nothing is
+    started without Dask (:func:`connect` then says how to install it)."""
+    import multiprocessing
+
+    if importlib.util.find_spec("distributed") is None:
+        return
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(list(LOCAL_PRELOAD))
+    env = _spawn_environ() | _forkserver_path()
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        start_helpers(ctx)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _spawn_environ() -> dict[str, str]:
+    """The variables a ``local:N`` worker's nanny would set before starting it
+    (``distributed.nanny.pre-spawn-environ``: one thread for numpy's BLAS and pyarrow, as Dask
+    gives every worker), read as Dask reads them (:data:`LOCAL_CONFIG` and the user's config
+    over Dask's defaults, a variable already set kept) without importing Dask itself: its
+    defaults are a YAML file in its package."""
+    import dask.config
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    spec = importlib.util.find_spec("distributed")
+    defaults: dict[str, Any] = {}
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        with contextlib.suppress(OSError, yaml.YAMLError, AttributeError):
+            loaded = yaml.safe_load((Path(folder) / "distributed.yaml").read_text())
+            defaults = dict(loaded["distributed"]["nanny"]["pre-spawn-environ"] or {})
+    with dask.config.set(LOCAL_CONFIG):  # (a copy: get returns the dict that set restores)
+        configured = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default=None) or {})
+    merged = {**defaults, **configured}
+    return {str(k): os.environ.get(str(k), str(v)) for k, v in merged.items() if v is not None}
+
+
+def _forkserver_path() -> dict[str, str]:
+    """The variables that give the forkserver this process's ``sys.path``: Python 3.11's
+    forkserver ignores the path multiprocessing hands it and starts with the current directory
+    first, so from a folder holding another ``hhparse`` its workers would load that one (and
+    refuse every task: :func:`fingerprint`). A spawned worker got this process's path."""
+    paths = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+    return {"PYTHONSAFEPATH": "1", "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
+
+
+def _own_forkserver_preload() -> None:
+    """Keep Dask from choosing the forkserver's preloads (:func:`_start_forkserver` chose
+    them): it imports pandas in this process to find out whether it is installed, which an
+    import's client otherwise never needs (``distributed.utils.get_mp_context``)."""
+    import distributed.utils
+
+    if hasattr(distributed.utils, "_forkserver_preload_set"):
+        distributed.utils._forkserver_preload_set = True
 
 
 def dashboard_link(executor: DaskExecutor) -> str | None:

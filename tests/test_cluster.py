@@ -414,11 +414,12 @@ def test_local_cluster_of_two_processes_gives_the_local_import(
     text, and the workers writing the tables into the warehouse or sending them to the client:
     every table, every file record and every count equal a local import's, in both steps (no
     staged file left); the worker processes end with the cluster."""
-    before = children(os.getpid())
     with connect("local:2", inputs=inputs, writes=writes) as executor:
         assert executor.threads() == 2
-        spawned = {p for p in children(os.getpid()) - before if b"spawn_main" in cmdline(p)}
-        assert len(spawned) == 2  # (multiprocessing's resource tracker lives as long as pytest)
+        spawned = set(executor.client.run(os.getpid).values())
+        # (forked by this process's forkserver, which lives as long as pytest, as the resource
+        # tracker does)
+        assert len(spawned) == 2 and spawned <= children(os.getpid())
 
         def run(src: Path, wh: Path) -> dict[str, int]:
             return stats(
@@ -644,6 +645,47 @@ def test_local_cluster_workers_keep_glibcs_own_heap_thresholds(local2: Any) -> N
     assert len(states) == 2
     assert all(env is None for env, _ in states.values()), states
     assert os.environ.get("MALLOC_TRIM_THRESHOLD_") is None
+
+
+# (a lambda, as above: how a worker process was started)
+_start_state: Callable[[], tuple[int, bool, bool, str | None]] = lambda: (  # noqa: E731
+    os.getppid(),
+    "pandas" in sys.modules,
+    "hhparse.parsing" in sys.modules,
+    os.environ.get("OMP_NUM_THREADS"),
+)
+
+
+def test_local_cluster_workers_are_forked_warm_without_pandas(local2: Any) -> None:
+    """A ``local:N`` worker is forked from this process's forkserver (``LOCAL_PRELOAD``: a
+    spawned worker imported Dask, pyarrow, the parser and the referee itself, each worker at
+    once on the same cores), with the environment Dask gives a worker it spawns (one thread for
+    BLAS and pyarrow), and keeps pandas out (it runs this import's tasks only)."""
+    from hhparse.cluster import _spawn_environ
+
+    states = local2.client.run(_start_state)
+    assert len(states) == 2
+    for parent, pandas, parser, threads in states.values():
+        assert parent != os.getpid() and not pandas and parser and threads == "1", states
+    env = _spawn_environ()  # (Dask imported in this process: its defaults and LOCAL_CONFIG)
+    assert env.get("OMP_NUM_THREADS") == os.environ.get("OMP_NUM_THREADS", "1")
+    assert "MALLOC_TRIM_THRESHOLD_" not in env or "MALLOC_TRIM_THRESHOLD_" in os.environ
+
+
+def test_the_forkserver_gets_the_clients_path_not_the_current_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Regression: Python 3.11's forkserver ignores the path it is handed and puts the current
+    folder first, so run from a folder holding another ``hhparse`` its ``local:N`` workers loaded
+    that one (the nanny could not start them). It is started with this process's path instead,
+    relative entries made absolute, and without the current folder."""
+    from hhparse.cluster import _forkserver_path
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", ["", "/opt/x", "rel", "/opt/x"])
+    env = _forkserver_path()
+    assert env["PYTHONSAFEPATH"] == "1"
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(tmp_path), "/opt/x", str(tmp_path / "rel")]
 
 
 def test_workers_started_by_dask_worker_get_heap_thresholds_back(tcp: Any) -> None:
