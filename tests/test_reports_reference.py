@@ -505,9 +505,16 @@ def _assert_graph_exact(
 def test_graph_points_are_the_full_series_on_crafted(
     crafted: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    former = (REFERENCE / "graph_rep18e.sql").read_text(encoding="utf-8")
     for hourly in (False, True):
         for kw in ({}, {"player": "Villain1"}, {"since": "2024-03-01"}):
             assert _assert_graph_exact(crafted, monkeypatch, hourly=hourly, **kw)[1] > 0
+            with monkeypatch.context() as m:  # the version before player_hours gives the same points
+                m.setattr(query, "report_sql", lambda _name: former)
+                before = _graph(crafted, monkeypatch, hourly=hourly, **kw)
+            pd.testing.assert_frame_equal(
+                _graph(crafted, monkeypatch, hourly=hourly, **kw), before, check_exact=True
+            )
 
 
 def test_graph_points_are_the_full_series_on_sample_and_corpus(
@@ -566,12 +573,15 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
     stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
     at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
     con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
-    con.execute(  # the raw rows the shipped SQL reads: money in minor units (the series' cents)
+    con.execute(  # the raw rows the shipped SQL reads: money in minor units (the series' cents); the
+        # chips of three tournaments, played in the same hours, are one line of the graph
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
-           SELECT unit, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
-                  100 AS unit_scale, net_cents AS net, ev_cents AS allin_ev
+           SELECT unit, CASE WHEN unit = 'chips' THEN 'T' || (hash(hand_id) % 3) END AS tournament_id,
+                  hand_id, start_utc, wtsd = 1 AS went_to_showdown,
+                  true AS is_hero, 100 AS unit_scale, net_cents AS net, ev_cents AS allin_ev, 25 AS big_blind
            FROM series_df"""
     )
+    con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     full = query.frame(con.sql((REFERENCE / "graph.sql").read_text(encoding="utf-8"), params=params))
     for detail, points in ((0, 20), (0, 300), (None, None)):
@@ -581,6 +591,13 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
             )
         )
         _check_graph(shipped, full, hourly=detail == 0, per_unit=points or 20, what=(seed, detail, points))
+        former = query.frame(
+            con.sql(
+                (REFERENCE / "graph_rep18e.sql").read_text(encoding="utf-8"),
+                params={**params, "graph_detail": detail, "graph_points": points},
+            )
+        )
+        pd.testing.assert_frame_equal(shipped, former, check_exact=True, obj=str((seed, detail, points)))
         if detail == 0:
             assert len(shipped) < len(full) // 4
     con.close()
@@ -608,6 +625,8 @@ def _graph_lines_pair(
 
     fast = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=params).df()
     ref = con.sql((REFERENCE / "graph_lines.sql").read_text(encoding="utf-8"), params=params).df()
+    former = con.sql((REFERENCE / "graph_lines_rep18e.sql").read_text(encoding="utf-8"), params=params).df()
+    pd.testing.assert_frame_equal(fast, former, check_exact=True)  # the same hours, summed alike
     return fast, ref
 
 
@@ -675,11 +694,52 @@ def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
            SELECT unit, tournament_id, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
                   CASE WHEN unit = 'chips' THEN 1 ELSE 100 END AS unit_scale,
-                  net_cents AS net, bb_cents AS big_blind
+                  net_cents AS net, bb_cents AS big_blind, NULL::BIGINT AS allin_ev
            FROM series_df"""
     )
+    con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     fast, ref = _graph_lines_pair(con, params)
     assert _assert_graph_lines_same(fast, ref, seed) > 0
     assert ref.groupby("line").size().max() >= 1000  # a line with k > 1: most hands are not points
     con.close()
+
+
+def _page_parts(
+    con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch, *, hourly: bool, **kw: Any
+) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    from hhparse.reports.html import graph_lines, report_page
+
+    df = _graph(con, monkeypatch, hourly=hourly, **kw)
+    lines = graph_lines(con, **kw)
+    return df, lines, report_page(df, name="graph", title="graph", lines=lines)
+
+
+def test_graph_page_sharing_its_hours_is_the_same_page(
+    crafted: duckdb.DuckDBPyConnection, sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `graph` page made with one table of the player's hours for the report and the lines
+    (hhparse.reports.html.shared_hours, as `hhparse report graph --format html` makes it) is the
+    page made without: the same rows, the same lines, the same HTML, under a player and the game
+    and stakes filters, on the long-history path and the short one; and after the block the hours
+    are the warehouse's again. (Every filter's hours: the graph and lines tests above.)"""
+    from hhparse.reports.html import shared_hours
+
+    scopes = [(crafted, {"player": "Villain1"}, True), (sample, _filters(sample)[-1], False)]
+    for con, kw, hourly in scopes:
+        alone = _page_parts(con, monkeypatch, hourly=hourly, **kw)
+        with shared_hours(con, "graph", **kw):
+            assert con.execute("SELECT count(*) FROM page_hours").fetchall()[0][0] > 0
+            shared = _page_parts(con, monkeypatch, hourly=hourly, **kw)
+        pd.testing.assert_frame_equal(shared[0], alone[0], check_exact=True, obj=str(kw))
+        pd.testing.assert_frame_equal(shared[1], alone[1], check_exact=True, obj=str(kw))
+        assert shared[2] == alone[2], kw
+        assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'page_hours'").fetchall()
+    # a report that does not read the hours makes no table; an error inside the block restores the macro
+    with shared_hours(crafted, "summary"):
+        assert not crafted.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'page_hours'").fetchall()
+    hours = "SELECT count(*) FROM player_hours($player, NULL, NULL, NULL, NULL)"
+    before = [crafted.execute(hours, {"player": p}).fetchall() for p in ("Villain1", "Villain2")]
+    with pytest.raises(RuntimeError), shared_hours(crafted, "graph", player="Villain1"):
+        raise RuntimeError
+    assert [crafted.execute(hours, {"player": p}).fetchall() for p in ("Villain1", "Villain2")] == before

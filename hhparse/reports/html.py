@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 from functools import cache
@@ -42,6 +43,7 @@ __all__ = [
     "hands_page",
     "replay_page",
     "report_page",
+    "shared_hours",
     "table_model",
     "write_hands_folder",
 ]
@@ -220,6 +222,45 @@ def graph_lines(
     scope = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes)
     df: pd.DataFrame = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=scope.params()).df()
     return df
+
+
+@contextmanager
+def shared_hours(
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    *,
+    player: str | None = None,
+    since: date | str | None = None,
+    until: date | str | None = None,
+    game: str | None = None,
+    stakes: str | None = None,
+) -> Iterator[None]:
+    """Within the block, report ``name`` and :func:`graph_lines`, run on ``con`` under these
+    filters, read the player's hours (``pages/player_hours.sql``) from one temporary table made
+    here: a page that shows the ``graph`` report with its net-won lines adds the player's hands up
+    once instead of once for each. Nothing is made for a report that does not read the hours.
+
+    Only for the report and the lines of one page: inside the block, ``player_hours`` returns
+    these filters' hours whatever it is asked; after it, the macro is the warehouse's again."""
+    from hhparse.reports.query import report_sql
+
+    if "player_hours(" not in report_sql(name):
+        yield
+        return
+    scope = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes)
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE page_hours AS SELECT * FROM player_hours($player, $since, $until, $game, $stakes)",
+        scope.params(),
+    )
+    try:
+        con.execute(
+            "CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stakes) AS TABLE "
+            "SELECT * FROM page_hours"
+        )
+        yield
+    finally:
+        con.execute(read_text("analytics", "pages", "player_hours.sql"))
+        con.execute("DROP TABLE IF EXISTS page_hours")
 
 
 def _num(values: Iterable[Any]) -> list[float | int]:
