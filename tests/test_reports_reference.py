@@ -648,13 +648,10 @@ def test_page_graph_lines_equal_reference_on_crafted_sample_and_corpus(
         assert _assert_graph_lines_same(fast, ref, kw) > 0
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
-    """Long random lines (thousands of hands, so that a line keeps every k-th hand with k > 1
-    and most hours hold no point; several hands an hour, some at one instant, hand numbers not
-    in time order; cash units and tournaments) give the reference's points. The SQL reads its
-    hands from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
-    series."""
+def _lines_walk(seed: int) -> duckdb.DuckDBPyConnection:
+    """A connection whose ``player_rows_in`` is a long random series of the hero's hands (see
+    :func:`test_page_graph_lines_of_random_walks_equal_reference`), with the shipped
+    ``player_hours`` macros and a ``hands`` view (what the filters' check reads)."""
     import numpy as np
 
     rng = np.random.default_rng(1000 + seed)
@@ -698,6 +695,18 @@ def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
            FROM series_df"""
     )
     con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
+    con.execute("CREATE VIEW hands AS SELECT start_utc FROM series_df")
+    return con
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
+    """Long random lines (thousands of hands, so that a line keeps every k-th hand with k > 1
+    and most hours hold no point; several hands an hour, some at one instant, hand numbers not
+    in time order; cash units and tournaments) give the reference's points. The SQL reads its
+    hands from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
+    series."""
+    con = _lines_walk(seed)
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     fast, ref = _graph_lines_pair(con, params)
     assert _assert_graph_lines_same(fast, ref, seed) > 0
@@ -705,12 +714,10 @@ def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
     con.close()
 
 
-def _page_parts(
-    con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch, *, hourly: bool, **kw: Any
-) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+def _page_parts(con: duckdb.DuckDBPyConnection, **kw: Any) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     from hhparse.reports.html import graph_lines, report_page
 
-    df = _graph(con, monkeypatch, hourly=hourly, **kw)
+    df = hhparse.report("graph", con, **kw)
     lines = graph_lines(con, **kw)
     return df, lines, report_page(df, name="graph", title="graph", lines=lines)
 
@@ -718,23 +725,42 @@ def _page_parts(
 def test_graph_page_sharing_its_hours_is_the_same_page(
     crafted: duckdb.DuckDBPyConnection, sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The `graph` page made with one table of the player's hours for the report and the lines
-    (hhparse.reports.html.shared_hours, as `hhparse report graph --format html` makes it) is the
-    page made without: the same rows, the same lines, the same HTML, under a player and the game
-    and stakes filters, on the long-history path and the short one; and after the block the hours
-    are the warehouse's again. (Every filter's hours: the graph and lines tests above.)"""
+    """The `graph` page made with one table of the player's hours and one of the hands of the hours
+    either graph orders hand by hand (hhparse.reports.html.shared_hours, as `hhparse report graph
+    --format html` makes them) is the page made without: the same rows, the same lines, the same
+    HTML, under a player and the game and stakes filters, on the graph's long-history path (which
+    reads the hands of fewer hours) and its short one; after the block the macros are the
+    warehouse's again. (Every filter's hours: the graph and lines tests above.)"""
+    from hhparse.reports import html
     from hhparse.reports.html import shared_hours
+    from hhparse.resources import read_text
 
-    scopes = [(crafted, {"player": "Villain1"}, True), (sample, _filters(sample)[-1], False)]
+    lines_sql = read_text("analytics", "pages", "graph_lines.sql").replace(
+        "line_hands // 1000", "line_hands // 20"
+    )
+    forced = (
+        query.report_sql("graph")
+        .replace("CAST($graph_detail AS BIGINT)", "0")
+        .replace("CAST($graph_points AS BIGINT)", "20")
+    )
+    scopes = [(crafted, {"player": "Villain1"}, False), (sample, {"game": "courchevel-hilo"}, True)]
     for con, kw, hourly in scopes:
-        alone = _page_parts(con, monkeypatch, hourly=hourly, **kw)
-        with shared_hours(con, "graph", **kw):
-            assert con.execute("SELECT count(*) FROM page_hours").fetchall()[0][0] > 0
-            shared = _page_parts(con, monkeypatch, hourly=hourly, **kw)
+        with monkeypatch.context() as m:
+            if hourly:  # the graph's long-history path and lines of 20-odd points, everywhere they are read
+                m.setattr(query, "report_sql", lambda _name: forced)
+                m.setattr(
+                    html,
+                    "read_text",
+                    lambda *path: lines_sql if path[-1] == "graph_lines.sql" else read_text(*path),
+                )
+            alone = _page_parts(con, **kw)
+            with shared_hours(con, "graph", **kw):
+                assert con.execute("SELECT count(*) FROM page_hours").fetchall()[0][0] > 0
+                shared = _page_parts(con, **kw)
         pd.testing.assert_frame_equal(shared[0], alone[0], check_exact=True, obj=str(kw))
         pd.testing.assert_frame_equal(shared[1], alone[1], check_exact=True, obj=str(kw))
         assert shared[2] == alone[2], kw
-        assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'page_hours'").fetchall()
+        assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name LIKE 'page_hour%'").fetchall()
     # a report that does not read the hours makes no table; an error inside the block restores the macro
     with shared_hours(crafted, "summary"):
         assert not crafted.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'page_hours'").fetchall()
@@ -743,3 +769,39 @@ def test_graph_page_sharing_its_hours_is_the_same_page(
     with pytest.raises(RuntimeError), shared_hours(crafted, "graph", player="Villain1"):
         raise RuntimeError
     assert [crafted.execute(hours, {"player": p}).fetchall() for p in ("Villain1", "Villain2")] == before
+
+
+def test_graph_page_sharing_reads_the_hands_of_the_hours_either_graph_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a long random series (6,000 hands: lines of every k-th hand, the graph on its
+    long-history path), the shared page reads the hands of only some hours, the union of those the
+    graph and the lines order hand by hand, and is the page made without sharing (both graphs
+    with 20-odd points, as they have with millions of hands: most hours hold none)."""
+    from hhparse.reports import html
+    from hhparse.reports.html import shared_hours
+    from hhparse.resources import read_text
+
+    con = _lines_walk(1)
+    forced = (
+        query.report_sql("graph")
+        .replace("CAST($graph_detail AS BIGINT)", "0")
+        .replace("CAST($graph_points AS BIGINT)", "20")
+    )
+    lines = read_text("analytics", "pages", "graph_lines.sql").replace(
+        "line_hands // 1000", "line_hands // 20"
+    )
+    monkeypatch.setattr(query, "report_sql", lambda _name: forced)
+    monkeypatch.setattr(
+        html, "read_text", lambda *path: lines if path[-1] == "graph_lines.sql" else read_text(*path)
+    )
+    alone = _page_parts(con)
+    with shared_hours(con, "graph"):
+        shared = _page_parts(con)
+        counts = "SELECT (SELECT count(*) FROM page_hour_hands), (SELECT sum(n) FROM page_hours)"
+        read, hands = con.execute(counts).fetchall()[0]
+        assert 0 < read < hands / 2, (read, hands)
+    pd.testing.assert_frame_equal(shared[0], alone[0], check_exact=True)
+    pd.testing.assert_frame_equal(shared[1], alone[1], check_exact=True)
+    assert shared[2] == alone[2]
+    con.close()

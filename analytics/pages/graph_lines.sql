@@ -28,9 +28,8 @@ WITH scope AS NOT MATERIALIZED (
         CASE WHEN went_to_showdown THEN net ELSE 0 END                        AS showdown_net,
         CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
              ELSE 0 END                                                       AS showdown_bb,
-        epoch_us(start_utc) // 3600000000                                     AS hour
-    FROM player_rows_in($player, $since, $until, $game, $stakes)
-    WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
+        hour
+    FROM player_hour_hands($player, $since, $until, $game, $stakes)
 ),
 
 -- per unit, tournament and hour (pages/player_hours.sql)

@@ -9,11 +9,22 @@
 -- (the graph's bounds), the all-in EV and its gains, the last start, the net won and the showdown
 -- net (the lines': read alone, each query's aggregate computes only the sums it reads), and both
 -- in big blinds (each hand in its own big blind: float sums).
+-- player_hour_hands: the hands of that player (player_rows_in's raw rows: money in minor units),
+-- the columns both graphs read, with the hour each falls in. Each graph's second pass reads the
+-- hands of a few hours (those holding a point or a line's extreme) from here; a page showing the
+-- `graph` report with its lines reads the hands of those hours of both once, into a temporary
+-- table (hhparse.reports.html.shared_hours).
+CREATE OR REPLACE MACRO player_hour_hands(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT unit, unit_scale, tournament_id, hand_id, start_utc, net, big_blind, went_to_showdown, allin_ev,
+           epoch_us(start_utc) // 3600000000                                                 AS hour
+    FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
+    WHERE CAST(p_player AS VARCHAR) IS NOT NULL OR is_hero;
+
 CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT
         unit,
         tournament_id,
-        epoch_us(start_utc) // 3600000000                                                  AS hour,
+        hour,
         any_value(unit_scale)                                                              AS unit_scale,
         count(*)                                                                           AS n,
         coalesce(sum(net) FILTER (WHERE went_to_showdown AND net > 0), 0)                  AS sd_up,
@@ -28,6 +39,5 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
         sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                    AS net_bb,
         sum(CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
                  ELSE 0 END)                                                               AS showdown_bb
-    FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
-    WHERE CAST(p_player AS VARCHAR) IS NOT NULL OR is_hero
+    FROM player_hour_hands(p_player, p_since, p_until, p_game, p_stakes)
     GROUP BY unit, tournament_id, hour;

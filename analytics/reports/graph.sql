@@ -24,9 +24,8 @@ WITH scope AS NOT MATERIALIZED (
            CASE WHEN went_to_showdown THEN net ELSE 0 END                     AS showdown_net,
            CASE WHEN went_to_showdown THEN 0 ELSE net END                     AS nonshowdown_net,
            allin_ev,
-           epoch_us(start_utc) // 3600000000                                  AS hour
-    FROM player_rows_in($player, $since, $until, $game, $stakes)
-    WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
+           hour
+    FROM player_hour_hands($player, $since, $until, $game, $stakes)
 ),
 
 -- per hour: the hands, and the gains and losses of each line apart (showdown and non-showdown
