@@ -506,9 +506,16 @@ def _assert_graph_exact(
 def test_graph_points_are_the_full_series_on_crafted(
     crafted: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    former = (REFERENCE / "graph_rep18e.sql").read_text(encoding="utf-8")
     for hourly in (False, True):
         for kw in ({}, {"player": "Villain1"}, {"since": "2024-03-01"}):
             assert _assert_graph_exact(crafted, monkeypatch, hourly=hourly, **kw)[1] > 0
+            with monkeypatch.context() as m:  # the version before player_hours gives the same points
+                m.setattr(query, "report_sql", lambda _name: former)
+                before = _graph(crafted, monkeypatch, hourly=hourly, **kw)
+            pd.testing.assert_frame_equal(
+                _graph(crafted, monkeypatch, hourly=hourly, **kw), before, check_exact=True
+            )
 
 
 def test_graph_points_are_the_full_series_on_sample_and_corpus(
@@ -567,12 +574,15 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
     stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
     at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
     con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
-    con.execute(  # the raw rows the shipped SQL reads: money in minor units (the series' cents)
+    con.execute(  # the raw rows the shipped SQL reads: money in minor units (the series' cents); the
+        # chips of three tournaments, played in the same hours, are one line of the graph
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
-           SELECT unit, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
-                  100 AS unit_scale, net_cents AS net, ev_cents AS allin_ev
+           SELECT unit, CASE WHEN unit = 'chips' THEN 'T' || (hash(hand_id) % 3) END AS tournament_id,
+                  hand_id, start_utc, wtsd = 1 AS went_to_showdown,
+                  true AS is_hero, 100 AS unit_scale, net_cents AS net, ev_cents AS allin_ev, 25 AS big_blind
            FROM series_df"""
     )
+    con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     full = query.frame(con.sql((REFERENCE / "graph.sql").read_text(encoding="utf-8"), params=params))
     for detail, points in ((0, 20), (0, 300), (None, None)):
@@ -582,6 +592,13 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
             )
         )
         _check_graph(shipped, full, hourly=detail == 0, per_unit=points or 20, what=(seed, detail, points))
+        former = query.frame(
+            con.sql(
+                (REFERENCE / "graph_rep18e.sql").read_text(encoding="utf-8"),
+                params={**params, "graph_detail": detail, "graph_points": points},
+            )
+        )
+        pd.testing.assert_frame_equal(shipped, former, check_exact=True, obj=str((seed, detail, points)))
         if detail == 0:
             assert len(shipped) < len(full) // 4
     con.close()
@@ -609,6 +626,8 @@ def _graph_lines_pair(
 
     fast = con.sql(read_text("analytics", "pages", "graph_lines.sql"), params=params).df()
     ref = con.sql((REFERENCE / "graph_lines.sql").read_text(encoding="utf-8"), params=params).df()
+    former = con.sql((REFERENCE / "graph_lines_rep18e.sql").read_text(encoding="utf-8"), params=params).df()
+    pd.testing.assert_frame_equal(fast, former, check_exact=True)  # the same hours, summed alike
     return fast, ref
 
 
@@ -630,13 +649,10 @@ def test_page_graph_lines_equal_reference_on_crafted_sample_and_corpus(
         assert _assert_graph_lines_same(fast, ref, kw) > 0
 
 
-@pytest.mark.parametrize("seed", range(8))
-def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
-    """Long random lines (thousands of hands, so that a line keeps every k-th hand with k > 1
-    and most hours hold no point; several hands an hour, some at one instant, hand numbers not
-    in time order; cash units and tournaments) give the reference's points. The SQL reads its
-    hands from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
-    series."""
+def _lines_walk(seed: int) -> duckdb.DuckDBPyConnection:
+    """A connection whose ``player_rows_in`` is a long random series of the hero's hands (see
+    :func:`test_page_graph_lines_of_random_walks_equal_reference`), with the shipped
+    ``player_hours`` macros and a ``hands`` view (what the filters' check reads)."""
     import numpy as np
 
     rng = np.random.default_rng(1000 + seed)
@@ -676,11 +692,117 @@ def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
            SELECT unit, tournament_id, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,
                   CASE WHEN unit = 'chips' THEN 1 ELSE 100 END AS unit_scale,
-                  net_cents AS net, bb_cents AS big_blind
+                  net_cents AS net, bb_cents AS big_blind, NULL::BIGINT AS allin_ev
            FROM series_df"""
     )
+    con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
+    con.execute("CREATE VIEW hands AS SELECT start_utc FROM series_df")
+    return con
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_page_graph_lines_of_random_walks_equal_reference(seed: int) -> None:
+    """Long random lines (thousands of hands, so that a line keeps every k-th hand with k > 1
+    and most hours hold no point; several hands an hour, some at one instant, hand numbers not
+    in time order; cash units and tournaments) give the reference's points. The SQL reads its
+    hands from ``player_rows_in`` (the reference from ``player_hands_in``), defined here over the
+    series."""
+    con = _lines_walk(seed)
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     fast, ref = _graph_lines_pair(con, params)
     assert _assert_graph_lines_same(fast, ref, seed) > 0
     assert ref.groupby("line").size().max() >= 1000  # a line with k > 1: most hands are not points
+    con.close()
+
+
+def _page_parts(con: duckdb.DuckDBPyConnection, **kw: Any) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    from hhparse.reports.html import graph_lines, report_page
+
+    df = hhparse.report("graph", con, **kw)
+    lines = graph_lines(con, **kw)
+    return df, lines, report_page(df, name="graph", title="graph", lines=lines)
+
+
+def test_graph_page_sharing_its_hours_is_the_same_page(
+    crafted: duckdb.DuckDBPyConnection, sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The `graph` page made with one table of the player's hours and one of the hands of the hours
+    either graph orders hand by hand (hhparse.reports.html.shared_hours, as `hhparse report graph
+    --format html` makes them) is the page made without: the same rows, the same lines, the same
+    HTML, under a player and the game and stakes filters, on the graph's long-history path (which
+    reads the hands of fewer hours) and its short one; after the block the macros are the
+    warehouse's again. (Every filter's hours: the graph and lines tests above.)"""
+    from hhparse.reports import html
+    from hhparse.reports.html import shared_hours
+    from hhparse.resources import read_text
+
+    lines_sql = read_text("analytics", "pages", "graph_lines.sql").replace(
+        "line_hands // 1000", "line_hands // 20"
+    )
+    forced = (
+        query.report_sql("graph")
+        .replace("CAST($graph_detail AS BIGINT)", "0")
+        .replace("CAST($graph_points AS BIGINT)", "20")
+    )
+    scopes = [(crafted, {"player": "Villain1"}, False), (sample, {"game": "courchevel-hilo"}, True)]
+    for con, kw, hourly in scopes:
+        with monkeypatch.context() as m:
+            if hourly:  # the graph's long-history path and lines of 20-odd points, everywhere they are read
+                m.setattr(query, "report_sql", lambda _name: forced)
+                m.setattr(
+                    html,
+                    "read_text",
+                    lambda *path: lines_sql if path[-1] == "graph_lines.sql" else read_text(*path),
+                )
+            alone = _page_parts(con, **kw)
+            with shared_hours(con, "graph", **kw):
+                assert con.execute("SELECT count(*) FROM page_hours").fetchall()[0][0] > 0
+                shared = _page_parts(con, **kw)
+        pd.testing.assert_frame_equal(shared[0], alone[0], check_exact=True, obj=str(kw))
+        pd.testing.assert_frame_equal(shared[1], alone[1], check_exact=True, obj=str(kw))
+        assert shared[2] == alone[2], kw
+        assert not con.execute("SELECT * FROM duckdb_tables() WHERE table_name LIKE 'page_hour%'").fetchall()
+    # a report that does not read the hours makes no table; an error inside the block restores the macro
+    with shared_hours(crafted, "summary"):
+        assert not crafted.execute("SELECT * FROM duckdb_tables() WHERE table_name = 'page_hours'").fetchall()
+    hours = "SELECT count(*) FROM player_hours($player, NULL, NULL, NULL, NULL)"
+    before = [crafted.execute(hours, {"player": p}).fetchall() for p in ("Villain1", "Villain2")]
+    with pytest.raises(RuntimeError), shared_hours(crafted, "graph", player="Villain1"):
+        raise RuntimeError
+    assert [crafted.execute(hours, {"player": p}).fetchall() for p in ("Villain1", "Villain2")] == before
+
+
+def test_graph_page_sharing_reads_the_hands_of_the_hours_either_graph_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a long random series (6,000 hands: lines of every k-th hand, the graph on its
+    long-history path), the shared page reads the hands of only some hours, the union of those the
+    graph and the lines order hand by hand, and is the page made without sharing (both graphs
+    with 20-odd points, as they have with millions of hands: most hours hold none)."""
+    from hhparse.reports import html
+    from hhparse.reports.html import shared_hours
+    from hhparse.resources import read_text
+
+    con = _lines_walk(1)
+    forced = (
+        query.report_sql("graph")
+        .replace("CAST($graph_detail AS BIGINT)", "0")
+        .replace("CAST($graph_points AS BIGINT)", "20")
+    )
+    lines = read_text("analytics", "pages", "graph_lines.sql").replace(
+        "line_hands // 1000", "line_hands // 20"
+    )
+    monkeypatch.setattr(query, "report_sql", lambda _name: forced)
+    monkeypatch.setattr(
+        html, "read_text", lambda *path: lines if path[-1] == "graph_lines.sql" else read_text(*path)
+    )
+    alone = _page_parts(con)
+    with shared_hours(con, "graph"):
+        shared = _page_parts(con)
+        counts = "SELECT (SELECT count(*) FROM page_hour_hands), (SELECT sum(n) FROM page_hours)"
+        read, hands = con.execute(counts).fetchall()[0]
+        assert 0 < read < hands / 2, (read, hands)
+    pd.testing.assert_frame_equal(shared[0], alone[0], check_exact=True)
+    pd.testing.assert_frame_equal(shared[1], alone[1], check_exact=True)
+    assert shared[2] == alone[2]
     con.close()

@@ -23,7 +23,8 @@ for name in ("base.css", "replay.css", "replay.js", "table.js", "graph.js"):
     assert html.static(name)
 for name in ("hands", "players", "actions", "pots", "awards", "showdowns"):
     assert "SELECT" in read_text("analytics", "replay", name + ".sql")
-assert "SELECT" in read_text("analytics", "pages", "graph_lines.sql")
+for name in ("graph_lines", "player_hours"):
+    assert "SELECT" in read_text("analytics", "pages", name + ".sql")
 page = html.replay_page([], title="t")
 assert page.startswith("<!DOCTYPE html>") and "hhparse.Replayer" not in page and "function Replayer" in page
 # issue 16: the public API keeps its signatures and documentation in the compiled build

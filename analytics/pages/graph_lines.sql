@@ -8,7 +8,8 @@
 -- last).
 --
 -- Read for millions of hands (issue #18), so the hands are never all sorted: they are added up
--- per hour of play (a hash aggregate the size of the hours played), the hours cumulated in
+-- per hour of play (player_hours: a hash aggregate the size of the hours played; made once for
+-- a page that also shows the `graph` report, hhparse.reports.html.shared_hours), the hours cumulated in
 -- order, and only the hours that hold a kept hand (the first, the last, one where the count
 -- passes a multiple of k) are ordered hand by hand, each starting from the sums at its start.
 -- The hands are the raw hand_players rows (player_rows_in: money in minor units, made an exact
@@ -27,24 +28,14 @@ WITH scope AS NOT MATERIALIZED (
         CASE WHEN went_to_showdown THEN net ELSE 0 END                        AS showdown_net,
         CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
              ELSE 0 END                                                       AS showdown_bb,
-        epoch_us(start_utc) // 3600000000                                     AS hour
-    FROM player_rows_in($player, $since, $until, $game, $stakes)
-    WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
+        hour
+    FROM player_hour_hands($player, $since, $until, $game, $stakes)
 ),
 
+-- per unit, tournament and hour (pages/player_hours.sql)
 hour_sums AS (
-    SELECT
-        unit,
-        tournament_id,
-        any_value(unit_scale)                                                 AS unit_scale,
-        hour,
-        count(*)                                                              AS n,
-        sum(net)                                                              AS net,
-        sum(net_bb)                                                           AS net_bb,
-        sum(showdown_net)                                                     AS showdown_net,
-        sum(showdown_bb)                                                      AS showdown_bb
-    FROM scope
-    GROUP BY unit, tournament_id, hour
+    SELECT unit, tournament_id, unit_scale, hour, n, net, net_bb, showdown_net, showdown_bb
+    FROM player_hours($player, $since, $until, $game, $stakes)
 ),
 
 -- each hour's end: the hand number there and the sums up to it; the line's hands and its k

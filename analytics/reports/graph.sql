@@ -21,31 +21,30 @@
 -- decimals'), and becomes the exact decimal only for the points kept.
 WITH scope AS NOT MATERIALIZED (
     SELECT unit, unit_scale, hand_id, start_utc, net,
-           went_to_showdown::INT                                              AS wtsd,
            CASE WHEN went_to_showdown THEN net ELSE 0 END                     AS showdown_net,
            CASE WHEN went_to_showdown THEN 0 ELSE net END                     AS nonshowdown_net,
            allin_ev,
-           epoch_us(start_utc) // 3600000000                                  AS hour
-    FROM player_rows_in($player, $since, $until, $game, $stakes)
-    WHERE CAST($player AS VARCHAR) IS NOT NULL OR is_hero
+           hour
+    FROM player_hour_hands($player, $since, $until, $game, $stakes)
 ),
 
 -- per hour: the hands, and the gains and losses of each line apart (showdown and non-showdown
--- hands are net's two parts, so four sums give three lines and their bounds)
+-- hands are net's two parts, so four sums give three lines and their bounds): player_hours'
+-- rows (pages/player_hours.sql, per unit, tournament and hour), a unit's tournaments added up
 hour_sums AS (
     SELECT
         unit,
         hour,
         any_value(unit_scale)                                                 AS unit_scale,
-        count(*)                                                              AS n,
-        coalesce(sum(net) FILTER (WHERE wtsd = 1 AND net > 0), 0)             AS sd_up,
-        coalesce(sum(net) FILTER (WHERE wtsd = 1 AND net < 0), 0)             AS sd_down,
-        coalesce(sum(net) FILTER (WHERE wtsd = 0 AND net > 0), 0)             AS nsd_up,
-        coalesce(sum(net) FILTER (WHERE wtsd = 0 AND net < 0), 0)             AS nsd_down,
-        sum(allin_ev)                                                         AS ev,
-        coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0)                AS ev_up,
-        max(start_utc)                                                        AS last_start
-    FROM scope
+        CAST(sum(n) AS BIGINT)                                                AS n,
+        sum(sd_up)                                                            AS sd_up,
+        sum(sd_down)                                                          AS sd_down,
+        sum(nsd_up)                                                           AS nsd_up,
+        sum(nsd_down)                                                         AS nsd_down,
+        sum(ev)                                                               AS ev,
+        sum(ev_up)                                                            AS ev_up,
+        max(last_start)                                                       AS last_start
+    FROM player_hours($player, $since, $until, $game, $stakes)
     GROUP BY unit, hour
 ),
 

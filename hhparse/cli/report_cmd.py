@@ -12,6 +12,7 @@ warehouse, ``hand`` without an id or with one the warehouse does not hold), 3 wa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import warnings
@@ -326,79 +327,84 @@ def report_command(
     }
     root = warehouse_dir(warehouse_opt)
     con = warehouse(root)
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", FilterNote)
-            df = report(name, con, hand_id=hand_id, by=by, **filters, **hand_filters)
-        for w in caught:
-            if issubclass(w.category, FilterNote):
-                typer.echo(visible(f"hhparse report: note: {w.message}"), err=True)
-        if name == "hand" and hand_id and df.empty:
-            fail("report", _unknown_hand(con, hand_id, root.absolute()))
-    except duckdb.Error as exc:
-        raise query_failure(exc, root, f"the {name} report") from None
-    if columns:
-        wanted = [c.strip() for c in columns.split(",") if c.strip()]
-        unknown = [c for c in wanted if c not in df.columns]
-        if unknown:
-            fail(
-                "report",
-                f"--columns: {', '.join(unknown)} not in the {name} report; it has: {', '.join(map(str, df.columns))}",
-            )
-        df = df[wanted]
-    title = f"hhparse {name}" + (f" #{hand_id}" if name == "hand" and hand_id else "")
-    if player:
-        title += f" — {player}"
-    if fmt in IMAGE_FORMATS:
-        from hhparse.reports.output import graph_image
-
-        assert out is not None
-        out.write_bytes(graph_image(df, fmt, title=title))
-        return
-    if fmt == "parquet":
-        from hhparse.reports.output import to_parquet
-
-        assert out is not None
-        out.write_bytes(to_parquet(df))
-        return
-    if fmt == "html":
-        from hhparse.cli.replay_cmd import html_report
-        from hhparse.reports.replay import HandNotFoundError
-
+    with contextlib.ExitStack() as shared:
         try:
-            page = html_report(
-                con,
-                name,
-                df,
-                title=title,
-                filters={**filters, **hand_filters},
-                hand_id=hand_id,
-                out=out,
-                four_colour=four_colour,
-                all_cards=all_cards,
-                x_axis=x_axis,
-                y_axis=y_axis,
-            )
-        except (HandNotFoundError, FileExistsError, ValueError) as exc:
-            fail("report", str(exc))
-        if page is None:  # a folder of pages
+            if fmt == "html" and REPORTS[name].graph:  # the page's graph and report share their hours
+                from hhparse.reports.html import shared_hours
+
+                shared.enter_context(shared_hours(con, name, **filters))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", FilterNote)
+                df = report(name, con, hand_id=hand_id, by=by, **filters, **hand_filters)
+            for w in caught:
+                if issubclass(w.category, FilterNote):
+                    typer.echo(visible(f"hhparse report: note: {w.message}"), err=True)
+            if name == "hand" and hand_id and df.empty:
+                fail("report", _unknown_hand(con, hand_id, root.absolute()))
+        except duckdb.Error as exc:
+            raise query_failure(exc, root, f"the {name} report") from None
+        if columns:
+            wanted = [c.strip() for c in columns.split(",") if c.strip()]
+            unknown = [c for c in wanted if c not in df.columns]
+            if unknown:
+                fail(
+                    "report",
+                    f"--columns: {', '.join(unknown)} not in the {name} report; it has: {', '.join(map(str, df.columns))}",
+                )
+            df = df[wanted]
+        title = f"hhparse {name}" + (f" #{hand_id}" if name == "hand" and hand_id else "")
+        if player:
+            title += f" — {player}"
+        if fmt in IMAGE_FORMATS:
+            from hhparse.reports.output import graph_image
+
+            assert out is not None
+            out.write_bytes(graph_image(df, fmt, title=title))
             return
-        text = page
-    elif fmt == "csv":
-        from hhparse.reports.output import to_csv
+        if fmt == "parquet":
+            from hhparse.reports.output import to_parquet
 
-        text = to_csv(df, raw=csv_raw, names=csv_names)
-    elif fmt == "json":
-        from hhparse.reports.output import to_json
+            assert out is not None
+            out.write_bytes(to_parquet(df))
+            return
+        if fmt == "html":
+            from hhparse.cli.replay_cmd import html_report
+            from hhparse.reports.replay import HandNotFoundError
 
-        text = to_json(df)
-    else:
-        from hhparse.reports.output import to_table
+            try:
+                page = html_report(
+                    con,
+                    name,
+                    df,
+                    title=title,
+                    filters={**filters, **hand_filters},
+                    hand_id=hand_id,
+                    out=out,
+                    four_colour=four_colour,
+                    all_cards=all_cards,
+                    x_axis=x_axis,
+                    y_axis=y_axis,
+                )
+            except (HandNotFoundError, FileExistsError, ValueError) as exc:
+                fail("report", str(exc))
+            if page is None:  # a folder of pages
+                return
+            text = page
+        elif fmt == "csv":
+            from hhparse.reports.output import to_csv
 
-        color = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        notes = _notes(name, df, {**filters, "by": by})
-        text = to_table(df, name=name, color=color, single=bool(player), notes=notes)
-    emit(text, out)
+            text = to_csv(df, raw=csv_raw, names=csv_names)
+        elif fmt == "json":
+            from hhparse.reports.output import to_json
+
+            text = to_json(df)
+        else:
+            from hhparse.reports.output import to_table
+
+            color = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+            notes = _notes(name, df, {**filters, "by": by})
+            text = to_table(df, name=name, color=color, single=bool(player), notes=notes)
+        emit(text, out)
 
 
 def _help() -> str:
