@@ -82,6 +82,15 @@ from hhparse.import_worker import (
 from hhparse.inputs import with_last
 from hhparse.known import KnownHands, hash_value
 from hhparse.splitter import BLOCK_BINARY, Block
+from hhparse.staging import (
+    StagedPart,
+    StagedResult,
+    StagedRows,
+    batch_part,
+    process_staged,
+    staged_result,
+    write_batch,
+)
 from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import Warehouse, classify
 from hhparse.workers import start_helpers, stop_pool, wait_result
@@ -197,11 +206,14 @@ class PoolExecutor:
     workers build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
     all the same still gets it (each worker then imports the EV module on its first such task)."""
 
-    def __init__(self, jobs: int, ev: bool = True) -> None:
+    def __init__(self, jobs: int, ev: bool = True, stage: bool = True) -> None:
         self.jobs = jobs
         self.ev = ev
+        self.stage = stage
         self.trace: ImportTrace | None = None  # set by the importer
+        self.staging: Staging | None = None  # set by the importer when the workers stage (stages)
         self._pool: ProcessPoolExecutor | None = None
+        self._drained = False  # every task ran: the pool is kept for the last batch's write
 
     def start(self) -> None:
         """Start the forkserver and the ``jobs`` workers now. Returns once the forkserver has
@@ -228,32 +240,67 @@ class PoolExecutor:
         self._pool = pool
 
     def close(self) -> None:
-        """Stop the workers at once if :meth:`results` has not run them to the end."""
+        """Stop the workers: at once if :meth:`results` has not run them to the end, else once
+        they are done (the last batch is written)."""
         pool, self._pool = self._pool, None
-        if pool is not None:
+        drained, self._drained = self._drained, False
+        if pool is None:
+            return
+        if not drained:
             stop_pool(pool)
+            return
+        try:
+            pool.shutdown(wait=True)
+        except BaseException:  # (Ctrl-C here must stop the pool too)
+            stop_pool(pool)
+            raise
+
+    def stages(self, staging: Staging) -> bool:
+        """Whether the workers write the tasks' tables into the warehouse
+        (:class:`StagingExecutor`): they see its folder, as this process does; ``stage=False``
+        has them send their tables instead (this process then writes the batches)."""
+        return self.stage
+
+    def write_batch(
+        self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
+    ) -> dict[str, int]:
+        """Have a worker write the batch ``tag`` of the warehouse (:func:`hhparse.staging.write_batch`),
+        after the tasks already queued; rows by table."""
+        pool, staging = self._pool, self.staging
+        assert pool is not None and staging is not None
+        spec = {name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
+        return wait_result(pool.submit(write_batch, staging.root, staging.folder, tag, spec))
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight."""
+        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight. When the
+        workers stage (:attr:`staging`), each task's tables go to its fragment
+        (:func:`hhparse.staging.process_staged`) and the pool is kept once the tasks are done,
+        for the last batch's write (:meth:`write_batch`; :meth:`close` ends it)."""
         trace = self.trace or ImportTrace()
+        staging = self.staging
 
-        def wait(f: Future[tuple[TaskResult, TaskTiming]]) -> TaskResult:
+        def wait(f: Future[tuple[Any, TaskTiming]]) -> TaskResult:
             start = time.monotonic()
             result, timing = wait_result(f)
             trace.waited += time.monotonic() - start
             trace.task_timing(timing)
-            return result
+            return staged_result(result) if staging is not None else result  # type: ignore[no-any-return,unused-ignore]
 
         self.start()
         pool = self._pool
         assert pool is not None
-        # Enough tasks in flight that the workers keep going while the importer writes a batch
-        # to Parquet (results are still merged, and published, in submission order).
+        # Enough tasks in flight that the workers keep going while the importer publishes a
+        # batch (results are still merged, and published, in submission order).
         depth = max(4, 4 * self.jobs)
         try:
-            window: deque[tuple[Task, Future[tuple[TaskResult, TaskTiming]]]] = deque()
+            window: deque[tuple[Task, Future[tuple[Any, TaskTiming]]]] = deque()
             for task in tasks:
-                fut = pool.submit(process_timed, pack_blocks(task.blocks), task.open_tails, ev)
+                packed = pack_blocks(task.blocks)
+                fut: Future[tuple[Any, TaskTiming]]
+                if staging is not None:
+                    fut = pool.submit(process_staged, packed, task.open_tails, ev, staging.next())
+                else:
+                    fut = pool.submit(process_timed, packed, task.open_tails, ev)
                 window.append((task, fut))  # the text stays until merged: a conflict keeps it
                 while len(window) > depth:
                     t, f = window.popleft()
@@ -261,6 +308,9 @@ class PoolExecutor:
             while window:
                 t, f = window.popleft()
                 yield t, wait(f)
+            if staging is not None:
+                self._drained = True
+                return
             self._pool = None
             pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
         except BaseException:  # (GeneratorExit too: the importer stopped early)
@@ -269,7 +319,14 @@ class PoolExecutor:
             raise
 
 
-PRELOAD = ("hhparse.import_worker", "hhparse.engine", "hhparse.ev", "hhparse.parsing", "hhparse.pool_preload")
+PRELOAD = (
+    "hhparse.import_worker",
+    "hhparse.staging",
+    "hhparse.engine",
+    "hhparse.ev",
+    "hhparse.parsing",
+    "hhparse.pool_preload",
+)
 """What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`); the
 last, :mod:`hhparse.pool_preload`, builds what each worker would otherwise build for itself."""
 
@@ -313,38 +370,6 @@ class Task:
     segments: list[Segment] = field(default_factory=list)  # files the worker reads itself (then
     # ``blocks`` is empty until the result says what was read), one per ``segment_files`` entry
     segment_files: list[int] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class StagedResult(TaskResult):
-    """A task's result whose tables its worker wrote into the warehouse's staging area (a Dask
-    cluster's worker, issue #18: :class:`Staging`) instead of sending them: the client merges the
-    per-hand columns only, and a worker writes each batch's Parquet files
-    (:meth:`StagingExecutor.write_batch`). ``tables`` is empty; ``rows`` are the rows of each
-    table in the fragment, and ``load`` reads its tables back (a conflicting hand's game)."""
-
-    fragment: str = ""
-    rows: dict[str, int] = field(default_factory=dict)
-    load: Any = None  # Callable[[str], dict[str, pa.Table]]
-
-
-@dataclass(frozen=True, slots=True)
-class StagedPart:
-    """A buffered table's rows in a fragment (:class:`StagedResult`): ``keep`` lists the hands
-    (``_hand_idx``) kept, ``None`` all of them."""
-
-    fragment: str
-    keep: list[int] | None
-
-
-@dataclass(frozen=True, slots=True)
-class StagedRows:
-    """A buffered table's rows as the client made them (``imports`` rows, a conflict's
-    ``rejects`` row), tabulated by the worker that writes the batch: a process that converts no
-    Python list to Arrow never imports pandas (pyarrow imports it on the first such conversion,
-    only to ask whether the list is a pandas object: a fixed CPU cost on the client)."""
-
-    rows: list[dict[str, Any]]
 
 
 STAGED_PARTS = 10_000
