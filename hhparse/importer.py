@@ -49,8 +49,9 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -83,6 +84,7 @@ from hhparse.inputs import with_last
 from hhparse.known import KnownHands, hash_value
 from hhparse.splitter import BLOCK_BINARY, Block
 from hhparse.staging import (
+    BatchPart,
     StagedPart,
     StagedResult,
     StagedRows,
@@ -93,7 +95,7 @@ from hhparse.staging import (
 )
 from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import Warehouse, classify
-from hhparse.workers import start_helpers, stop_pool, wait_result
+from hhparse.workers import WATCH_SECONDS, start_helpers, stop_pool, wait_result
 
 __all__ = [
     "DEFAULT_BATCH_HANDS",
@@ -214,6 +216,7 @@ class PoolExecutor:
         self.staging: Staging | None = None  # set by the importer when the workers stage (stages)
         self._pool: ProcessPoolExecutor | None = None
         self._drained = False  # every task ran: the pool is kept for the last batch's write
+        self._feed: tuple[Callable[[], bool], deque[Any], int] | None = None  # (results' window)
 
     def start(self) -> None:
         """Start the forkserver and the ``jobs`` workers now. Returns once the forkserver has
@@ -264,12 +267,35 @@ class PoolExecutor:
     def write_batch(
         self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
     ) -> dict[str, int]:
-        """Have a worker write the batch ``tag`` of the warehouse (:func:`hhparse.staging.write_batch`),
-        after the tasks already queued; rows by table."""
+        """Have the workers write the batch ``tag`` of the warehouse (:func:`hhparse.staging.write_batch`),
+        its tables shared out between ``jobs`` writes (:func:`write_groups`: the last batch,
+        written with nothing else left to run, takes half the time on two workers); rows by
+        table. The writes are queued after the tasks in flight: while they wait and run, the
+        next tasks are cut and submitted behind them (:meth:`_feed_while`), so that a worker
+        with no write to do still has a task to run."""
         pool, staging = self._pool, self.staging
         assert pool is not None and staging is not None
         spec = {name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
-        return wait_result(pool.submit(write_batch, staging.root, staging.folder, tag, spec))
+        futures = [
+            pool.submit(write_batch, staging.root, staging.folder, tag, group)
+            for group in write_groups(spec, self.jobs)
+        ]
+        self._feed_while(futures)
+        rows: dict[str, int] = {}
+        for future in futures:
+            written: dict[str, int] = wait_result(future)
+            rows.update(written)
+        return rows
+
+    def _feed_while(self, writes: list[Future[dict[str, int]]]) -> None:
+        """Until ``writes`` are done, keep up to the usual number of tasks running or queued
+        (:meth:`results`'s window, at most twice as long while its results wait to be merged)."""
+        while self._feed is not None and not all(f.done() for f in writes):
+            submit, window, depth = self._feed
+            running = [f for _, f in window if not f.done()]
+            if len(running) < depth and len(window) < 2 * depth and submit():
+                continue
+            wait_futures([*writes, *running], timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
         """Each task with its result, in order; at most ``4 × jobs`` tasks in flight. When the
@@ -289,34 +315,62 @@ class PoolExecutor:
         self.start()
         pool = self._pool
         assert pool is not None
-        # Enough tasks in flight that the workers keep going while the importer publishes a
-        # batch (results are still merged, and published, in submission order).
+        # Enough tasks in flight that the workers keep going while the importer merges and
+        # publishes (results are still merged, and published, in submission order).
         depth = max(4, 4 * self.jobs)
+        window: deque[tuple[Task, Future[tuple[Any, TaskTiming]]]] = deque()
+
+        def submit() -> bool:
+            """Cut and submit the next task (``False``: none left)."""
+            task = next(tasks, None)
+            if task is None:
+                return False
+            packed = pack_blocks(task.blocks)
+            fut: Future[tuple[Any, TaskTiming]]
+            if staging is not None:
+                fut = pool.submit(process_staged, packed, task.open_tails, ev, staging.next())
+            else:
+                fut = pool.submit(process_timed, packed, task.open_tails, ev)
+            window.append((task, fut))  # the text stays until merged: a conflict keeps it
+            return True
+
+        self._feed = (submit, window, depth)
         try:
-            window: deque[tuple[Task, Future[tuple[Any, TaskTiming]]]] = deque()
-            for task in tasks:
-                packed = pack_blocks(task.blocks)
-                fut: Future[tuple[Any, TaskTiming]]
-                if staging is not None:
-                    fut = pool.submit(process_staged, packed, task.open_tails, ev, staging.next())
-                else:
-                    fut = pool.submit(process_timed, packed, task.open_tails, ev)
-                window.append((task, fut))  # the text stays until merged: a conflict keeps it
+            while submit():
                 while len(window) > depth:
                     t, f = window.popleft()
                     yield t, wait(f)
             while window:
                 t, f = window.popleft()
                 yield t, wait(f)
+            self._feed = None
             if staging is not None:
                 self._drained = True
                 return
             self._pool = None
             pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
         except BaseException:  # (GeneratorExit too: the importer stopped early)
+            self._feed = None
             self._pool = None
             stop_pool(pool)  # at once: do not wait for the queued tasks
             raise
+
+
+WRITE_WEIGHTS = {"actions": 10, "hands": 6, "hand_players": 5, "rejects": 3}
+"""What writing each table of a batch roughly costs against a table not listed (1), on real
+hands: how :func:`write_groups` shares a batch's tables out between the pool's workers."""
+
+
+def write_groups(spec: dict[str, list[BatchPart]], n: int) -> list[dict[str, list[BatchPart]]]:
+    """The tables of a batch in at most ``n`` groups of about the same cost (:data:`WRITE_WEIGHTS`),
+    each written by one worker (:meth:`PoolExecutor.write_batch`); every table in exactly one."""
+    groups: list[tuple[int, dict[str, list[BatchPart]]]] = [(0, {}) for _ in range(max(1, n))]
+    for name in sorted(spec, key=lambda t: -WRITE_WEIGHTS.get(t, 1)):
+        i = min(range(len(groups)), key=lambda g: groups[g][0])
+        cost, group = groups[i]
+        group[name] = spec[name]
+        groups[i] = (cost + WRITE_WEIGHTS.get(name, 1), group)
+    return [group for _, group in groups if group]
 
 
 PRELOAD = (

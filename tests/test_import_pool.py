@@ -23,6 +23,7 @@ import pytest
 import hhparse.importer as importer
 from hhparse.import_plan import plan_file
 from hhparse.importer import ImportStats, InProcessExecutor, PoolExecutor, import_paths
+from hhparse.staging import BatchPart
 from hhparse.tables.schema import TABLES
 from hhparse.tables.store import Warehouse
 
@@ -307,3 +308,20 @@ def test_a_worker_killed_mid_import_stops_it_and_the_rerun_stores_the_clean_impo
     again = import_paths([src], tmp_path / "wh", executor=rerun, task_hands=7, batch_hands=20)
     assert again.stats.new > 0
     assert _tables_in_order(tmp_path / "wh") == _tables_in_order(tmp_path / "clean")
+
+
+def test_a_batchs_tables_are_shared_out_between_the_workers_each_once_and_in_order() -> None:
+    """The last batch is written by both workers at once: every table goes to exactly one write,
+    with its parts in their order, and the costliest (``actions``) is not with the next two."""
+    spec: dict[str, list[BatchPart]] = {
+        name: [("fragment", f"{name}-{i}", None) for i in range(3)] for name in TABLES if name != "imports"
+    }
+    spec["imports"] = [("rows", [{"path": "x"}], None)]
+    for n in (1, 2, 3):
+        groups = importer.write_groups(spec, n)
+        assert len(groups) == min(n, len(spec))
+        merged = [name for group in groups for name in group]
+        assert sorted(merged) == sorted(spec)  # each table in exactly one group
+        assert all(group[name] == spec[name] for group in groups for name in group)
+    with_actions = next(g for g in importer.write_groups(spec, 2) if "actions" in g)
+    assert "hands" not in with_actions and "hand_players" not in with_actions
