@@ -432,7 +432,8 @@ in four digits); the next go under a new tag."""
 
 
 class Staging:
-    """Names for the fragments a cluster's workers write into the warehouse's staging area, under
+    """Names for the fragments the workers (a local pool's, a cluster's) write into the
+    warehouse's staging area (:mod:`hhparse.staging`), under
     tags the warehouse announced first (:meth:`~hhparse.tables.store.Warehouse.stage`): a crash
     at any point leaves nothing the next writer does not delete. :meth:`close` deletes what is
     left (the fragments of tasks never merged) when the import is over."""
@@ -460,8 +461,8 @@ class Staging:
 
 
 class StagingExecutor(Protocol):
-    """An executor whose workers can write into the warehouse (a Dask cluster sharing its file
-    system): its tasks' tables go to fragments (:class:`StagedResult`), and a worker writes each
+    """An executor whose workers can write into the warehouse (the local pool, a Dask cluster
+    sharing its file system; :mod:`hhparse.staging`): its tasks' tables go to fragments (:class:`StagedResult`), and a worker writes each
     batch (:meth:`~hhparse.tables.store.Warehouse.publish_written`)."""
 
     staging: Staging | None
