@@ -81,11 +81,21 @@ from hhparse.import_worker import (
     process_packed,
     warm_up,
 )
-from hhparse.importer import PRELOAD, StagedPart, StagedResult, StagedRows, Staging, Task
+from hhparse.importer import PRELOAD, Staging, Task
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
-from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
-from hhparse.tables.store import staged_name, write_batch_file
+from hhparse.staging import (
+    BatchPart,
+    Stage,
+    StagedPart,
+    StagedRows,
+    batch_part,
+    ipc_stream,
+    stage_result,
+    staged_result,
+    write_batch,
+)
+from hhparse.tables.store import staged_name
 from hhparse.workers import _std_streams_to_devnull, start_helpers
 
 __all__ = [
@@ -225,21 +235,6 @@ WRITE_MODES: Final = ("auto", "workers", "client")
 ``client`` (they send them), ``auto`` (the workers when they see its staging folder)."""
 
 
-def _batch_part(part: pa.Table | StagedPart | StagedRows) -> BatchPart:
-    if isinstance(part, StagedPart):
-        return ("fragment", part.fragment, part.keep)
-    if isinstance(part, StagedRows):
-        return ("rows", part.rows, None)
-    return ("table", _ipc(part), None)
-
-
-def _ipc(table: pa.Table) -> bytes:
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return bytes(sink.getvalue().to_pybytes())
-
-
 RESULT_COMPRESSION: Final = "zstd"
 """How a worker compresses the Arrow IPC streams of a result (:func:`pack_result`): a result's
 tables are several KB a hand uncompressed, and the client's Dask event loop pays for every byte
@@ -248,20 +243,12 @@ it receives; zstd makes them several times smaller for little CPU on either side
 _FILES_FIELDS: Final = tuple(f.name for f in dataclasses.fields(FilesResult) if f.name != "result")
 
 
-def _compressed_ipc(table: pa.Table) -> bytes:
-    sink = pa.BufferOutputStream()
-    options = pa.ipc.IpcWriteOptions(compression=RESULT_COMPRESSION)
-    with pa.ipc.new_stream(sink, table.schema, options=options) as writer:
-        writer.write_table(table)
-    return bytes(sink.getvalue().to_pybytes())
-
-
 def pack_result(result: TaskResult | FilesResult) -> bytes:
     """A task's result as one blob for the client (:func:`unpack_result`): its tables as
     compressed Arrow IPC streams, the rest pickled. One ``bytes`` object is also what Dask
     sends with the least work (no walk of the result's lists on either side)."""
     task = result.result if isinstance(result, FilesResult) else result
-    ipc = {name: _compressed_ipc(table) for name, table in task.tables.items()}
+    ipc = {name: ipc_stream(table, RESULT_COMPRESSION) for name, table in task.tables.items()}
     columns = (task.sites, task.hand_ids, task.hashes, task.accepted)
     files = tuple(getattr(result, f) for f in _FILES_FIELDS) if isinstance(result, FilesResult) else None
     return pickle.dumps((ipc, columns, files), protocol=pickle.HIGHEST_PROTOCOL)
@@ -272,7 +259,7 @@ def unpack_result(blob: bytes) -> TaskResult | FilesResult:
     ipc, (sites, hand_ids, hashes, accepted), files = pickle.loads(blob)
     if isinstance(ipc, tuple):  # staged (:func:`_staged`)
         fragment, rows = ipc
-        task: TaskResult = StagedResult({}, sites, hand_ids, hashes, accepted, fragment, rows, load_fragment)
+        task: TaskResult = staged_result((fragment, rows, sites, hand_ids, hashes, accepted))
     else:
         tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
         task = TaskResult(tables, sites, hand_ids, hashes, accepted)
@@ -281,83 +268,27 @@ def unpack_result(blob: bytes) -> TaskResult | FilesResult:
     return FilesResult(task, *files)
 
 
-Stage = tuple[str, str, int]
-"""Where a worker writes a task's tables (:class:`hhparse.importer.Staging`): the staging folder
-of a tag the warehouse announced, the tag, the task's part number under it."""
-
-
 def _staged(result: TaskResult | FilesResult, stage: Stage) -> bytes:
-    """:func:`pack_result` with the tables written to the task's fragment in the folder of a tag
-    the warehouse announced (through a temporary name there, so that a worker killed while
-    writing leaves only what the tag's clean-up deletes): the client receives the per-hand
-    columns and the rows of each table only (:func:`unpack_result`)."""
-    folder, _tag, part = stage
-    task = result.result if isinstance(result, FilesResult) else result
-    ipc = {name: _compressed_ipc(table) for name, table in task.tables.items() if table.num_rows}
-    rows = {name: int(table.num_rows) for name, table in task.tables.items()}
-    path = staged_name(Path(folder), "frag", part)
-    tmp = staged_name(Path(folder), f"w{os.getpid()}", part)
-    with open(tmp, "wb") as fh:
-        fh.write(pickle.dumps(ipc, protocol=pickle.HIGHEST_PROTOCOL))
-    os.replace(tmp, path)
-    columns = (task.sites, task.hand_ids, task.hashes, task.accepted)
+    """:func:`pack_result` with the tables written to the task's fragment
+    (:func:`hhparse.staging.stage_result`, its streams compressed as a result's are): the client
+    receives the per-hand columns and the rows of each table only (:func:`unpack_result`)."""
+    path, rows, sites, hand_ids, hashes, accepted = stage_result(result, stage, RESULT_COMPRESSION)
     files = tuple(getattr(result, f) for f in _FILES_FIELDS) if isinstance(result, FilesResult) else None
-    return pickle.dumps(((str(path), rows), columns, files), protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def load_fragment(path: str) -> dict[str, pa.Table]:
-    """The tables a worker staged (:func:`_staged`)."""
-    with open(path, "rb") as fh:
-        ipc: dict[str, bytes] = pickle.loads(fh.read())
-    return {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
-
-
-BatchPart = tuple[str, Any, list[int] | None]
-"""A part of a batch's table (:func:`write_batch_task`): ``("fragment", path, kept hands or
-None for all)``, ``("rows", the client's rows, None)`` or ``("table", Arrow IPC stream, None)``."""
+    return pickle.dumps(
+        ((path, rows), (sites, hand_ids, hashes, accepted), files), protocol=pickle.HIGHEST_PROTOCOL
+    )
 
 
 def write_batch_task(
     expected: str, root: str, folder: str, tag: str, parts: dict[str, list[BatchPart]]
 ) -> dict[str, int]:
     """The task a worker runs to write a batch of the warehouse (:meth:`DaskExecutor.write_batch`):
-    each table's parts in order, the hands the client kept of each fragment, as the client would
-    have buffered and written them (:meth:`hhparse.importer._Importer._buffer`,
-    :meth:`~hhparse.tables.store.Warehouse.publish`). A fragment's streams are read once, each
-    table decoded only when written, so a batch's tables are never all in memory at once."""
+    :func:`hhparse.staging.write_batch`, after checking that this worker's hhparse is the
+    client's (:func:`fingerprint`)."""
     mine = fingerprint()
     if mine != expected:
         raise WorkerMismatchError(f"this worker runs hhparse {mine}, the client {expected}")
-    import pyarrow.compute as pc
-
-    raw: dict[str, dict[str, bytes]] = {}
-    rows: dict[str, int] = {}
-    for name, table_parts in parts.items():
-        tables: list[pa.Table] = []
-        for kind, what, keep in table_parts:
-            if kind == "table":
-                tables.append(pa.ipc.open_stream(what).read_all())
-                continue
-            if kind == "rows":
-                tables.append(records_from_pylist(name, what))
-                continue
-            if what not in raw:
-                with open(what, "rb") as fh:
-                    raw[what] = pickle.loads(fh.read())
-            data = raw[what].get(name)
-            if data is None:
-                continue
-            table = pa.ipc.open_stream(data).read_all()
-            if keep is not None:
-                table = table.filter(pc.is_in(table[HAND_IDX], value_set=pa.array(keep, type=pa.int32())))
-                if table.num_rows == 0:
-                    continue
-            tables.append(strip_hand_idx(table))
-        if tables:
-            table = pa.concat_tables(tables)
-            if table.num_rows:
-                rows[name] = write_batch_file(root, name, tag, table, folder)
-    return rows
+    return write_batch(root, folder, tag, parts)
 
 
 def can_stage(folder: str, probe: str) -> str | None:
@@ -572,7 +503,7 @@ class DaskExecutor:
         ahead of the tasks queued; rows by table."""
         assert self.staging is not None
         spec: dict[str, list[BatchPart]] = {
-            name: [_batch_part(p) for p in table_parts] for name, table_parts in parts.items()
+            name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()
         }
         future = self.client.submit(
             write_batch_task,

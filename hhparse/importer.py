@@ -49,8 +49,9 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -82,9 +83,19 @@ from hhparse.import_worker import (
 from hhparse.inputs import with_last
 from hhparse.known import KnownHands, hash_value
 from hhparse.splitter import BLOCK_BINARY, Block
+from hhparse.staging import (
+    BatchPart,
+    StagedPart,
+    StagedResult,
+    StagedRows,
+    batch_part,
+    process_staged,
+    staged_result,
+    write_batch,
+)
 from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import Warehouse, classify
-from hhparse.workers import start_helpers, stop_pool, wait_result
+from hhparse.workers import WATCH_SECONDS, start_helpers, stop_pool, wait_result
 
 __all__ = [
     "DEFAULT_BATCH_HANDS",
@@ -197,11 +208,15 @@ class PoolExecutor:
     workers build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
     all the same still gets it (each worker then imports the EV module on its first such task)."""
 
-    def __init__(self, jobs: int, ev: bool = True) -> None:
+    def __init__(self, jobs: int, ev: bool = True, stage: bool = True) -> None:
         self.jobs = jobs
         self.ev = ev
+        self.stage = stage
         self.trace: ImportTrace | None = None  # set by the importer
+        self.staging: Staging | None = None  # set by the importer when the workers stage (stages)
         self._pool: ProcessPoolExecutor | None = None
+        self._drained = False  # every task ran: the pool is kept for the last batch's write
+        self._feed: tuple[Callable[[], bool], deque[Any], int] | None = None  # (results' window)
 
     def start(self) -> None:
         """Start the forkserver and the ``jobs`` workers now. Returns once the forkserver has
@@ -228,48 +243,144 @@ class PoolExecutor:
         self._pool = pool
 
     def close(self) -> None:
-        """Stop the workers at once if :meth:`results` has not run them to the end."""
+        """Stop the workers: at once if :meth:`results` has not run them to the end, else once
+        they are done (the last batch is written)."""
         pool, self._pool = self._pool, None
-        if pool is not None:
+        drained, self._drained = self._drained, False
+        if pool is None:
+            return
+        if not drained:
             stop_pool(pool)
+            return
+        try:
+            pool.shutdown(wait=True)
+        except BaseException:  # (Ctrl-C here must stop the pool too)
+            stop_pool(pool)
+            raise
+
+    def stages(self, staging: Staging) -> bool:
+        """Whether the workers write the tasks' tables into the warehouse
+        (:class:`StagingExecutor`): they see its folder, as this process does; ``stage=False``
+        has them send their tables instead (this process then writes the batches)."""
+        return self.stage
+
+    def write_batch(
+        self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
+    ) -> dict[str, int]:
+        """Have the workers write the batch ``tag`` of the warehouse (:func:`hhparse.staging.write_batch`),
+        its tables shared out between ``jobs`` writes (:func:`write_groups`: the last batch,
+        written with nothing else left to run, takes half the time on two workers); rows by
+        table. The writes are queued after the tasks in flight: while they wait and run, the
+        next tasks are cut and submitted behind them (:meth:`_feed_while`), so that a worker
+        with no write to do still has a task to run."""
+        pool, staging = self._pool, self.staging
+        assert pool is not None and staging is not None
+        spec = {name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
+        futures = [
+            pool.submit(write_batch, staging.root, staging.folder, tag, group)
+            for group in write_groups(spec, self.jobs)
+        ]
+        self._feed_while(futures)
+        rows: dict[str, int] = {}
+        for future in futures:
+            written: dict[str, int] = wait_result(future)
+            rows.update(written)
+        return rows
+
+    def _feed_while(self, writes: list[Future[dict[str, int]]]) -> None:
+        """Until ``writes`` are done, keep up to the usual number of tasks running or queued
+        (:meth:`results`'s window, at most twice as long while its results wait to be merged)."""
+        while self._feed is not None and not all(f.done() for f in writes):
+            submit, window, depth = self._feed
+            running = [f for _, f in window if not f.done()]
+            if len(running) < depth and len(window) < 2 * depth and submit():
+                continue
+            wait_futures([*writes, *running], timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight."""
+        """Each task with its result, in order; at most ``4 × jobs`` tasks in flight. When the
+        workers stage (:attr:`staging`), each task's tables go to its fragment
+        (:func:`hhparse.staging.process_staged`) and the pool is kept once the tasks are done,
+        for the last batch's write (:meth:`write_batch`; :meth:`close` ends it)."""
         trace = self.trace or ImportTrace()
+        staging = self.staging
 
-        def wait(f: Future[tuple[TaskResult, TaskTiming]]) -> TaskResult:
+        def wait(f: Future[tuple[Any, TaskTiming]]) -> TaskResult:
             start = time.monotonic()
             result, timing = wait_result(f)
             trace.waited += time.monotonic() - start
             trace.task_timing(timing)
-            return result
+            return staged_result(result) if staging is not None else result  # type: ignore[no-any-return,unused-ignore]
 
         self.start()
         pool = self._pool
         assert pool is not None
-        # Enough tasks in flight that the workers keep going while the importer writes a batch
-        # to Parquet (results are still merged, and published, in submission order).
+        # Enough tasks in flight that the workers keep going while the importer merges and
+        # publishes (results are still merged, and published, in submission order).
         depth = max(4, 4 * self.jobs)
+        window: deque[tuple[Task, Future[tuple[Any, TaskTiming]]]] = deque()
+
+        def submit() -> bool:
+            """Cut and submit the next task (``False``: none left)."""
+            task = next(tasks, None)
+            if task is None:
+                return False
+            packed = pack_blocks(task.blocks)
+            fut: Future[tuple[Any, TaskTiming]]
+            if staging is not None:
+                fut = pool.submit(process_staged, packed, task.open_tails, ev, staging.next())
+            else:
+                fut = pool.submit(process_timed, packed, task.open_tails, ev)
+            window.append((task, fut))  # the text stays until merged: a conflict keeps it
+            return True
+
+        self._feed = (submit, window, depth)
         try:
-            window: deque[tuple[Task, Future[tuple[TaskResult, TaskTiming]]]] = deque()
-            for task in tasks:
-                fut = pool.submit(process_timed, pack_blocks(task.blocks), task.open_tails, ev)
-                window.append((task, fut))  # the text stays until merged: a conflict keeps it
+            while submit():
                 while len(window) > depth:
                     t, f = window.popleft()
                     yield t, wait(f)
             while window:
                 t, f = window.popleft()
                 yield t, wait(f)
+            self._feed = None
+            if staging is not None:
+                self._drained = True
+                return
             self._pool = None
             pool.shutdown(wait=True)  # (inside: Ctrl-C here must stop the pool too)
         except BaseException:  # (GeneratorExit too: the importer stopped early)
+            self._feed = None
             self._pool = None
             stop_pool(pool)  # at once: do not wait for the queued tasks
             raise
 
 
-PRELOAD = ("hhparse.import_worker", "hhparse.engine", "hhparse.ev", "hhparse.parsing", "hhparse.pool_preload")
+WRITE_WEIGHTS = {"actions": 10, "hands": 6, "hand_players": 5, "rejects": 3}
+"""What writing each table of a batch roughly costs against a table not listed (1), on real
+hands: how :func:`write_groups` shares a batch's tables out between the pool's workers."""
+
+
+def write_groups(spec: dict[str, list[BatchPart]], n: int) -> list[dict[str, list[BatchPart]]]:
+    """The tables of a batch in at most ``n`` groups of about the same cost (:data:`WRITE_WEIGHTS`),
+    each written by one worker (:meth:`PoolExecutor.write_batch`); every table in exactly one."""
+    groups: list[tuple[int, dict[str, list[BatchPart]]]] = [(0, {}) for _ in range(max(1, n))]
+    for name in sorted(spec, key=lambda t: -WRITE_WEIGHTS.get(t, 1)):
+        i = min(range(len(groups)), key=lambda g: groups[g][0])
+        cost, group = groups[i]
+        group[name] = spec[name]
+        groups[i] = (cost + WRITE_WEIGHTS.get(name, 1), group)
+    return [group for _, group in groups if group]
+
+
+PRELOAD = (
+    "hhparse.import_worker",
+    "hhparse.staging",
+    "hhparse.engine",
+    "hhparse.ev",
+    "hhparse.parsing",
+    "hhparse.pool_preload",
+)
 """What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`); the
 last, :mod:`hhparse.pool_preload`, builds what each worker would otherwise build for itself."""
 
@@ -315,45 +426,14 @@ class Task:
     segment_files: list[int] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class StagedResult(TaskResult):
-    """A task's result whose tables its worker wrote into the warehouse's staging area (a Dask
-    cluster's worker, issue #18: :class:`Staging`) instead of sending them: the client merges the
-    per-hand columns only, and a worker writes each batch's Parquet files
-    (:meth:`StagingExecutor.write_batch`). ``tables`` is empty; ``rows`` are the rows of each
-    table in the fragment, and ``load`` reads its tables back (a conflicting hand's game)."""
-
-    fragment: str = ""
-    rows: dict[str, int] = field(default_factory=dict)
-    load: Any = None  # Callable[[str], dict[str, pa.Table]]
-
-
-@dataclass(frozen=True, slots=True)
-class StagedPart:
-    """A buffered table's rows in a fragment (:class:`StagedResult`): ``keep`` lists the hands
-    (``_hand_idx``) kept, ``None`` all of them."""
-
-    fragment: str
-    keep: list[int] | None
-
-
-@dataclass(frozen=True, slots=True)
-class StagedRows:
-    """A buffered table's rows as the client made them (``imports`` rows, a conflict's
-    ``rejects`` row), tabulated by the worker that writes the batch: a process that converts no
-    Python list to Arrow never imports pandas (pyarrow imports it on the first such conversion,
-    only to ask whether the list is a pandas object: a fixed CPU cost on the client)."""
-
-    rows: list[dict[str, Any]]
-
-
 STAGED_PARTS = 10_000
 """Fragments in one staging tag's folder (:func:`hhparse.tables.store.staged_name` numbers them
 in four digits); the next go under a new tag."""
 
 
 class Staging:
-    """Names for the fragments a cluster's workers write into the warehouse's staging area, under
+    """Names for the fragments the workers (a local pool's, a cluster's) write into the
+    warehouse's staging area (:mod:`hhparse.staging`), under
     tags the warehouse announced first (:meth:`~hhparse.tables.store.Warehouse.stage`): a crash
     at any point leaves nothing the next writer does not delete. :meth:`close` deletes what is
     left (the fragments of tasks never merged) when the import is over."""
@@ -381,8 +461,8 @@ class Staging:
 
 
 class StagingExecutor(Protocol):
-    """An executor whose workers can write into the warehouse (a Dask cluster sharing its file
-    system): its tasks' tables go to fragments (:class:`StagedResult`), and a worker writes each
+    """An executor whose workers can write into the warehouse (the local pool, a Dask cluster
+    sharing its file system; :mod:`hhparse.staging`): its tasks' tables go to fragments (:class:`StagedResult`), and a worker writes each
     batch (:meth:`~hhparse.tables.store.Warehouse.publish_written`)."""
 
     staging: Staging | None

@@ -23,7 +23,6 @@ from hhparse import importer
 from hhparse.cluster import (
     ClusterError,
     DaskExecutor,
-    _batch_part,
     can_stage,
     fingerprint,
     pack_result,
@@ -32,8 +31,9 @@ from hhparse.cluster import (
     write_batch_task,
 )
 from hhparse.import_worker import FilesResult, TaskResult, process_blocks, process_files
-from hhparse.importer import StagedResult, Staging, Task, _parallel, import_paths, local_executor
+from hhparse.importer import Staging, Task, _parallel, import_paths, local_executor
 from hhparse.splitter import split_file
+from hhparse.staging import StagedResult, batch_part
 from hhparse.tables.build import records_from_pylist
 from hhparse.tables.store import Warehouse, staged_name, write_batch_file
 
@@ -200,7 +200,7 @@ class _InProcessStager(_InProcessReader):
 
     def write_batch(self, tag: str, parts: dict[str, list[Any]]) -> dict[str, int]:
         assert self.staging is not None
-        spec = {name: [_batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
+        spec = {name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
         spec = pickle.loads(pickle.dumps(spec))
         rows = write_batch_task(fingerprint(), self.staging.root, self.staging.folder, tag, spec)
         self.batches.append(rows)

@@ -7,21 +7,35 @@ together, and the import's trace says where the time went; none of it may change
 
 from __future__ import annotations
 
+import json
 import multiprocessing.forkserver
+import os
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 import hhparse.importer as importer
 from hhparse.import_plan import plan_file
 from hhparse.importer import ImportStats, InProcessExecutor, PoolExecutor, import_paths
+from hhparse.staging import BatchPart
+from hhparse.tables.schema import TABLES
 from hhparse.tables.store import Warehouse
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import install_referee, read_views, write_hands
+from _warehouse_helpers import (
+    install_referee,
+    make_hand,
+    read_views,
+    stray_files,
+    table_folder_extras,
+    write_hands,
+)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -211,3 +225,103 @@ def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
     while _children(server) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _children(server) == set()
+
+
+# --------------------------------------------------------------------------------------------
+# The workers write the tables, the main process commits (issue #14: hhparse.staging)
+# --------------------------------------------------------------------------------------------
+
+
+def _tables_in_order(wh: Path) -> dict[str, pa.Table]:
+    """Every table's published rows in publication order (the order is what is compared)."""
+    with Warehouse(wh) as w:
+        return {name: w.read_table(name) for name in TABLES if name != "imports"}
+
+
+def _troubled_input(root: Path) -> Path:
+    """Hands with a copy of each (duplicates found after a worker staged them), a reject and a
+    conflict (a stored hand id, another text)."""
+    _input(root / "a", files=3, per_file=20)
+    _input(root / "b", files=3, per_file=20)  # the same hands again: duplicates
+    bad = make_hand("70000999").replace("*** SUMMARY ***", "*** SUMMRY ***")
+    (root / "c.txt").write_text(
+        make_hand("70000001") + "\n\n\n" + bad + "\n\n\n" + make_hand("70000001", variant="x") + "\n\n\n"
+    )
+    return root
+
+
+def test_the_pools_workers_write_the_tables_of_an_in_process_import_row_for_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool's workers stage each task's tables and write each batch's Parquet files; the main
+    process only merges the per-hand columns and commits (it tabulates no rows: ``_buffer`` is
+    never reached). The tables are the in-process import's, in the same order, duplicates,
+    rejects and the conflict's reject included; nothing is left in the staging area."""
+    _real_referee()
+    src = _troubled_input(tmp_path / "in")
+    want = import_paths([src], tmp_path / "w1", jobs=1, task_hands=7, batch_hands=20)
+
+    def not_here(*args: object) -> None:
+        raise AssertionError("the main process buffered a task's tables")
+
+    monkeypatch.setattr(importer._Importer, "_buffer", not_here)
+    executor = PoolExecutor(2, ev=True)
+    got = import_paths([src], tmp_path / "w2", executor=executor, task_hands=7, batch_hands=20)
+    assert (want.stats.duplicate, want.stats.conflicting, want.stats.rejected) == (60, 1, 1)
+    for name in ("read", "new", "duplicate", "conflicting", "rejected"):
+        assert getattr(got.stats, name) == getattr(want.stats, name), name
+    assert got.stats.batches > 2
+    assert _tables_in_order(tmp_path / "w2") == _tables_in_order(tmp_path / "w1")
+    assert not stray_files(tmp_path / "w2") and not table_folder_extras(tmp_path / "w2")
+    assert not any((tmp_path / "w2" / ".hhparse" / "staging").iterdir())
+    assert json.loads((tmp_path / "w2" / "manifest.json").read_text())["pending"] == []
+
+
+def test_a_worker_killed_mid_import_stops_it_and_the_rerun_stores_the_clean_imports_tables(
+    tmp_path: Path,
+) -> None:
+    """kill -9 of a pool worker after the first batch is published: the import stops with an
+    error, keeps what it committed, leaves nothing staged; running it again (the pool not
+    staging) gives exactly the tables of an import never interrupted."""
+    _real_referee()
+    src = _troubled_input(tmp_path / "in")
+    import_paths([src], tmp_path / "clean", jobs=1, task_hands=7, batch_hands=20)
+    executor = PoolExecutor(2)
+
+    class Killer(importer._NullReporter):
+        def advance(self, stats: ImportStats) -> None:
+            pool = executor._pool
+            if stats.batches >= 1 and pool is not None and pool._processes:  # type: ignore[attr-defined]
+                for pid in list(pool._processes):  # type: ignore[attr-defined]
+                    os.kill(pid, signal.SIGKILL)
+                    break
+
+    with pytest.raises(BrokenProcessPool):
+        import_paths(
+            [src], tmp_path / "wh", executor=executor, task_hands=7, batch_hands=20, reporter=Killer()
+        )
+    with Warehouse(tmp_path / "wh") as wh:
+        assert wh.read_table("hands").num_rows > 0  # the first batch stays
+    assert not stray_files(tmp_path / "wh") and not table_folder_extras(tmp_path / "wh")
+    assert not any((tmp_path / "wh" / ".hhparse" / "staging").iterdir())
+    rerun = PoolExecutor(2, stage=False)  # (the results then carry their tables, as before staging)
+    again = import_paths([src], tmp_path / "wh", executor=rerun, task_hands=7, batch_hands=20)
+    assert again.stats.new > 0
+    assert _tables_in_order(tmp_path / "wh") == _tables_in_order(tmp_path / "clean")
+
+
+def test_a_batchs_tables_are_shared_out_between_the_workers_each_once_and_in_order() -> None:
+    """The last batch is written by both workers at once: every table goes to exactly one write,
+    with its parts in their order, and the costliest (``actions``) is not with the next two."""
+    spec: dict[str, list[BatchPart]] = {
+        name: [("fragment", f"{name}-{i}", None) for i in range(3)] for name in TABLES if name != "imports"
+    }
+    spec["imports"] = [("rows", [{"path": "x"}], None)]
+    for n in (1, 2, 3):
+        groups = importer.write_groups(spec, n)
+        assert len(groups) == min(n, len(spec))
+        merged = [name for group in groups for name in group]
+        assert sorted(merged) == sorted(spec)  # each table in exactly one group
+        assert all(group[name] == spec[name] for group in groups for name in group)
+    with_actions = next(g for g in importer.write_groups(spec, 2) if "actions" in g)
+    assert "hands" not in with_actions and "hand_players" not in with_actions

@@ -147,6 +147,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "import_plan.py",
         "import_worker.py",
         "pool_preload.py",
+        "staging.py",
         "inputs.py",
         "recompute.py",
         "checking.py",
@@ -176,6 +177,13 @@ def test_import_worker_knows_nothing_of_the_warehouse_or_the_run() -> None:
         _imports(PKG / "inputs.py"),
         ("hhparse.tables", "hhparse.importer", "hhparse.import_plan", "hhparse.parsing"),
     )
+
+
+def test_what_a_worker_stages_and_writes_knows_nothing_of_the_run() -> None:
+    """:mod:`hhparse.staging` runs in the workers (a fragment, a batch's files): it never imports
+    the run that merges and commits, nor its plan or index."""
+    imports = _imports(PKG / "staging.py")
+    assert not _forbidden(imports, ("hhparse.importer", "hhparse.import_plan", "hhparse.known")), imports
 
 
 def test_import_plan_reads_bytes_and_never_parses() -> None:
