@@ -14,17 +14,21 @@ value by value. Tests compare both on drawn columns.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = [
+    "Numbers",
     "decimal_digits",
+    "decimal_numbers",
     "decimal_text",
     "float_cents",
+    "float_numbers",
     "float_text",
+    "int_numbers",
     "int_text",
     "joined",
     "number_text",
@@ -69,14 +73,21 @@ def per_distinct(texts: pa.Array[Any], fn: Callable[[str], str]) -> pa.Array[Any
     return done.take(encoded.indices)
 
 
-def int_text(array: pa.Array[Any], *, grouped: bool) -> pa.Array[Any] | None:
-    """``str(v)``, or ``f"{v:,}"`` when ``grouped``, of an integer array; nulls as empty text."""
+def int_numbers(array: pa.Array[Any], *, grouped: bool) -> Numbers | None:
+    """An integer array as :class:`Numbers` (``str(v)``, or ``f"{v:,}"`` when ``grouped``;
+    nulls as empty text)."""
     values = array.cast(pa.int64()).fill_null(0).to_numpy(zero_copy_only=False)
     if (values == _INT64_MIN).any():
         return None
     valid = array.is_valid().to_numpy(zero_copy_only=False)
     group = np.full(len(values), grouped, dtype=bool)
-    return number_text(np.abs(values), values < 0, 0, grouped=group, present=valid)
+    return Numbers(np.abs(values), values < 0, 0, grouped=group, present=valid)
+
+
+def int_text(array: pa.Array[Any], *, grouped: bool) -> pa.Array[Any] | None:
+    """``str(v)``, or ``f"{v:,}"`` when ``grouped``, of an integer array; nulls as empty text."""
+    found = int_numbers(array, grouped=grouped)
+    return None if found is None else found.text()
 
 
 def decimal_digits(array: pa.Array[Any]) -> tuple[np.ndarray[Any, Any], int] | None:
@@ -97,11 +108,8 @@ def decimal_digits(array: pa.Array[Any]) -> tuple[np.ndarray[Any, Any], int] | N
     return np.where(valid, low, 0), kind.scale
 
 
-def decimal_text(array: pa.Array[Any], *, grouped_from: int | None = None) -> pa.Array[Any] | None:
-    """``str(v)`` of every :class:`~decimal.Decimal` of a decimal array (as pyarrow makes them:
-    the array's scale as exponent), and ``f"{v:,}"`` for ``abs(v) >= grouped_from`` when given;
-    nulls as empty text. None: a value too large for 64 bits, or a scale that ``str`` would
-    print in exponent notation for some value."""
+def decimal_numbers(array: pa.Array[Any], *, grouped_from: int | None = None) -> Numbers | None:
+    """A decimal array as :class:`Numbers` (see :func:`decimal_text`)."""
     digits = decimal_digits(array)
     if digits is None:
         return None
@@ -111,7 +119,16 @@ def decimal_text(array: pa.Array[Any], *, grouped_from: int | None = None) -> pa
     size = np.abs(unscaled)
     wide = None if grouped_from is None else size >= grouped_from * 10**scale
     valid = array.is_valid().to_numpy(zero_copy_only=False)
-    return number_text(size, unscaled < 0, scale, grouped=wide, present=valid)
+    return Numbers(size, unscaled < 0, scale, grouped=wide, present=valid)
+
+
+def decimal_text(array: pa.Array[Any], *, grouped_from: int | None = None) -> pa.Array[Any] | None:
+    """``str(v)`` of every :class:`~decimal.Decimal` of a decimal array (as pyarrow makes them:
+    the array's scale as exponent), and ``f"{v:,}"`` for ``abs(v) >= grouped_from`` when given;
+    nulls as empty text. None: a value too large for 64 bits, or a scale that ``str`` would
+    print in exponent notation for some value."""
+    found = decimal_numbers(array, grouped_from=grouped_from)
+    return None if found is None else found.text()
 
 
 def float_cents(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
@@ -129,6 +146,15 @@ def float_cents(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
     return found
 
 
+def float_numbers(values: np.ndarray[Any, Any], *, shortest: bool = False) -> Numbers | None:
+    """Float64 values that are all whole cents as :class:`Numbers` (see :func:`float_text`)."""
+    cents = float_cents(values)
+    if cents is None:
+        return None
+    missing = np.isnan(values)
+    return Numbers(np.abs(cents), np.signbit(values) & ~missing, 2, shortest=shortest, present=~missing)
+
+
 def float_text(values: np.ndarray[Any, Any], *, shortest: bool = False) -> pa.Array[Any] | None:
     """``f"{v:.2f}"`` (or, ``shortest``, ``repr(v)``) of float64 values that are all whole
     cents; NaN as empty text. None when some value is not (see :func:`float_cents`).
@@ -137,21 +163,49 @@ def float_text(values: np.ndarray[Any, Any], *, shortest: bool = False) -> pa.Ar
     it, so its two-decimal rounding is ``k/100``; and ``k/100`` has at most 15 significant
     digits, which any double nearest to it round-trips, so its shortest text (``repr``) is
     ``k/100`` too, trailing zeros dropped but one."""
-    cents = float_cents(values)
-    if cents is None:
-        return None
-    missing = np.isnan(values)
-    return number_text(np.abs(cents), np.signbit(values) & ~missing, 2, shortest=shortest, present=~missing)
+    found = float_numbers(values, shortest=shortest)
+    return None if found is None else found.text()
 
 
 _POWERS = np.array([10**k for k in range(19)], dtype=np.int64)
+
+
+class Numbers(NamedTuple):
+    """A column of numbers to write (:func:`number_text`'s arguments): its widest text is
+    known without writing it (a terminal table measures every column, and writes only those
+    that fit)."""
+
+    magnitude: np.ndarray[Any, Any]
+    negative: np.ndarray[Any, Any]
+    scale: int
+    grouped: np.ndarray[Any, Any] | None = None
+    shortest: bool = False
+    present: np.ndarray[Any, Any] | None = None
+
+    def widest(self) -> int:
+        """The longest text's length (ASCII: its terminal cells)."""
+        n = len(self.magnitude)
+        if not n:
+            return 0
+        whole = self.magnitude // _POWERS[self.scale]
+        digits = np.maximum(np.searchsorted(_POWERS, whole, side="right").astype(np.int64), 1)
+        commas = 0 if self.grouped is None else np.where(self.grouped, (digits - 1) // 3, 0)
+        size = self.negative.astype(np.int64) + digits + commas + (self.scale + 1 if self.scale else 0)
+        if self.shortest and self.scale:
+            size = size - (self.magnitude % 10 == 0)
+        if self.present is not None:
+            size = np.where(self.present, size, 0)
+        return int(size.max())
+
+    def text(self) -> pa.Array[Any]:
+        """The texts (:func:`number_text`)."""
+        return number_text(*self)
 
 
 def number_text(
     magnitude: np.ndarray[Any, Any],
     negative: np.ndarray[Any, Any],
     scale: int,
-    *,
     grouped: np.ndarray[Any, Any] | None = None,
     shortest: bool = False,
     present: np.ndarray[Any, Any] | None = None,

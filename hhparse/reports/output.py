@@ -215,7 +215,7 @@ def _arrow(column: pd.Series) -> pa.Array[Any] | None:
             return None
         found = column.array.__arrow_array__()
     elif isinstance(dtype, pd.StringDtype):
-        found = pa.array(column.to_numpy(dtype=object, na_value=None), pa.string())  # type: ignore[call-overload]
+        found = pa.array(column.array)  # its Arrow data (pyarrow storage) or its text
     elif isinstance(dtype, pd.api.extensions.ExtensionDtype):
         if not pd.api.types.is_integer_dtype(dtype):
             return None

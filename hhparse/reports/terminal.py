@@ -191,7 +191,7 @@ def render_columns(
             out.extend(_wrap(note, width))
         return "\n".join(out) + "\n"
     meta = {c: COLUMNS[c] if c in COLUMNS else _inferred_of(c, data[c]) for c in columns}
-    texts = {c: _texts(data[c], meta[c]) for c in columns}
+    texts = _Texts(data, meta)
     # an identity column the same on every row says nothing per row: once, above the table
     header_facts: list[str] = []
     if single or size > 1:
@@ -253,14 +253,56 @@ def _inferred_of(name: str, values: Any) -> Column:
     return label(name)._replace(kind=found, rank=50 if found != "text" else 40)
 
 
+class _Texts(dict[str, Any]):
+    """Each column's cells as the terminal shows them (:func:`column_text`), an Arrow string
+    array without nulls, made when first asked for: a column of numbers is measured
+    (:meth:`widest`) without being written, and only the columns that fit are written."""
+
+    def __init__(self, data: Mapping[str, Any], meta: Mapping[str, Column]) -> None:
+        super().__init__()
+        self._data, self._meta = data, meta
+        self._numbers: dict[str, Any] = {}
+
+    def _found(self, c: str) -> None:
+        if c in self or c in self._numbers:
+            return
+        found = _texts(self._data[c], self._meta[c])
+        if isinstance(found, _numbers_type()):
+            self._numbers[c] = found
+        else:
+            self[c] = found
+
+    def __missing__(self, c: str) -> Any:
+        self._found(c)
+        if c in self._numbers:
+            self[c] = self._numbers.pop(c).text()
+        return self[c]
+
+    def widest(self, c: str) -> int:
+        """The widest cell's terminal cells (:func:`_widest`)."""
+        self._found(c)
+        if c in self._numbers:
+            return int(self._numbers[c].widest())
+        return _widest(self[c])
+
+
+def _numbers_type() -> type:
+    from hhparse.reports.arrowtext import Numbers
+
+    return Numbers
+
+
 def _texts(values: Any, column: Column) -> Any:
-    """The column's cells as the terminal shows them (:func:`column_text`), as an Arrow string
-    array without nulls: an Arrow column of numbers or text formatted by array operations
-    (:mod:`hhparse.reports.arrowtext`), anything else value by value."""
+    """The column's cells as the terminal shows them (:func:`column_text`): an Arrow string
+    array without nulls, or the :class:`~hhparse.reports.arrowtext.Numbers` to write; an Arrow
+    column of numbers or text formatted by array operations (:mod:`hhparse.reports.arrowtext`),
+    anything else value by value."""
     import pyarrow as pa
 
     if isinstance(values, pa.Array):
         done = _arrow_texts(values, column)
+        if isinstance(done, _numbers_type()):
+            return done
         if done is not None:
             return done.fill_null("")
         values = values.to_pylist()
@@ -268,18 +310,19 @@ def _texts(values: Any, column: Column) -> Any:
 
 
 def _arrow_texts(values: Any, column: Column) -> Any:
-    """:func:`column_text` of an Arrow column of one type (nulls as nulls), or None."""
+    """:func:`column_text` of an Arrow column of one type (text: nulls as nulls; numbers: the
+    :class:`~hhparse.reports.arrowtext.Numbers` to write), or None."""
     import pyarrow as pa
 
     from hhparse.reports import arrowtext
 
     kind = values.type
     if pa.types.is_floating(kind):
-        return arrowtext.float_text(values.cast(pa.float64()).to_numpy(zero_copy_only=False))
+        return arrowtext.float_numbers(values.cast(pa.float64()).to_numpy(zero_copy_only=False))
     if pa.types.is_integer(kind):
-        return arrowtext.int_text(values, grouped=column.kind == "count")
+        return arrowtext.int_numbers(values, grouped=column.kind == "count")
     if pa.types.is_decimal(kind):
-        return arrowtext.decimal_text(values, grouped_from=10_000 if column.kind == "money" else None)
+        return arrowtext.decimal_numbers(values, grouped_from=10_000 if column.kind == "money" else None)
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         texts = arrowtext.plain_strings(values)
         present = texts.drop_null()
@@ -391,7 +434,7 @@ def _table(
     data: Mapping[str, Any],
     columns: Sequence[str],
     meta: dict[str, Column],
-    texts: dict[str, Any],
+    texts: _Texts,
     width: int,
     color: bool,
     first: Sequence[str] = (),
@@ -405,7 +448,7 @@ def _table(
 
     def natural(c: str) -> int:
         if c not in naturals:
-            naturals[c] = max(_cell_len(meta[c].short), _widest(texts[c]))
+            naturals[c] = max(_cell_len(meta[c].short), texts.widest(c))
         return naturals[c]
 
     def needed(c: str) -> int:
@@ -566,7 +609,7 @@ class _Unlike(Exception):
     """A cell the fast layout would not lay out as Rich does: Rich lays out the table."""
 
 
-def _measures(col: Any) -> Any:
+def _measures(col: Any, whole: str) -> Any:
     """Each row's cells of its longest text and longest word (Rich's measure of a cell), two
     numpy arrays; a column with a space or other than printable ASCII measured once per
     distinct text."""
@@ -574,9 +617,6 @@ def _measures(col: Any) -> Any:
     import pyarrow.compute as pc
     from rich.cells import cell_len
 
-    from hhparse.reports.arrowtext import joined
-
-    whole = joined(col)
     if whole.isascii() and whole.isprintable() and " " not in whole:
         lens = pc.utf8_length(col).to_numpy(zero_copy_only=False)
         return lens, lens
@@ -620,12 +660,13 @@ def _fast_layout(
     from hhparse.reports.arrowtext import joined
 
     n = len(cells[0]) if cells else 0
-    if not n or any(_IRREGULAR.search(joined(col)) for col in cells):
+    wholes = [joined(col) for col in cells]  # each column's text, decoded once
+    if not n or any(_IRREGULAR.search(whole) for whole in wholes):
         return None
     # the rows holding each column's widest cell (Rich's measure: the longest text, the longest word)
     sample = {0}
-    for col in cells:
-        longest, words = _measures(col)
+    for col, whole in zip(cells, wholes, strict=True):
+        longest, words = _measures(col, whole)
         sample.add(int(np.argmax(longest)))
         sample.add(int(np.argmax(words)))
     for st in styles:
@@ -665,7 +706,7 @@ def _fast_layout(
         marks = None if st is None or not color else pa.array(st if rows is None else st[picked])
         left, right = pads[k]
         room = widths[k] - left - right
-        whole = joined(texts)
+        whole = wholes[k] if rows is None else joined(texts)
         tail: Any = ""
         if (
             whole.isascii()
