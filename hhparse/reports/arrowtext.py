@@ -187,6 +187,27 @@ class Numbers(NamedTuple):
         n = len(self.magnitude)
         if not n:
             return 0
+        if not self.shortest:  # a text's length grows with its magnitude: the largest of each sign
+            keep = np.ones(n, dtype=bool) if self.present is None else self.present
+            picked = [
+                int(np.argmax(np.where(side, self.magnitude, -1)))
+                for side in (keep & self.negative, keep & ~self.negative)
+                if side.any()
+            ]
+            if not picked:
+                return 0
+            at = np.array(picked)
+            return Numbers(
+                self.magnitude[at],
+                self.negative[at],
+                self.scale,
+                None if self.grouped is None else self.grouped[at],
+                False,
+                None,
+            )._sizes_max()
+        return self._sizes_max()
+
+    def _sizes_max(self) -> int:
         whole = self.magnitude // _POWERS[self.scale]
         digits = np.maximum(np.searchsorted(_POWERS, whole, side="right").astype(np.int64), 1)
         commas = 0 if self.grouped is None else np.where(self.grouped, (digits - 1) // 3, 0)

@@ -689,8 +689,7 @@ def _fast_layout(
     reference = str(console.file.getvalue())
     if sum(widths) + dividers > width or min(widths) < 1:
         return None
-    last = len(specs) - 1
-    pads = [(0, 0 if i == last else 1) for i in range(len(specs))]
+    last = len(specs) - 1  # each column padded by one space on its right, but the last
     ons, offs = ["", "", ""], ["", "", ""]
     if color:
         for code, name in enumerate(_STYLE_NAMES):
@@ -700,43 +699,53 @@ def _fast_layout(
     on_codes, off_codes = pa.array(ons, pa.string()), pa.array(offs, pa.string())
 
     def column(k: int, rows: Any) -> Any:
-        """Column ``k``'s cells of ``rows`` (None: every row) as they print, padding included."""
+        """Column ``k``'s cells of ``rows`` (None: every row) as they print, without the one
+        space of padding on their right (written with the columns' separator); the last
+        column's end its line."""
         spec, st = specs[k], styles[k]
         texts = cells[k] if rows is None else cells[k].take(rows)
         marks = None if st is None or not color else pa.array(st if rows is None else st[picked])
-        left, right = pads[k]
-        room = widths[k] - left - right
+        room = widths[k]  # no left pad; the right pad (1 but on the last column) outside
+        if k < last:
+            room -= 1
         whole = wholes[k] if rows is None else joined(texts)
-        tail: Any = ""
+        end = "\n" if k == last else ""
         if (
             whole.isascii()
             and pc.max(pc.utf8_length(texts)).as_py() <= room
             and (spec.justify == "left" or not pc.any(pc.ends_with(texts, " ")).as_py())
         ):
             pad = pc.utf8_lpad if spec.justify == "right" else pc.utf8_rpad
-            body = pad(texts, room)
+            body, tail = pad(texts, room), end
         else:
             encoded: Any = pc.dictionary_encode(texts)
             fitted = [
                 _fit(t, room, spec.justify, cell_len, set_cell_size) for t in encoded.dictionary.to_pylist()
             ]
+            if marks is None:
+                return pa.array([t + p + end for t, p in fitted], pa.string()).take(encoded.indices)
             body = pa.array([t for t, _ in fitted], pa.string()).take(encoded.indices)
-            tail = pa.array([p for _, p in fitted], pa.string()).take(encoded.indices)
+            tail = pa.array([p + end for _, p in fitted], pa.string()).take(encoded.indices)
         if marks is not None:
-            body = pc.binary_join_element_wise(on_codes.take(marks), body, off_codes.take(marks), "")
-        return pc.binary_join_element_wise(" " * left, body, tail, " " * right, "")
+            return pc.binary_join_element_wise(on_codes.take(marks), body, off_codes.take(marks), tail, "")
+        return body if isinstance(tail, str) and not tail else pc.binary_join_element_wise(body, tail, "")
 
     def lines(rows: Any) -> Any:
-        return pc.binary_join_element_wise(*(column(k, rows) for k in range(len(specs))), " ")
+        """The rows' lines, each with its newline: a cell's right pad and the space between
+        two columns written together."""
+        return pc.binary_join_element_wise(*(column(k, rows) for k in range(len(specs))), "  ")
 
     try:
         head = reference.split("\n")
-        if len(head) != len(picked) + 3 or head[-1] or head[2:-1] != lines(rows).to_pylist():
+        if (
+            len(head) != len(picked) + 3
+            or head[-1]
+            or [h + "\n" for h in head[2:-1]] != lines(rows).to_pylist()
+        ):
             return None
         if len(picked) == n:
             return reference
-        body = pc.binary_join_element_wise(lines(None), "", "\n")
-        return head[0] + "\n" + head[1] + "\n" + joined(body)
+        return head[0] + "\n" + head[1] + "\n" + joined(lines(None))
     except _Unlike:
         return None
 
