@@ -228,9 +228,43 @@ def _arrow(column: pd.Series) -> pa.Array[Any] | None:
 
 
 def _column(column: pd.Series) -> pa.Array[Any] | list[Any]:
-    """The column for the terminal table: an Arrow array (:func:`_arrow`) or its values."""
+    """The column for the terminal table: an Arrow array (:func:`_arrow`; or of flags, times or
+    lists of text, the hand list's) or its values."""
     found = _arrow(column)
+    if found is None:
+        found = _shown_arrow(column)
     return found if found is not None else _values(column)
+
+
+def _shown_arrow(column: pd.Series) -> pa.Array[Any] | None:
+    """The terminal's other Arrow columns: numpy booleans (flags), times (numpy ``datetime64``)
+    and lists of text (cards: an object column of lists or arrays of text, missing values);
+    None for any other."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) and not isinstance(dtype, pd.DatetimeTZDtype):
+        return None
+    found: Any
+    flags_or_times: pa.Array[Any]
+    if dtype.kind == "b":
+        flags_or_times = pa.array(column.to_numpy())
+        return flags_or_times
+    if dtype.kind == "M" or isinstance(dtype, pd.DatetimeTZDtype):
+        flags_or_times = pa.array(column.array)
+        return flags_or_times
+    if dtype.kind == "O":
+        try:
+            found = pa.array(column.to_numpy(), from_pandas=True)
+        except (pa.ArrowException, TypeError, ValueError):
+            return None
+        if isinstance(found, pa.ChunkedArray):
+            found = found.combine_chunks()
+        kind = found.type
+        if (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
+            pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type)
+        ):
+            lists: pa.Array[Any] = found
+            return lists
+    return None
 
 
 def _values(column: pd.Series) -> list[Any]:

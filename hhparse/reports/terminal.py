@@ -248,6 +248,8 @@ def _inferred_of(name: str, values: Any) -> Column:
         found = "ratio"
     elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
         found = "text"
+    elif pa.types.is_timestamp(kind):
+        found = "time"
     else:
         return _inferred(name, values.to_pylist())
     return label(name)._replace(kind=found, rank=50 if found != "text" else 40)
@@ -313,6 +315,7 @@ def _arrow_texts(values: Any, column: Column) -> Any:
     """:func:`column_text` of an Arrow column of one type (text: nulls as nulls; numbers: the
     :class:`~hhparse.reports.arrowtext.Numbers` to write), or None."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     from hhparse.reports import arrowtext
 
@@ -323,6 +326,21 @@ def _arrow_texts(values: Any, column: Column) -> Any:
         return arrowtext.int_numbers(values, grouped=column.kind == "count")
     if pa.types.is_decimal(kind):
         return arrowtext.decimal_numbers(values, grouped_from=10_000 if column.kind == "money" else None)
+    if pa.types.is_boolean(kind):  # a flag: ✓ or nothing
+        return pc.if_else(pc.fill_null(values, False), "✓", "")
+    if pa.types.is_timestamp(kind):  # in its own zone, to the minute
+        try:
+            if len(values) and values.null_count < len(values):
+                years = pc.year(values)
+                if pc.min(years).as_py() < 1000 or pc.max(years).as_py() > 9999:
+                    return None  # years Python's strftime writes in other than four digits
+            return pc.strftime(values, "%Y-%m-%d %H:%M")
+        except pa.ArrowException:  # a zone pyarrow cannot find
+            return None
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):  # cards: space-separated
+        if pc.list_flatten(values).null_count:
+            return None
+        return pc.binary_join(values, " ")
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         texts = arrowtext.plain_strings(values)
         present = texts.drop_null()
@@ -617,9 +635,17 @@ def _measures(col: Any, whole: str) -> Any:
     import pyarrow.compute as pc
     from rich.cells import cell_len
 
-    if whole.isascii() and whole.isprintable() and " " not in whole:
+    if whole.isascii() and whole.isprintable():
         lens = pc.utf8_length(col).to_numpy(zero_copy_only=False)
-        return lens, lens
+        if " " not in whole:
+            return lens, lens
+        # words split at spaces (printable ASCII has no other white space): each row's longest
+        parts: Any = pc.split_pattern(col, " ")
+        sizes = pc.utf8_length(pc.list_flatten(parts)).to_numpy(zero_copy_only=False)
+        rows = pc.list_parent_indices(parts).to_numpy(zero_copy_only=False)
+        longest_word = np.zeros(len(lens), dtype=np.int64)
+        np.maximum.at(longest_word, rows, sizes)
+        return lens, np.where(longest_word == 0, lens, np.minimum(longest_word, lens))
     encoded: Any = pc.dictionary_encode(col)
     longest, words = [], []
     for t in encoded.dictionary.to_pylist():
@@ -710,11 +736,14 @@ def _fast_layout(
             room -= 1
         whole = wholes[k] if rows is None else joined(texts)
         end = "\n" if k == last else ""
-        if (
-            whole.isascii()
-            and pc.max(pc.utf8_length(texts)).as_py() <= room
-            and (spec.justify == "left" or not pc.any(pc.ends_with(texts, " ")).as_py())
-        ):
+        tail: Any
+        if whole.isascii() and room >= 1:  # _fit's layout, a column at a time: one cell a character
+            if spec.justify == "right":
+                texts = pc.utf8_rtrim(texts, " ")
+            cut = pc.greater(pc.utf8_length(texts), room)
+            if pc.any(cut).as_py():
+                short = pc.binary_join_element_wise(pc.utf8_slice_codeunits(texts, 0, room - 1), "…", "")
+                texts = pc.if_else(cut, short, texts)
             pad = pc.utf8_lpad if spec.justify == "right" else pc.utf8_rpad
             body, tail = pad(texts, room), end
         else:
