@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP_DEMO := $(VENV)/.installed-demo
 STAMP_TEST := $(VENV)/.installed-test
 WAREHOUSE ?= $(CURDIR)/.demo-warehouse
+# pytest workers (pytest-xdist): one per core by default
+PYTEST_JOBS ?= auto
 # The referee is compiled by mypyc at install (hatch_build.py): a change to it reinstalls.
 NATIVE_SRC := hatch_build.py hhparse/lalr.py hhparse/model.py hhparse/facts.py hhparse/money.py hhparse/memo.py hhparse/parsing.py hhparse/tables/build.py $(wildcard hhparse/engine/*.py hhparse/rules/*.py)
 
@@ -34,7 +36,8 @@ test: $(STAMP_TEST)
 	$(BIN)/ruff check hhparse tests bench hatch_build.py
 	$(BIN)/ruff format --check hhparse tests bench hatch_build.py
 	$(BIN)/mypy --strict hhparse
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_JOBS) --dist worksteal -m 'not serial'
+	$(BIN)/python -m pytest -m serial  # (the tests that time a latency target, alone)
 
 bench: $(STAMP_TEST)
 	$(BIN)/python bench/parse.py

@@ -495,6 +495,7 @@ def real_files(corpus_dir: Path) -> list[Path]:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.corpus
 def test_corpus_all_in_ev_agrees_with_an_independent_computation(corpus_dir: Path) -> None:
     """Every real all-in hand: hhparse's ``allin_ev`` of each player is the independent one (to the

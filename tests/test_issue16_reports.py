@@ -355,6 +355,7 @@ def test_filters_that_match_only_apart_answer_with_a_note(wh: Path) -> None:
 # -- tables that fit -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [80, 200])
 def test_every_report_fits_the_terminal(wh: Path, sample: Path, width: int) -> None:
     for warehouse in (wh, sample):

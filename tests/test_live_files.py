@@ -120,6 +120,7 @@ def _check_cuts(tmp_path: Path, data: bytes, cuts: list[int], settle: float | No
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.corpus
 @pytest.mark.parametrize("settle", [None, 0.0], ids=["still-changing", "stopped-changing"])
 def test_file_cut_at_any_byte_then_completed_equals_a_clean_import(

@@ -430,6 +430,7 @@ def test_hands_list_equals_reference_on_crafted(
     assert listed["hand_id"].tolist() == ["2000000101"] and listed["players"].tolist() == [3]
 
 
+@pytest.mark.slow
 def test_hands_list_equals_reference_on_sample_and_corpus(
     sample: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -434,18 +434,21 @@ def _compare_with_pokerkit(deck: list[str], n_hole: int, n_board: int) -> None:
         assert _sign(low_b.rank - low_a.rank) == _sign((pl_a > pl_b) - (pl_a < pl_b)), (hole_a, hole_b, board)
 
 
+@pytest.mark.slow
 @settings(max_examples=6000, deadline=None, derandomize=True)
 @given(deck=st.permutations(FULL_DECK), n_board=st.sampled_from((5, 5, 4, 3)))
 def test_agrees_with_pokerkit_five_card(deck: list[str], n_board: int) -> None:
     _compare_with_pokerkit(deck, 5, n_board)
 
 
+@pytest.mark.slow
 @settings(max_examples=6000, deadline=None, derandomize=True)
 @given(deck=st.permutations(FULL_DECK), n_board=st.sampled_from((5, 5, 4, 3)))
 def test_agrees_with_pokerkit_four_card(deck: list[str], n_board: int) -> None:
     _compare_with_pokerkit(deck, 4, n_board)
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, derandomize=True)
 @given(deck=st.permutations(FULL_DECK), n_board=st.sampled_from((5, 5, 4, 3)))
 def test_agrees_with_pokerkit_six_card(deck: list[str], n_board: int) -> None:

@@ -41,6 +41,7 @@ def _conserved(hand: Hand) -> bool:
     return collected + (hand.summary.rake or 0) == hand.summary.total_pot
 
 
+@pytest.mark.slow
 def test_every_generated_hand_is_valid() -> None:
     config = SynthConfig(
         hands=6000,

@@ -254,6 +254,7 @@ def sample(tmp_path_factory: pytest.TempPathFactory, corpus_dir: Path) -> Iterat
     con.close()
 
 
+@pytest.mark.slow
 def test_fast_layout_equals_rich_on_every_report_of_the_sample_and_corpus(
     monkeypatch: pytest.MonkeyPatch, sample: duckdb.DuckDBPyConnection
 ) -> None:

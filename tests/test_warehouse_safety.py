@@ -352,7 +352,8 @@ def test_a_table_folder_that_cannot_be_updated_is_a_note_not_a_failure(tmp_path:
     write_hands(tmp_path / "in" / "b.txt", ["2"])
     code, out = _cli("import", str(tmp_path / "in"), "-w", str(wh), "-j", "1")
     assert code == 0, out
-    assert "could not update the table folder" in out and "the warehouse itself is fine" in out
+    said = " ".join(out.split())  # (wrapped to the terminal: a long temporary path moves the breaks)
+    assert "could not update the table folder" in said and "the warehouse itself is fine" in said
     assert read_views(wh)["hands"].num_rows == 2
     (wh / "hands").unlink()
     assert _cli("compact", "-w", str(wh))[0] == 0

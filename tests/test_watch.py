@@ -137,6 +137,7 @@ def append(path: Path, text: str) -> float:
     return time.monotonic()
 
 
+@pytest.mark.serial
 def test_simulated_client_two_tables(tmp_path: Path, watches: list[Watch]) -> None:
     src, wh = tmp_path / "HandHistory", tmp_path / "wh"
     a, b = src / "table-a.txt", src / "table-b.txt"
@@ -223,6 +224,7 @@ def test_simulated_client_two_tables(tmp_path: Path, watches: list[Watch]) -> No
     assert "pending" not in json.loads((wh / "manifest.json").read_text())["files"][str(b)]
 
 
+@pytest.mark.serial
 def test_a_half_written_hand_settles_then_is_completed(tmp_path: Path, watches: list[Watch]) -> None:
     """The client stalls in the middle of a hand: once the file has been quiet for the settle
     time the watch takes the hand as it stands (a reject, located); when the rest comes, the
@@ -436,6 +438,7 @@ def test_files_renamed_and_replaced_are_read_once(tmp_path: Path, watches: list[
     assert "rejected" not in watch.text.split("stopped after")[0].replace("0 rejected", ""), watch.text
 
 
+@pytest.mark.serial
 def test_polling_meets_the_latency_target_too(tmp_path: Path, watches: list[Watch]) -> None:
     """``--poll``, what a network share or a Windows drive seen from WSL gets: an appended hand
     and a new file are queryable within the target all the same."""
@@ -466,6 +469,7 @@ def replace_with(path: Path, text: str) -> float:
     return time.monotonic()
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("poll", [False, True], ids=["events", "polling"])
 def test_a_watched_file_replaced_by_a_rename_is_seen_at_once(
     tmp_path: Path, watches: list[Watch], poll: bool

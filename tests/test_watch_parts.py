@@ -43,6 +43,7 @@ def _grow(folder: Path, wh: Path, batches: int, start: int = 1) -> ImportSession
     return session
 
 
+@pytest.mark.slow
 def test_tail_compaction_keeps_few_files_and_every_row_in_order(tmp_path: Path) -> None:
     session = _grow(tmp_path / "in", tmp_path / "wh", 40)
     wh = session.wh
@@ -58,6 +59,7 @@ def test_tail_compaction_keeps_few_files_and_every_row_in_order(tmp_path: Path) 
     session.close()
 
 
+@pytest.mark.slow
 def test_tail_compaction_never_rewrites_large_files(tmp_path: Path) -> None:
     wh_dir = tmp_path / "wh"
     import_paths([write_hands(tmp_path / "big" / "a.txt", [str(i) for i in range(1, 65)])], wh_dir, jobs=1)
@@ -70,6 +72,7 @@ def test_tail_compaction_never_rewrites_large_files(tmp_path: Path) -> None:
     session.close()
 
 
+@pytest.mark.slow
 def test_files_merged_by_the_tail_expire_after_their_own_grace(tmp_path: Path) -> None:
     session = _grow(tmp_path / "in", tmp_path / "wh", 20)
     wh = session.wh
