@@ -204,10 +204,11 @@ class Numbers(NamedTuple):
                 None if self.grouped is None else self.grouped[at],
                 False,
                 None,
-            )._sizes_max()
-        return self._sizes_max()
+            ).longest_size()
+        return self.longest_size()
 
-    def _sizes_max(self) -> int:
+    def longest_size(self) -> int:
+        """The longest text of every row (without :meth:`widest`'s shortcut)."""
         whole = self.magnitude // _POWERS[self.scale]
         digits = np.maximum(np.searchsorted(_POWERS, whole, side="right").astype(np.int64), 1)
         commas = 0 if self.grouped is None else np.where(self.grouped, (digits - 1) // 3, 0)
