@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hhparse.reports import output, terminal
-from hhparse.safetext import json_line
+from hhparse.safetext import csv_cell, json_line
 
 
 def _reference_records(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -126,3 +126,60 @@ def test_json_of_no_columns_and_repeated_names(rows: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # pandas: some columns will be omitted
         assert output.to_json(twice) == _reference_json(twice)
+
+
+def _reference_csv(df: pd.DataFrame, *, raw: bool) -> str:
+    """pandas' writer over the frame with each text cell made inert (the former to_csv)."""
+    if not raw:
+        df = output._map_text(df, csv_cell, csv_cell)
+    return str(df.to_csv(index=False))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(df=_frames(), raw=st.booleans())
+def test_csv_column_by_column_equals_pandas(df: pd.DataFrame, raw: bool) -> None:
+    assert output.to_csv(df, raw=raw, names=True) == _reference_csv(df, raw=raw)
+
+
+_CENTS = st.integers(-(10**14), 10**14).map(lambda k: k / 100)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cents=st.lists(st.one_of(_CENTS, st.just(float("nan")), st.just(-0.0)), min_size=2, max_size=30),
+    amounts=st.lists(
+        st.one_of(st.none(), st.decimals(-(10**12), 10**12, places=2, allow_nan=False)),
+        min_size=2,
+        max_size=30,
+    ),
+    names=st.lists(
+        st.one_of(st.none(), _TEXT, st.sampled_from(["=1+2", "-x", "@a", "王小明", ""])),
+        min_size=2,
+        max_size=30,
+    ),
+    counts=st.lists(st.one_of(st.none(), st.integers(-(10**15), 10**15)), min_size=2, max_size=30),
+    width=st.integers(40, 200),
+    color=st.booleans(),
+)
+def test_every_output_of_whole_cent_columns_takes_the_columnar_path(
+    cents: list[float], amounts: list[Any], names: list[Any], counts: list[Any], width: int, color: bool
+) -> None:
+    """Report-shaped frames (whole-cent floats, decimals, counts, names): every output is the
+    reference's text, and is written by the columnar writers (none of them gives up)."""
+    n = min(map(len, (cents, amounts, names, counts)))
+    df = pd.DataFrame(
+        {
+            "player": pd.Series(names[:n], dtype="str"),
+            "hands": pd.Series(counts[:n], dtype="Int64"),
+            "net": pd.Series(
+                pd.arrays.ArrowExtensionArray(pa.array(amounts[:n], pa.decimal128(38, 2))),
+                dtype=pd.ArrowDtype(pa.decimal128(38, 2)),
+            ),
+            "vpip": pd.Series(cents[:n], dtype="float64"),
+        }
+    )
+    assert output._columnar_csv(df, raw=False) is not None
+    assert output._columnar_json(df) is not None
+    assert output.to_csv(df, names=True) == _reference_csv(df, raw=False)
+    assert output.to_json(df) == _reference_json(df)
+    assert output.to_table(df, width=width, color=color) == _reference_table(df, width=width, color=color)

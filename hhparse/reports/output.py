@@ -19,6 +19,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -83,6 +84,9 @@ def _json_column(values: list[Any]) -> list[Any]:
 
 def to_json(df: pd.DataFrame) -> str:
     """A JSON array of row objects (U+2028/U+2029 escaped, see :func:`hhparse.safetext.json_line`)."""
+    fast = _columnar_json(df)
+    if fast is not None:
+        return fast
     records = to_records(df)
     if not records or not records[0] or not _flat(records):
         return json_line(records, indent=1, default=str) + "\n"
@@ -92,6 +96,50 @@ def to_json(df: pd.DataFrame) -> str:
     # found only between two rows.
     text = json_line(records, separators=(",\n  ", ": "), default=str)
     return "[\n {\n  " + text[2:-2].replace("},\n  {", "\n },\n {\n  ") + "\n }\n]\n"
+
+
+def _columnar_json(df: pd.DataFrame) -> str | None:
+    """:func:`to_json`'s text written a column at a time (:mod:`hhparse.reports.arrowtext`):
+    each column's values as JSON text by array operations, the rows joined by them; None when
+    a column is of another type or holds a value it cannot promise the same text for (a float
+    not a whole number of cents, an infinity), or the frame has no row or repeats a name."""
+    import pyarrow.compute as pc
+
+    from hhparse.reports import arrowtext
+
+    names = [str(c) for c in df.columns]
+    if not names or not len(df) or len(set(names)) < len(names):
+        return None
+    parts: list[Any] = []
+    for k, name in enumerate(names):
+        column = df.iloc[:, k]
+        array = _arrow(column)
+        if array is None:
+            return None
+        kind = array.type
+        present = array.is_valid()
+        if pa.types.is_floating(kind):
+            values = array.cast(pa.float64()).to_numpy(zero_copy_only=False)
+            text = arrowtext.float_text(values, shortest=True)
+            present = pa.array(~np.isnan(values))
+        elif pa.types.is_integer(kind):
+            text = arrowtext.int_text(array, grouped=False)
+        elif pa.types.is_decimal(kind):
+            digits = arrowtext.decimal_digits(array)
+            if digits is None or digits[1] != 2 or (np.abs(digits[0]) >= 10**15).any():
+                return None  # float(v)'s shortest text is v's own digits below 15 of them
+            unscaled = digits[0]
+            valid = present.to_numpy(zero_copy_only=False)
+            text = arrowtext.number_text(np.abs(unscaled), unscaled < 0, 2, shortest=True, present=valid)
+        else:
+            text = arrowtext.per_distinct(arrowtext.plain_strings(array).fill_null(""), json_line)
+        if text is None:
+            return None
+        parts.append(f"  {json_line(name)}: ")
+        parts.append(pc.if_else(present, text, "null"))
+        parts.append(",\n" if k < len(names) - 1 else "\n },\n {\n")
+    rows = arrowtext.joined(pc.binary_join_element_wise(*parts, ""))
+    return "[\n {\n" + rows[: -len(",\n {\n")] + "\n]\n"
 
 
 def _flat(records: list[dict[str, Any]]) -> bool:
@@ -123,11 +171,100 @@ def to_table(
 
     names = [str(c) for c in df.columns]
     # each column's values as a row would hold them (a repeated name: its last column, as a dict)
-    data = {n: _values(df.iloc[:, k]) for k, n in enumerate(names)}
+    data = {n: _column(df.iloc[:, k]) for k, n in enumerate(names)}
+    # a nullable integer column iterates as numpy scalars, never coloured (terminal._sign)
+    masked = {n for k, n in enumerate(names) if _masked_int(df.iloc[:, k])}
     first = REPORTS[name].first if name in REPORTS else ()
     return render_columns(
-        data, names, len(df), name=name, width=width, color=color, single=single, notes=notes, first=first
+        data,
+        names,
+        len(df),
+        name=name,
+        width=width,
+        color=color,
+        single=single,
+        notes=notes,
+        first=first,
+        uncoloured=masked,
     )
+
+
+def _masked_int(column: pd.Series) -> bool:
+    dtype = column.dtype
+    return (
+        isinstance(dtype, pd.api.extensions.ExtensionDtype)
+        and not isinstance(dtype, pd.ArrowDtype)
+        and pd.api.types.is_integer_dtype(dtype)
+    )
+
+
+def _arrow(column: pd.Series) -> pa.Array[Any] | None:
+    """The column as an Arrow array of numbers or text (NaN as null), when its dtype is one
+    whose values iterating it gives are of that one type (floats, integers, decimals, text,
+    with missing values); None for any other (booleans, times, objects)."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        kind = dtype.pyarrow_dtype
+        if not (
+            pa.types.is_decimal(kind)
+            or pa.types.is_integer(kind)
+            or pa.types.is_floating(kind)
+            or pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)
+        ):
+            return None
+        found = column.array.__arrow_array__()
+    elif isinstance(dtype, pd.StringDtype):
+        found = pa.array(column.array)  # its Arrow data (pyarrow storage) or its text
+    elif isinstance(dtype, pd.api.extensions.ExtensionDtype):
+        if not pd.api.types.is_integer_dtype(dtype):
+            return None
+        found = pa.array(column.array)
+    elif dtype.kind in "iuf":
+        found = pa.array(column.to_numpy(), from_pandas=True)
+    else:
+        return None
+    return found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found
+
+
+def _column(column: pd.Series) -> pa.Array[Any] | list[Any]:
+    """The column for the terminal table: an Arrow array (:func:`_arrow`; or of flags, times or
+    lists of text, the hand list's) or its values."""
+    found = _arrow(column)
+    if found is None:
+        found = _shown_arrow(column)
+    return found if found is not None else _values(column)
+
+
+def _shown_arrow(column: pd.Series) -> pa.Array[Any] | None:
+    """The terminal's other Arrow columns: numpy booleans (flags), times (numpy ``datetime64``)
+    and lists of text (cards: an object column of lists or arrays of text, missing values);
+    None for any other."""
+    dtype = column.dtype
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) and not isinstance(dtype, pd.DatetimeTZDtype):
+        return None
+    found: Any
+    flags_or_times: pa.Array[Any]
+    if dtype.kind == "b":
+        flags_or_times = pa.array(column.to_numpy())
+        return flags_or_times
+    if dtype.kind == "M" or isinstance(dtype, pd.DatetimeTZDtype):
+        flags_or_times = pa.array(column.array)
+        return flags_or_times
+    if dtype.kind == "O":
+        try:
+            found = pa.array(column.to_numpy(), from_pandas=True)
+        except (pa.ArrowException, TypeError, ValueError):
+            return None
+        if isinstance(found, pa.ChunkedArray):
+            found = found.combine_chunks()
+        kind = found.type
+        if (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and (
+            pa.types.is_string(kind.value_type) or pa.types.is_large_string(kind.value_type)
+        ):
+            lists: pa.Array[Any] = found
+            return lists
+    return None
 
 
 def _values(column: pd.Series) -> list[Any]:
@@ -151,9 +288,59 @@ def to_csv(df: pd.DataFrame, *, raw: bool = False, names: bool = False) -> str:
 
         df = df.copy()
         df.columns = [COLUMNS[str(c)].text if str(c) in COLUMNS else str(c) for c in df.columns]
+    fast = _columnar_csv(df, raw=raw)
+    if fast is not None:
+        return fast
     if not raw:
         df = _map_text(df, csv_cell, csv_cell)
     return str(df.to_csv(index=False))
+
+
+def _csv_field(text: str) -> str:
+    """One field as pandas' CSV writer (Python's ``csv``, minimal quoting) writes it in a row of
+    several fields."""
+    import csv
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow([text, ""])
+    return buf.getvalue()[: -len(",\n")]
+
+
+def _columnar_csv(df: pd.DataFrame, *, raw: bool) -> str | None:
+    """:func:`to_csv`'s text (pandas' ``to_csv``) written a column at a time: numbers by array
+    operations (:mod:`hhparse.reports.arrowtext`: floats as ``repr``, decimals as ``str``), each
+    distinct text quoted (and made inert, unless ``raw``) once; None when a column is of
+    another type or holds a value it cannot promise the same text for, or the frame has fewer
+    than two columns (a row of one empty field is written ``""``) or no row."""
+    import pyarrow.compute as pc
+
+    from hhparse.reports import arrowtext
+
+    if df.shape[1] < 2 or not len(df):
+        return None
+    fields: list[Any] = []
+    for k in range(df.shape[1]):
+        array = _arrow(df.iloc[:, k])
+        if array is None:
+            return None
+        kind = array.type
+        if pa.types.is_floating(kind):
+            text = arrowtext.float_text(
+                array.cast(pa.float64()).to_numpy(zero_copy_only=False), shortest=True
+            )
+        elif pa.types.is_integer(kind):
+            text = arrowtext.int_text(array, grouped=False)
+        elif pa.types.is_decimal(kind):
+            text = arrowtext.decimal_text(array)
+        else:
+            cell = _csv_field if raw else (lambda t: _csv_field(csv_cell(t)))
+            text = arrowtext.per_distinct(arrowtext.plain_strings(array).fill_null(""), cell)
+        if text is None:
+            return None
+        fields.append(text)
+    header = ",".join(_csv_field(str(c) if raw else csv_cell(str(c))) for c in df.columns) + "\n"
+    lines = pc.binary_join_element_wise(pc.binary_join_element_wise(*fields, ","), "", "\n")
+    return header + arrowtext.joined(lines)
 
 
 def _map_text(df: pd.DataFrame, cell: Any, header: Any) -> pd.DataFrame:

@@ -24,7 +24,7 @@ import math
 import numbers
 import re
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal, NamedTuple
@@ -163,7 +163,7 @@ def render(
 
 
 def render_columns(
-    data: Mapping[str, Sequence[Any]],
+    data: Mapping[str, Any],
     columns: Sequence[str],
     size: int,
     *,
@@ -173,13 +173,16 @@ def render_columns(
     single: bool = False,
     notes: Sequence[str] = (),
     first: Sequence[str] = (),
+    uncoloured: Collection[str] = (),
 ) -> str:
-    """:func:`render` of ``size`` rows given column by column (``data``: each column's values),
-    as a report's DataFrame holds them: no dict a row."""
+    """:func:`render` of ``size`` rows given column by column (``data``: each column's values,
+    a sequence or an Arrow array), as a report's DataFrame holds them: no dict a row.
+    ``uncoloured``: columns never coloured (their values are numpy scalars, whose signs do not
+    subtract: see :func:`_sign`)."""
     width = max(int(width), 40)
     if name == "hand" and "text" in columns:
         lines: list[str] = []
-        for text in data["text"]:
+        for text in _pylist(data["text"]):
             lines.extend(_wrap(visible(str(text or "")), width, "    "))
         return "\n".join(lines) + "\n"
     if not size:
@@ -187,22 +190,165 @@ def render_columns(
         for note in notes:
             out.extend(_wrap(note, width))
         return "\n".join(out) + "\n"
-    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred(c, list(data[c])) for c in columns}
-    texts = {c: column_text(data[c], meta[c]) for c in columns}
+    meta = {c: COLUMNS[c] if c in COLUMNS else _inferred_of(c, data[c]) for c in columns}
+    texts = _Texts(data, meta)
     # an identity column the same on every row says nothing per row: once, above the table
     header_facts: list[str] = []
     if single or size > 1:
         for c in columns:
-            if meta[c].rank <= 1 and meta[c].kind == "text" and len(set(texts[c])) == 1 and texts[c][0]:
-                header_facts.append(f"{meta[c].text}: {texts[c][0]}")
+            if meta[c].rank <= 1 and meta[c].kind == "text" and _one_text(texts[c]):
+                header_facts.append(f"{meta[c].text}: {texts[c][0].as_py()}")
     shown_once = {f.split(": ", 1)[0] for f in header_facts}
     body_cols = [c for c in columns if meta[c].text not in shown_once]
     if single and size <= _CARD_ROWS:
-        card = _card(data, size, body_cols, meta, texts, width, color)
+        card = _card(
+            {c: _pylist(data[c]) for c in body_cols},
+            size,
+            body_cols,
+            meta,
+            {c: texts[c].to_pylist() for c in body_cols},
+            width,
+            color,
+        )
         if card is not None:
             return _finish(card, header_facts, [], notes, width)
-    table, legend, hidden = _table(data, body_cols, meta, texts, width, color, first)
+    table, legend, hidden = _table(data, body_cols, meta, texts, width, color, first, uncoloured)
     return _finish(table, header_facts, legend, notes, width, hidden)
+
+
+def _pylist(values: Any) -> list[Any]:
+    """A column's values as Python objects (an Arrow array's as ``to_pylist`` gives them)."""
+    return values.to_pylist() if hasattr(values, "to_pylist") else list(values)
+
+
+def _one_text(texts: Any) -> bool:
+    """Every row the same non-empty text."""
+    import pyarrow.compute as pc
+
+    return bool(pc.count_distinct(texts).as_py() == 1 and texts[0].as_py())
+
+
+def _inferred_of(name: str, values: Any) -> Column:
+    """:func:`_inferred` of a column given as a list or as an Arrow array (by its type: what
+    its Python values would be)."""
+    import pyarrow as pa
+
+    if not isinstance(values, pa.Array):
+        return _inferred(name, list(values))
+    kind = values.type
+    if values.null_count == len(values):
+        found = "text"
+    elif pa.types.is_boolean(kind):
+        found = "flag"
+    elif pa.types.is_integer(kind):
+        found = "count"
+    elif pa.types.is_decimal(kind):
+        found = "money"
+    elif pa.types.is_floating(kind):
+        found = "ratio"
+    elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        found = "text"
+    elif pa.types.is_timestamp(kind):
+        found = "time"
+    else:
+        return _inferred(name, values.to_pylist())
+    return label(name)._replace(kind=found, rank=50 if found != "text" else 40)
+
+
+class _Texts(dict[str, Any]):
+    """Each column's cells as the terminal shows them (:func:`column_text`), an Arrow string
+    array without nulls, made when first asked for: a column of numbers is measured
+    (:meth:`widest`) without being written, and only the columns that fit are written."""
+
+    def __init__(self, data: Mapping[str, Any], meta: Mapping[str, Column]) -> None:
+        super().__init__()
+        self._data, self._meta = data, meta
+        self._numbers: dict[str, Any] = {}
+
+    def _found(self, c: str) -> None:
+        if c in self or c in self._numbers:
+            return
+        found = _texts(self._data[c], self._meta[c])
+        if isinstance(found, _numbers_type()):
+            self._numbers[c] = found
+        else:
+            self[c] = found
+
+    def __missing__(self, c: str) -> Any:
+        self._found(c)
+        if c in self._numbers:
+            self[c] = self._numbers.pop(c).text()
+        return self[c]
+
+    def widest(self, c: str) -> int:
+        """The widest cell's terminal cells (:func:`_widest`)."""
+        self._found(c)
+        if c in self._numbers:
+            return int(self._numbers[c].widest())
+        return _widest(self[c])
+
+
+def _numbers_type() -> type:
+    from hhparse.reports.arrowtext import Numbers
+
+    return Numbers
+
+
+def _texts(values: Any, column: Column) -> Any:
+    """The column's cells as the terminal shows them (:func:`column_text`): an Arrow string
+    array without nulls, or the :class:`~hhparse.reports.arrowtext.Numbers` to write; an Arrow
+    column of numbers or text formatted by array operations (:mod:`hhparse.reports.arrowtext`),
+    anything else value by value."""
+    import pyarrow as pa
+
+    if isinstance(values, pa.Array):
+        done = _arrow_texts(values, column)
+        if isinstance(done, _numbers_type()):
+            return done
+        if done is not None:
+            return done.fill_null("")
+        values = values.to_pylist()
+    return pa.array(column_text(list(values), column), pa.string())
+
+
+def _arrow_texts(values: Any, column: Column) -> Any:
+    """:func:`column_text` of an Arrow column of one type (text: nulls as nulls; numbers: the
+    :class:`~hhparse.reports.arrowtext.Numbers` to write), or None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from hhparse.reports import arrowtext
+
+    kind = values.type
+    if pa.types.is_floating(kind):
+        return arrowtext.float_numbers(values.cast(pa.float64()).to_numpy(zero_copy_only=False))
+    if pa.types.is_integer(kind):
+        return arrowtext.int_numbers(values, grouped=column.kind == "count")
+    if pa.types.is_decimal(kind):
+        return arrowtext.decimal_numbers(values, grouped_from=10_000 if column.kind == "money" else None)
+    if pa.types.is_boolean(kind):  # a flag: ✓ or nothing
+        return pc.if_else(pc.fill_null(values, False), "✓", "")
+    if pa.types.is_timestamp(kind):  # in its own zone, to the minute
+        try:
+            if len(values) and values.null_count < len(values):
+                years = pc.year(values)
+                if pc.min(years).as_py() < 1000 or pc.max(years).as_py() > 9999:
+                    return None  # years Python's strftime writes in other than four digits
+            return pc.strftime(values, "%Y-%m-%d %H:%M")
+        except pa.ArrowException:  # a zone pyarrow cannot find
+            return None
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind):  # cards: space-separated
+        if pc.list_flatten(values).null_count:
+            return None
+        return pc.binary_join(values, " ")
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        texts = arrowtext.plain_strings(values)
+        present = texts.drop_null()
+        whole = arrowtext.joined(present)
+        if visible(whole) == whole:  # nothing to make visible: the text as it is
+            return texts
+        return arrowtext.per_distinct(texts.fill_null(""), visible)
+    return None
 
 
 def column_text(values: Sequence[Any], column: Column) -> list[str]:
@@ -303,20 +449,24 @@ def _card(
 
 
 def _table(
-    data: Mapping[str, Sequence[Any]],
+    data: Mapping[str, Any],
     columns: Sequence[str],
     meta: dict[str, Column],
-    texts: dict[str, list[str]],
+    texts: _Texts,
     width: int,
     color: bool,
     first: Sequence[str] = (),
+    uncoloured: Collection[str] = (),
 ) -> tuple[str, list[tuple[str, str]], list[str]]:
-    """The table with the columns that fit, by importance; its legend and the columns left out."""
+    """The table with the columns that fit, by importance; its legend and the columns left out.
+    ``texts``: each column's cells, an Arrow string array."""
+    from hhparse.reports.arrowtext import per_distinct
+
     naturals: dict[str, int] = {}
 
     def natural(c: str) -> int:
         if c not in naturals:
-            naturals[c] = max(_cell_len(meta[c].short), _widest(texts[c]))
+            naturals[c] = max(_cell_len(meta[c].short), texts.widest(c))
         return naturals[c]
 
     def needed(c: str) -> int:
@@ -353,10 +503,12 @@ def _table(
             share = max(_MIN_TEXT, left // max(len(text_cols), 1) - 2)
             cap = min(natural(c), share)
             if meta[c].kind == "path":
-                texts[c] = [t if _cell_len(t) <= cap else "…" + t[len(t) - cap + 1 :] for t in texts[c]]
+                texts[c] = per_distinct(texts[c], _cut_path(cap))
             specs.append(_Spec(meta[c].short, "left", max(cap, _MIN_TEXT)))
     cells = [texts[c] for c in shown]
-    styles = [_styles(data[c]) if color and meta[c].kind in _SIGNED else None for c in shown]
+    styles = [
+        _styles(data[c]) if color and meta[c].kind in _SIGNED and c not in uncoloured else None for c in shown
+    ]
     body = _fast_layout(specs, cells, styles, width, color)
     if body is None:
         body = _rich_layout(specs, cells, styles, width, color)
@@ -364,12 +516,28 @@ def _table(
     return body, legend, hidden
 
 
-def _widest(texts: Sequence[str]) -> int:
-    """The widest text's terminal cells (:func:`_cell_len`); printable ASCII by its length."""
-    joined = "".join(texts)
-    if joined.isascii() and joined.isprintable():
-        return max(map(len, texts), default=0)
-    return max(map(_cell_len, texts), default=0)
+def _cut_path(cap: int) -> Callable[[str], str]:
+    """A path cut at its start to ``cap`` cells (its file name stays), an ellipsis first."""
+
+    def cut(t: str) -> str:
+        return t if _cell_len(t) <= cap else "…" + t[len(t) - cap + 1 :]
+
+    return cut
+
+
+def _widest(texts: Any) -> int:
+    """The widest text's terminal cells (:func:`_cell_len`) of an Arrow string array; printable
+    ASCII by its length, other text once per distinct value."""
+    import pyarrow.compute as pc
+
+    from hhparse.reports.arrowtext import joined
+
+    if len(texts) == 0:
+        return 0
+    whole = joined(texts)
+    if whole.isascii() and whole.isprintable():
+        return int(pc.max(pc.utf8_length(texts)).as_py())
+    return max(map(_cell_len, pc.unique(texts).to_pylist()), default=0)
 
 
 class _Spec(NamedTuple):
@@ -380,19 +548,42 @@ class _Spec(NamedTuple):
     max_width: int | None
 
 
-def _styles(values: Sequence[Any]) -> list[str]:
-    """Each row's colour of a signed column: won green, lost red (see :func:`_styled`)."""
-    colour = {1: "green", -1: "red", 0: ""}
-    return [colour[_sign(v)] for v in values]
+_STYLE_NAMES = ("", "green", "red")  # by the sign's code: 0 none, 1 won, 2 (-1) lost
+
+
+def _styles(values: Any) -> Any:
+    """Each row's colour of a signed column as a code into ``_STYLE_NAMES`` (a numpy array):
+    won green, lost red (see :func:`_styled`); an Arrow column of numbers compared as a whole."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(values, pa.Array):
+        kind = values.type
+        if pa.types.is_decimal(kind):
+            from hhparse.reports.arrowtext import decimal_digits
+
+            digits = decimal_digits(values)
+            if digits is not None:
+                return np.sign(digits[0]).astype(np.int8) % 3
+        elif pa.types.is_integer(kind) or pa.types.is_floating(kind):
+            zero: Any = pa.scalar(0, kind)
+            won: Any = pc.fill_null(pc.greater(values, zero), False)  # type: ignore[type-var]
+            lost: Any = pc.fill_null(pc.less(values, zero), False)  # type: ignore[type-var]
+            won, lost = won.to_numpy(zero_copy_only=False), lost.to_numpy(zero_copy_only=False)
+            return won.astype(np.int8) + 2 * lost.astype(np.int8)
+        if pa.types.is_boolean(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind):
+            return np.zeros(len(values), dtype=np.int8)
+        values = values.to_pylist()
+    return np.array([_sign(v) % 3 for v in values], dtype=np.int8).reshape(-1)
 
 
 def _rich_table(
     specs: Sequence[_Spec],
     cells: Sequence[Sequence[str]],
-    styles: Sequence[Sequence[str] | None],
-    rows: Sequence[int],
+    styles: Sequence[Sequence[int] | None],
 ) -> Any:
-    """Rich's :class:`~rich.table.Table` of the given rows (indexes into ``cells``)."""
+    """Rich's :class:`~rich.table.Table` of the given rows (each column's texts and colours)."""
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -403,10 +594,10 @@ def _rich_table(
             table.add_column(spec.header, justify=spec.justify, no_wrap=True)
         else:
             table.add_column(spec.header, no_wrap=True, overflow="ellipsis", max_width=spec.max_width)
-    for i in rows:
+    for i in range(len(cells[0]) if cells else 0):
         table.add_row(
             *(
-                Text(col[i], style=st[i] if st is not None else "")
+                Text(col[i], style=_STYLE_NAMES[st[i]] if st is not None else "")
                 for col, st in zip(cells, styles, strict=True)
             )
         )
@@ -415,14 +606,16 @@ def _rich_table(
 
 def _rich_layout(
     specs: Sequence[_Spec],
-    cells: Sequence[Sequence[str]],
-    styles: Sequence[Sequence[str] | None],
+    cells: Sequence[Any],
+    styles: Sequence[Any],
     width: int,
     color: bool,
 ) -> str:
     """The table as Rich lays it out: the reference :func:`_fast_layout` must equal byte for byte."""
     console = _console(width, color)
-    console.print(_rich_table(specs, cells, styles, range(len(cells[0]) if cells else 0)))
+    console.print(
+        _rich_table(specs, [_pylist(c) for c in cells], [None if st is None else list(st) for st in styles])
+    )
     return str(console.file.getvalue())
 
 
@@ -434,55 +627,84 @@ class _Unlike(Exception):
     """A cell the fast layout would not lay out as Rich does: Rich lays out the table."""
 
 
+def _measures(col: Any, whole: str) -> Any:
+    """Each row's cells of its longest text and longest word (Rich's measure of a cell), two
+    numpy arrays; a column with a space or other than printable ASCII measured once per
+    distinct text."""
+    import numpy as np
+    import pyarrow.compute as pc
+    from rich.cells import cell_len
+
+    if whole.isascii() and whole.isprintable():
+        lens = pc.utf8_length(col).to_numpy(zero_copy_only=False)
+        if " " not in whole:
+            return lens, lens
+        # words split at spaces (printable ASCII has no other white space): each row's longest
+        parts: Any = pc.split_pattern(col, " ")
+        sizes = pc.utf8_length(pc.list_flatten(parts)).to_numpy(zero_copy_only=False)
+        rows = pc.list_parent_indices(parts).to_numpy(zero_copy_only=False)
+        longest_word = np.zeros(len(lens), dtype=np.int64)
+        np.maximum.at(longest_word, rows, sizes)
+        return lens, np.where(longest_word == 0, lens, np.minimum(longest_word, lens))
+    encoded: Any = pc.dictionary_encode(col)
+    longest, words = [], []
+    for t in encoded.dictionary.to_pylist():
+        m = cell_len(t)
+        longest.append(m)
+        words.append(min(max((cell_len(w) for w in t.split()), default=m), m))
+    at = encoded.indices.to_numpy(zero_copy_only=False)
+    return np.array(longest, dtype=np.int64)[at], np.array(words, dtype=np.int64)[at]
+
+
 def _fast_layout(
     specs: Sequence[_Spec],
-    cells: Sequence[Sequence[str]],
-    styles: Sequence[Sequence[str] | None],
+    cells: Sequence[Any],
+    styles: Sequence[Any],
     width: int,
     color: bool,
 ) -> str | None:
-    """The table Rich would print (:func:`_rich_layout`), one formatted line a row; None when
-    it cannot say (then Rich lays it out).
+    """The table Rich would print (:func:`_rich_layout`), a column at a time; None when it
+    cannot say (then Rich lays it out).
 
     Why: Rich measures, wraps, justifies and renders every cell through its general machinery,
     which for a table of thousands of rows costs more than the report's query. A table here is
     simpler (one line a row, no wrapping, fixed padding), so only its column widths need Rich:
     they come from Rich itself, laying out a table of the few rows that hold each column's
     widest cell (a column's width depends on nothing else), together with the header and the
-    rule under it. Those rows are also laid out here and compared with Rich's lines: any
-    difference, and the whole table is Rich's.
+    rule under it. Those rows are also laid out here, by the very code that lays out the whole
+    table, and compared with Rich's lines: any difference, and the whole table is Rich's. Each
+    column (an Arrow string array) is padded, coloured and joined into lines by array
+    operations; a cell other than ASCII is fitted once per distinct text.
     """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
     from rich.cells import cell_len, set_cell_size
     from rich.color import ColorSystem
     from rich.style import Style
 
+    from hhparse.reports.arrowtext import joined
+
     n = len(cells[0]) if cells else 0
-    if not n or any(_IRREGULAR.search("".join(col)) for col in cells):
+    wholes = [joined(col) for col in cells]  # each column's text, decoded once
+    if not n or any(_IRREGULAR.search(whole) for whole in wholes):
         return None
     # the rows holding each column's widest cell (Rich's measure: the longest text, the longest word)
     sample = {0}
-    for col in cells:
-        joined = "".join(col)
-        if joined.isascii() and joined.isprintable() and " " not in joined:
-            lens = list(map(len, col))
-            sample.add(lens.index(max(lens)))
-            continue
-        longest = [cell_len(t) for t in col]
-        if "".join(joined.split()) == joined:  # no space: a cell's longest word is the cell
-            sample.add(longest.index(max(longest)))
-            continue
-        words = [
-            min(max((cell_len(w) for w in t.split()), default=m), m)
-            for t, m in zip(col, longest, strict=True)
-        ]
-        sample.add(longest.index(max(longest)))
-        sample.add(words.index(max(words)))
+    for col, whole in zip(cells, wholes, strict=True):
+        longest, words = _measures(col, whole)
+        sample.add(int(np.argmax(longest)))
+        sample.add(int(np.argmax(words)))
     for st in styles:
         if st is not None:
-            for name in set(st):
-                sample.add(st.index(name))
+            sample.update(int(i) for i in np.unique(st, return_index=True)[1])
     picked = sorted(sample)
-    table = _rich_table(specs, cells, styles, picked)
+    rows = pa.array(picked, pa.int64())
+    table = _rich_table(
+        specs,
+        [col.take(rows).to_pylist() for col in cells],
+        [None if st is None else [int(st[i]) for i in picked] for st in styles],
+    )
     console = _console(width, color)
     dividers = len(specs) - 1  # one cell between two columns, no edge (Rich's extra width)
     try:  # Rich's own measure, private: a Rich without it lays the whole table out itself
@@ -493,61 +715,66 @@ def _fast_layout(
     reference = str(console.file.getvalue())
     if sum(widths) + dividers > width or min(widths) < 1:
         return None
-    last = len(specs) - 1
-    pads = [(0, 0 if i == last else 1) for i in range(len(specs))]
-    codes: dict[str, tuple[str, str]] = {"": ("", "")}
+    last = len(specs) - 1  # each column padded by one space on its right, but the last
+    ons, offs = ["", "", ""], ["", "", ""]
     if color:
-        for st in styles:
-            for name in set(st or ()):
-                if name not in codes:
-                    on, off = (
-                        Style.parse(name).render("\x00", color_system=ColorSystem.STANDARD).split("\x00")
-                    )
-                    codes[name] = (on, off)
+        for code, name in enumerate(_STYLE_NAMES):
+            if name:
+                on, off = Style.parse(name).render("\x00", color_system=ColorSystem.STANDARD).split("\x00")
+                ons[code], offs[code] = on, off
+    on_codes, off_codes = pa.array(ons, pa.string()), pa.array(offs, pa.string())
 
-    def column(k: int, rows: Sequence[int] | None) -> list[str]:
-        """Column ``k``'s cells of ``rows`` (None: every row) as they print, padding included."""
-        spec, col, st = specs[k], cells[k], styles[k]
-        texts = col if rows is None else [col[i] for i in rows]
-        marks = None if st is None or not color else st if rows is None else [st[i] for i in rows]
-        left, right = pads[k]
-        room = widths[k] - left - right
-        lead, tail = " " * left, " " * right
-        joined = "\x00".join(texts) + "\x00"
-        if (
-            joined.isascii()
-            and max(map(len, texts)) <= room
-            and (spec.justify == "left" or " \x00" not in joined)
-        ):
+    def column(k: int, rows: Any) -> Any:
+        """Column ``k``'s cells of ``rows`` (None: every row) as they print, without the one
+        space of padding on their right (written with the columns' separator); the last
+        column's end its line."""
+        spec, st = specs[k], styles[k]
+        texts = cells[k] if rows is None else cells[k].take(rows)
+        marks = None if st is None or not color else pa.array(st if rows is None else st[picked])
+        room = widths[k]  # no left pad; the right pad (1 but on the last column) outside
+        if k < last:
+            room -= 1
+        whole = wholes[k] if rows is None else joined(texts)
+        end = "\n" if k == last else ""
+        tail: Any
+        if whole.isascii() and room >= 1:  # _fit's layout, a column at a time: one cell a character
             if spec.justify == "right":
-                out = [t.rjust(room) for t in texts]
-            else:
-                out = [t.ljust(room) for t in texts]
-            if marks is not None:
-                out = [t if not m else codes[m][0] + t + codes[m][1] for t, m in zip(out, marks, strict=True)]
+                texts = pc.utf8_rtrim(texts, " ")
+            cut = pc.greater(pc.utf8_length(texts), room)
+            if pc.any(cut).as_py():
+                short = pc.binary_join_element_wise(pc.utf8_slice_codeunits(texts, 0, room - 1), "…", "")
+                texts = pc.if_else(cut, short, texts)
+            pad = pc.utf8_lpad if spec.justify == "right" else pc.utf8_rpad
+            body, tail = pad(texts, room), end
         else:
-            fitted = [_fit(t, room, spec.justify, cell_len, set_cell_size) for t in texts]
+            encoded: Any = pc.dictionary_encode(texts)
+            fitted = [
+                _fit(t, room, spec.justify, cell_len, set_cell_size) for t in encoded.dictionary.to_pylist()
+            ]
             if marks is None:
-                out = [t + pad for t, pad in fitted]
-            else:
-                out = [
-                    t + pad if not m else codes[m][0] + t + codes[m][1] + pad
-                    for (t, pad), m in zip(fitted, marks, strict=True)
-                ]
-        if left or right:
-            out = [lead + t + tail for t in out]
-        return out
+                return pa.array([t + p + end for t, p in fitted], pa.string()).take(encoded.indices)
+            body = pa.array([t for t, _ in fitted], pa.string()).take(encoded.indices)
+            tail = pa.array([p + end for _, p in fitted], pa.string()).take(encoded.indices)
+        if marks is not None:
+            return pc.binary_join_element_wise(on_codes.take(marks), body, off_codes.take(marks), tail, "")
+        return body if isinstance(tail, str) and not tail else pc.binary_join_element_wise(body, tail, "")
 
-    def lines(rows: Sequence[int] | None) -> list[str]:
-        return [" ".join(parts) for parts in zip(*(column(k, rows) for k in range(len(specs))), strict=True)]
+    def lines(rows: Any) -> Any:
+        """The rows' lines, each with its newline: a cell's right pad and the space between
+        two columns written together."""
+        return pc.binary_join_element_wise(*(column(k, rows) for k in range(len(specs))), "  ")
 
     try:
         head = reference.split("\n")
-        if len(head) != len(picked) + 3 or head[-1] or head[2:-1] != lines(picked):
+        if (
+            len(head) != len(picked) + 3
+            or head[-1]
+            or [h + "\n" for h in head[2:-1]] != lines(rows).to_pylist()
+        ):
             return None
         if len(picked) == n:
             return reference
-        return "\n".join([*head[:2], *lines(None)]) + "\n"
+        return head[0] + "\n" + head[1] + "\n" + joined(lines(None))
     except _Unlike:
         return None
 
