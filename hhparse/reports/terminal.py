@@ -209,6 +209,7 @@ def render_columns(
             {c: texts[c].to_pylist() for c in body_cols},
             width,
             color,
+            uncoloured,
         )
         if card is not None:
             return _finish(card, header_facts, [], notes, width)
@@ -425,8 +426,10 @@ def _card(
     texts: dict[str, list[str]],
     width: int,
     color: bool,
+    uncoloured: Collection[str] = (),
 ) -> str | None:
-    """One line per column (its full name), one value column per row; None when it does not fit."""
+    """One line per column (its full name), one value column per row; None when it does not fit.
+    ``uncoloured``: as for the table (:func:`render_columns`)."""
     from rich import box
     from rich.table import Table
 
@@ -442,7 +445,10 @@ def _card(
     for h in heads:
         table.add_column(visible(h), justify="right", no_wrap=True)
     for c in values:
-        table.add_row(meta[c].text, *(_styled(texts[c][i], data[c][i], meta[c], color) for i in range(size)))
+        table.add_row(
+            meta[c].text,
+            *(_styled(texts[c][i], data[c][i], meta[c], color and c not in uncoloured) for i in range(size)),
+        )
     console = _console(width, color)
     console.print(table)
     return str(console.file.getvalue())
