@@ -452,20 +452,17 @@ def main() -> None:
                     k1, k2 = (name, executor, 1, ev), (name, executor, 2, ev)
                     if k1 in results and k2 in results:
                         one, two = results[k1]["median_hands_per_s"], results[k2]["median_hands_per_s"]
-                        paired = [
-                            b["hands_per_s"] / a["hands_per_s"]
-                            for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
-                        ]
+                        pairs = list(
+                            zip(runs_of[k1], runs_of[k2], strict=True)
+                        )  # (--jobs 1, --jobs 2) a round
+                        paired = [b["hands_per_s"] / a["hands_per_s"] for a, b in pairs]
                         print(
                             f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
                             f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}"
                         )
                         if executor.startswith("cluster"):
                             # What the user waits for: the cluster's start-up and shut-down too.
-                            whole = [
-                                a["total_seconds"] / b["total_seconds"]
-                                for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
-                            ]
+                            whole = [a["total_seconds"] / b["total_seconds"] for a, b in pairs]
                             print(
                                 f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, the "
                                 f"cluster's start-up and shut-down included: {statistics.median(whole):.2f}x "

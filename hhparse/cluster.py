@@ -150,7 +150,7 @@ And the workers are forked from a forkserver that has loaded what they need (:da
 LOCAL_PRELOAD: Final = ("distributed", *PRELOAD, "hhparse.cluster")
 """What the forkserver of a ``local:N`` cluster imports once for all its workers (Dask, pyarrow,
 the parser's tables, the referee, the EV tables: the local pool's :data:`hhparse.importer.PRELOAD`
-and this module). A spawned worker imported all of it itself, about a second of CPU each, before
+and this module). A spawned worker imported all of it itself, the largest part of its start-up, before
 its first task: with N workers on N cores they did so at once, each slowed by the others and by
 the client starting the scheduler and the nannies, and the user waits for the slowest; forked,
 each worker starts with them loaded and only connects to the scheduler and warms up."""
