@@ -499,6 +499,47 @@ def cli_bench(
     return results
 
 
+def bench_cases(con: duckdb.DuckDBPyConnection, hands: int) -> list[tuple[str, dict[str, object]]]:
+    """The report cases timed on a warehouse of ``hands`` hands (also ``bench/layout.py``'s)."""
+    hand_id = con.execute("SELECT max(hand_id) FROM hands").fetchall()[0][0]
+    busiest = con.execute(
+        "SELECT player FROM stg_hand_players WHERE NOT is_hero GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
+    ).fetchall()[0][0]
+    cases: list[tuple[str, dict[str, object]]] = [(name, {}) for name in REPORTS if name != "hand"]
+    if hands > 2_000_000:  # the hand list of every hand is the size of the warehouse: the last 10,000
+        cases = [(name, {"limit": 10_000} if name == "hands" else kw) for name, kw in cases]
+    last_month = con.execute("SELECT CAST(max(start_utc) - INTERVAL 30 DAY AS DATE) FROM hands").fetchall()[
+        0
+    ][0]
+    cash = con.execute(
+        "SELECT stakes FROM stg_hands WHERE tournament_id IS NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
+    ).fetchall()
+    cases += [
+        ("hand", {"hand_id": hand_id}),
+        ("summary", {"player": busiest}),
+        ("sessions", {"player": "Hero"}),
+        # the last month only: what partitioning by month would speed up (issue #18)
+        ("summary", {"player": "Hero", "since": str(last_month)}),
+        ("hands", {"player": "Hero", "since": str(last_month)}),
+        ("summary", {"by": "stakes"}),
+        ("summary", {"by": "month"}),
+    ]
+    if cash:  # the warehouse's most played cash stakes (a hard-coded one may not exist: a usage error)
+        cases.append(("summary", {"stakes": cash[0][0]}))
+    limit: dict[str, object] = {"limit": 10_000} if hands > 2_000_000 else {}
+    if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
+        cases.append(("hands", {"player": "Hero", "limit": 10_000}))
+    cases += [
+        ("hands", {"showdown": True, **limit}),  # a flag about anyone: each hand's flags grouped
+        # the HTML pages (--format html): the summary's and the graph's carry the net-won graph
+        # (pages/graph_lines.sql), the hand list's the replays of its first hands
+        ("summary", {"html": True}),
+        ("graph", {"html": True}),
+        ("hands", {"player": "Hero", "limit": 1_000, "html": True}),
+    ]
+    return cases
+
+
 def main() -> None:
     """Build or reuse the warehouse, then time each report a few times (best and median)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -564,42 +605,7 @@ def main() -> None:
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, {os.cpu_count()} cores",
         file=sys.stderr,
     )
-    hand_id = con.execute("SELECT max(hand_id) FROM hands").fetchall()[0][0]
-    busiest = con.execute(
-        "SELECT player FROM stg_hand_players WHERE NOT is_hero GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"
-    ).fetchall()[0][0]
-    cases: list[tuple[str, dict[str, object]]] = [(name, {}) for name in REPORTS if name != "hand"]
-    if hands > 2_000_000:  # the hand list of every hand is the size of the warehouse: the last 10,000
-        cases = [(name, {"limit": 10_000} if name == "hands" else kw) for name, kw in cases]
-    last_month = con.execute("SELECT CAST(max(start_utc) - INTERVAL 30 DAY AS DATE) FROM hands").fetchall()[
-        0
-    ][0]
-    cash = con.execute(
-        "SELECT stakes FROM stg_hands WHERE tournament_id IS NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1"
-    ).fetchall()
-    cases += [
-        ("hand", {"hand_id": hand_id}),
-        ("summary", {"player": busiest}),
-        ("sessions", {"player": "Hero"}),
-        # the last month only: what partitioning by month would speed up (issue #18)
-        ("summary", {"player": "Hero", "since": str(last_month)}),
-        ("hands", {"player": "Hero", "since": str(last_month)}),
-        ("summary", {"by": "stakes"}),
-        ("summary", {"by": "month"}),
-    ]
-    if cash:  # the warehouse's most played cash stakes (a hard-coded one may not exist: a usage error)
-        cases.append(("summary", {"stakes": cash[0][0]}))
-    limit: dict[str, object] = {"limit": 10_000} if hands > 2_000_000 else {}
-    if hands > 2_000_000:  # one player's list: every row in scope is grouped (no shortcut)
-        cases.append(("hands", {"player": "Hero", "limit": 10_000}))
-    cases += [
-        ("hands", {"showdown": True, **limit}),  # a flag about anyone: each hand's flags grouped
-        # the HTML pages (--format html): the summary's and the graph's carry the net-won graph
-        # (pages/graph_lines.sql), the hand list's the replays of its first hands
-        ("summary", {"html": True}),
-        ("graph", {"html": True}),
-        ("hands", {"player": "Hero", "limit": 1_000, "html": True}),
-    ]
+    cases = bench_cases(con, hands)
     if args.only:
         cases = [(name, kw) for name, kw in cases if name in args.only]
     if args.case:
