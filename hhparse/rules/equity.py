@@ -624,7 +624,8 @@ class _RankClasses:
     ``index`` (13 ** 5,) a sorted row of five ranks read in base 13 → its class; ``ms4``, ``lm4``
     (4, 1,820) the rank multiset index and low mask of each four-rank multiset's four triples and
     ``parts`` (4, R) a class's four-rank multisets without its first, ..., fourth rank
-    (:func:`_class_values`)."""
+    (:func:`_class_values`); ``low_ranks`` (R,) the low mask of the class's different low ranks
+    when they are three or more, else 0 (:func:`_class_values`)."""
 
     slots: Array
     orders: Array
@@ -638,6 +639,7 @@ class _RankClasses:
     ms4: Array
     lm4: Array
     parts: Array
+    low_ranks: Array
 
 
 def _multisets(size: int) -> Array:
@@ -699,23 +701,45 @@ def _rank_classes() -> _RankClasses:
         np.ascontiguousarray(ms4.T, dtype=np.intp),
         np.ascontiguousarray(lm4.T, dtype=np.intp),
         parts,
+        np.bitwise_or.reduce(lm, axis=1).astype(np.intp),  # the qualifying triples' union
     )
+
+
+def _low_subsets(size: int) -> tuple[Array, Array]:
+    """The low masks of ``size`` different low ranks, and (``size``, masks) each one without
+    each of its ranks in turn."""
+    masks = np.flatnonzero(np.equal(_POP8, size))
+    without = [[m & ~(1 << b) for b in range(8) if m >> b & 1] for m in masks.tolist()]
+    return masks, np.ascontiguousarray(np.array(without, dtype=np.intp).T)
+
+
+_LOW4: Final = _low_subsets(4)
+_LOW5: Final = _low_subsets(5)
 
 
 def _class_values(p: _Players, rc: _RankClasses, hilo: bool) -> tuple[Array, Array]:
     """Each player's best high without a flush and best low (:data:`NO_LOW` unless ``hilo``) per
-    rank class, (P, R) each: the best over the class's ten triples, taken as the best over four
-    of its four-rank parts (each part's four triples gathered once, 1,820 parts): every triple
-    of five positions leaves out two of them, one of which is among the first four, so the parts
-    without each of those cover every triple."""
+    rank class, (P, R) each: the best over the class's ten triples.
+
+    The high is taken as the best over four of its four-rank parts (each part's four triples
+    gathered once, 1,820 parts): every triple of five positions leaves out two of them, one of
+    which is among the first four, so the parts without each of those cover every triple. The
+    low depends only on the class's different low ranks (a triple without three of them makes
+    none): the best over the sets of three, four and five low ranks (one of 256 masks, each set
+    of four or five the best of itself without each rank in turn), then one look-up per class."""
     n_rows = len(p.nf)
     n_parts = rc.ms4.shape[1]
     part = p.nf.take(rc.ms4.ravel(), axis=1).reshape(n_rows, 4, n_parts).max(axis=1)
     nf = part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).max(axis=1)
     if not hilo:
         return nf, np.full(nf.shape, NO_LOW, dtype=np.int32)
-    part = p.lo.take(rc.lm4.ravel(), axis=1).reshape(n_rows, 4, n_parts).min(axis=1)
-    return nf, part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).min(axis=1)
+    best = p.lo.copy()  # (P, 256): per set of three low ranks, else NO_LOW
+    for masks, without in (_LOW4, _LOW5):
+        low = best.take(without[0], axis=1)
+        for col in without[1:]:
+            np.minimum(low, best.take(col, axis=1), out=low)
+        best[:, masks] = low
+    return nf, best.take(rc.low_ranks, axis=1)
 
 
 def _base13(rows: Array) -> Array:
@@ -769,6 +793,10 @@ def _preflop_counts(
     # from their class's outcome (weight -w) to their own (+w).
     moves: list[list[Array]] = [[] for _ in base]
     weights: list[Array] = [ways.astype(np.float64)]
+    # Each lone flusher's plain flushes (every suit in which it alone holds two cards): each
+    # board's class and how many boards; settled per class once, after every suit.
+    plain_cls: dict[int, list[Array]] = {}
+    plain_ways: dict[int, list[Array]] = {}
     fl_hi: list[list[Array]] = [[] for _ in rows]
     fl_class: list[Array] = []
     fl_ways: list[Array] = []
@@ -784,8 +812,9 @@ def _preflop_counts(
         alone = flushers[0] if len(flushers) == 1 else -1
         # A lone flusher whose suited pairs fit in no straight cannot make a straight flush.
         straights = alone < 0 or bool(_IN_A_STRAIGHT.take(pair_masks[alone]).any())
-        plain_cls: list[Array] = []  # the lone flusher's plain flushes: each board's class
-        plain_ways: list[Array] = []
+        if alone >= 0:
+            lone_cls = plain_cls.setdefault(alone, [])
+            lone_ways = plain_ways.setdefault(alone, [])
         for j in (3, 4, 5):
             if u < j:
                 break
@@ -796,16 +825,16 @@ def _preflop_counts(
                 keep = np.flatnonzero(ow)
                 ow = ow.take(keep)
             if alone >= 0 and not straights:
-                plain_cls.append(_suited_grid(rc.with_suited[j], fidx, keep).ravel())
-                plain_ways.append(np.tile(ow, len(fidx)))
+                lone_cls.append(_suited_grid(rc.with_suited[j], fidx, keep).ravel())
+                lone_ways.append(np.tile(ow, len(fidx)))
                 continue
             fls = {r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers}
             if alone >= 0:
                 straight = fls[alone] >= _STRAIGHT_FLUSH_MIN
                 flat = np.flatnonzero(~straight)
                 if len(flat):
-                    plain_cls.append(_suited_grid(rc.with_suited[j], fidx.take(flat), keep).ravel())
-                    plain_ways.append(np.tile(ow, len(flat)))
+                    lone_cls.append(_suited_grid(rc.with_suited[j], fidx.take(flat), keep).ravel())
+                    lone_ways.append(np.tile(ow, len(flat)))
                 sel = np.flatnonzero(straight)  # straight flushes: board by board as below
                 if not len(sel):
                     continue
@@ -819,9 +848,10 @@ def _preflop_counts(
                 fl_hi[r].append(high.ravel())
             fl_class.append(ridx.ravel())
             fl_ways.append(np.tile(ow, len(fidx)))
-        if plain_cls:
+    for alone, cls in plain_cls.items():
+        if cls:
             plain = np.bincount(
-                np.concatenate(plain_cls), weights=np.concatenate(plain_ways), minlength=len(ways)
+                np.concatenate(cls), weights=np.concatenate(plain_ways[alone]), minlength=len(ways)
             )
             _lone_flush(spot, rows, nf, base, rows[alone], plain, moves, weights)
     if fl_class:
@@ -894,34 +924,41 @@ def _lone_flush(
     moves: list[list[Array]],
     weights: list[Array],
 ) -> None:
-    """The boards of a suit in which contender ``flusher`` alone holds two cards, with a flush
-    that is not a straight flush (``plain[c]`` of them in rank class ``c``), per class.
+    """The boards of the suits in which contender ``flusher`` alone holds two cards, with a flush
+    that is not a straight flush (``plain[c]`` of them in rank class ``c``, every such suit
+    together: a board has three cards of one suit at most), per class.
 
     Such a flush beats every hand of the others without a flush but a full house or better;
     where another eligible player has one (its value off the class), it beats the flush and the
     flusher's best is the class's anyway, so the pot's high winners are the class's; elsewhere
-    the flusher wins the high alone. The low is the class's either way."""
-    nz = np.flatnonzero(plain)
-    if not len(nz):
-        return
+    the flusher wins the high alone. The low is the class's either way. The boards that change
+    outcome leave their class's weight (``weights[0]``, in place) for the class's new outcome,
+    one entry per class (no weight where nothing changes), so no class is looked up apart."""
     row_of = {i: r for r, i in enumerate(rows)}
     now: list[Array] = []
-    was: list[Array] = []
+    changed: Array | None = None
     contested = [pot for pot in spot.pots if len(pot.eligible) > 1]
-    for pot, b in zip(contested, base, strict=True):
-        before = b.take(nz)
-        was.append(before)
+    for pot, before in zip(contested, base, strict=True):
         if flusher not in pot.eligible:
             now.append(before)
             continue
         others = [row_of[i] for i in pot.eligible if i != flusher]
-        best = nf[others[0]].take(nz)
+        best = nf[others[0]]
         for r in others[1:]:
-            np.maximum(best, nf[r].take(nz), out=best)
+            best = np.maximum(best, nf[r])
         high = ~((1 << len(pot.eligible)) - 1)  # keeps the low winners' bits
         alone = (before & high) | (1 << pot.eligible.index(flusher))
-        now.append(np.where(best < _FULL_HOUSE_MIN, alone, before))
-    _move(now, was, plain.take(nz), moves, weights)
+        wins = best < _FULL_HOUSE_MIN
+        differ = wins & (alone != before)
+        changed = differ if changed is None else changed | differ
+        now.append(np.where(wins, alone, before))
+    if changed is None:
+        return
+    moving = plain * changed
+    weights[0] -= moving
+    for m, code in zip(moves, now, strict=True):
+        m.append(code)
+    weights.append(moving)
 
 
 @lru_cache(maxsize=256)
