@@ -259,25 +259,19 @@ def _combos(n: int, k: int) -> Array:
     return out
 
 
-def _flat(subsets: Array, n: int) -> Array:
-    """Index of each sorted subset row in a dense ``n ** j`` array (``j`` = row length)."""
-    j = subsets.shape[1]
-    flat = np.zeros(len(subsets), dtype=np.int64)
-    for i in range(j):
-        flat = flat * n + subsets[:, i]
-    return flat
-
-
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """Index arrays for one shape of spot: ``n`` unseen cards, ``b0`` known board cards.
 
     Triples are made of ``j`` unseen cards and ``3 - j`` known board cards, for every ``j`` a
     board can use (``jmin`` .. ``s``). ``tidx`` lists them (indices into ``unseen + known``),
-    grouped by their unseen part: each group's best is ``V[j-subset]``, kept in one dense vector
-    (``n ** j`` slots per ``j``, one after the other). ``M[s-subset]`` is the best over the
-    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets,
-    found by their lexicographic rank (:func:`_rank_table`).
+    grouped by their unseen part, the groups of each ``j`` in the lexicographic order of their
+    ``j``-subsets (:func:`_combos`), one ``j`` after the other: each group's best is
+    ``V[j-subset]``. ``M[s-subset]`` is the best over the groups a subset of it forms: its own
+    (the groups from ``own`` on, in the order of the ``s``-subsets), the one of no unseen card
+    (column ``no_unseen``, when ``jmin`` is 0) and the others, found by their lexicographic rank
+    (``parts``); a board is the best over its ``s``-subsets, found by their lexicographic rank
+    (:func:`_rank_table`).
     """
 
     n: int
@@ -286,9 +280,9 @@ class _Plan:
     s: int  # size of the subsets M is indexed by: min(3, k)
     tidx: Array  # (T, 3) every triple, as indices into concat(unseen, known)
     starts: Array | None  # first triple of each group (None when every group is one triple)
-    dense_pos: Array  # (G,) each group's slot in the dense vector
-    dense_size: int
-    subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
+    own: int  # the first group of s unseen cards
+    no_unseen: int | None  # the group of known cards only (None when a triple needs an unseen card)
+    parts: tuple[Array, ...]  # per part of 1 .. s - 1 unseen cards of an s-subset: its group, (C(n, s),)
     kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
     direct: bool  # every group is one triple and M is the triples' own values, in their order
 
@@ -300,28 +294,25 @@ def _plan(n: int, b0: int) -> _Plan:
     jmin = max(0, 3 - b0)
     tidx: list[Array] = []
     sizes: list[Array] = []
-    dense_pos: list[Array] = []
-    offset: dict[int, int] = {}
-    size = 0
+    first: dict[int, int] = {}
+    groups = 0
     for j in range(jmin, s + 1):
         rcomb = _combos(n, j)
         kcomb = _combos(b0, 3 - j) + n  # known cards follow the unseen ones
         cr, ck = len(rcomb), len(kcomb)
         tidx.append(np.concatenate([np.repeat(rcomb, ck, axis=0), np.tile(kcomb, (cr, 1))], axis=1))
         sizes.append(np.full(cr, ck, dtype=np.int64))
-        offset[j] = size
-        dense_pos.append(size + _flat(rcomb, n))
-        size += n**j
+        first[j] = groups
+        groups += cr
     group = np.concatenate(sizes)
     starts = None if (group == 1).all() else np.concatenate([[0], np.cumsum(group)[:-1]])
     ssets = _combos(n, s)
-    subidx = tuple(
-        np.ascontiguousarray(offset[j] + _flat(ssets[:, pos], n), dtype=np.int32)
-        for j in range(jmin, s + 1)
-        for pos in _combos(s, j)
-    )
-    positions = np.concatenate(dense_pos)
-    direct = starts is None and len(subidx) == 1 and np.array_equal(positions, subidx[0])
+    parts: list[Array] = []
+    for j in range(max(jmin, 1), s):
+        table = _rank_table(n, j)
+        for pos in _combos(s, j).tolist():
+            rank = first[j] + sum(table[e].take(ssets[:, c]).astype(np.int64) for e, c in enumerate(pos))
+            parts.append(np.ascontiguousarray(rank, dtype=np.intp))
     return _Plan(
         n,
         b0,
@@ -329,11 +320,11 @@ def _plan(n: int, b0: int) -> _Plan:
         s,
         np.concatenate(tidx),
         starts,
-        positions,
-        size,
-        subidx,
+        first[s],
+        first[0] if jmin == 0 else None,
+        tuple(parts),
         _combos(k, s),
-        bool(direct),
+        starts is None and jmin == s,
     )
 
 
@@ -535,15 +526,16 @@ def _spot_triples(known: Array, unseen: Array) -> _Triples:
 
 def _m_table(values: Array, plan: _Plan) -> Array:
     """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest), one
-    row per values row, the subsets in their lexicographic order (:func:`_combos`)."""
+    row per values row, the subsets in their lexicographic order (:func:`_combos`): each
+    subset's own group, and the best of its parts' groups and of the known cards' alone."""
     if plan.direct:  # no known board card: the subsets are the triples, in the same order
         return values
     group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
-    dense = np.empty((len(values), plan.dense_size), dtype=np.int32)
-    dense[:, plan.dense_pos] = group
-    m = dense[:, plan.subidx[0]]
-    for col in plan.subidx[1:]:
-        np.maximum(m, dense[:, col], out=m)
+    m = np.array(group[:, plan.own :])
+    for col in plan.parts:
+        np.maximum(m, group.take(col, axis=1), out=m)
+    if plan.no_unseen is not None:
+        np.maximum(m, group[:, plan.no_unseen : plan.no_unseen + 1], out=m)
     return m
 
 
@@ -599,6 +591,9 @@ _KNOWN_CARD_CLASSES: Final = frozenset({4})
 
 _RANKLOW = np.array([1 << (r + 1) if r <= 6 else 1 if r == 12 else 0 for r in range(13)], dtype=np.int64)
 _COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=np.int64)
+_COMB_F: Final = _COMB[:, :5].astype(np.float64)
+_NO_RANK: Final = 65
+"""A place of :attr:`_RankClasses.distinct` no rank takes: just past the 13 x 5 binomials."""
 _ONE_WAY: Final = np.ones(1, dtype=np.int64)
 _ONE_WAY.setflags(write=False)
 _PAIRS2: Final = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64).T
@@ -611,9 +606,9 @@ _SAME2: Final = np.flatnonzero(_PAIRS2[0] == _PAIRS2[1])
 class _RankClasses:
     """Every multiset of five ranks (at most four of a rank), built once on first use.
 
-    ``slots`` (5, R) each card's rank times five plus the cards of its rank before it, and
-    ``orders`` (R,) the product of the factorials of the counts: the class has
-    ``prod(available[rank] - before) // orders`` boards; ``ms`` (10, R) the rank multiset index
+    ``distinct`` (5, R) its different ranks with their counts, ``5 * rank + count``, the places
+    left over :data:`_NO_RANK`: the class has ``prod(C(available[rank], count))`` boards, one
+    look-up per place in a table of binomials (:func:`_preflop_counts`); ``ms`` (10, R) the rank multiset index
     of each of its ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
     ranks); ``with_suited[j]`` (C(13, j), multisets of 5 - j ranks) the class of ``j`` different
     ranks (by lexicographic rank among :func:`_combos` (13, j)) joined with a multiset of the
@@ -627,8 +622,7 @@ class _RankClasses:
     (:func:`_class_values`); ``low_ranks`` (R,) the low mask of the class's different low ranks
     when they are three or more, else 0 (:func:`_class_values`)."""
 
-    slots: Array
-    orders: Array
+    distinct: Array
     ms: Array
     lm: Array
     with_suited: dict[int, Array]
@@ -685,12 +679,10 @@ def _rank_classes() -> _RankClasses:
     lm4 = _RANKLOW[t4[..., 0]] | _RANKLOW[t4[..., 1]] | _RANKLOW[t4[..., 2]]
     lm4 = np.where(_POP8[lm4] == 3, lm4, 0)
     parts = np.stack([code4[_base13(np.delete(five, x, axis=1))] for x in range(4)]).astype(np.intp)
-    before = np.zeros(five.shape, dtype=np.int64)
-    for e in range(1, 5):
-        before[:, e] = np.where(five[:, e] == five[:, e - 1], before[:, e - 1] + 1, 0)
     return _RankClasses(
-        np.ascontiguousarray((5 * five + before).T),
-        np.prod(before + 1, axis=1),
+        np.ascontiguousarray(
+            np.sort(np.where(counts > 0, 5 * np.arange(13) + counts, _NO_RANK), axis=1)[:, :5].T
+        ),
         np.ascontiguousarray(ms.T, dtype=np.intp),
         np.ascontiguousarray(lm.T, dtype=np.intp),
         with_suited,
@@ -782,17 +774,16 @@ def _preflop_counts(
     ranks_unseen = RANK[unseen]
     suits_unseen = SUIT[unseen]
     available = np.bincount(ranks_unseen, minlength=13)
-    left = (available[:, None] - np.arange(5)).ravel()  # cards of a rank left after taking some
-    ways = left.take(rc.slots[0])
-    for col in rc.slots[1:]:
-        ways *= left.take(col)
-    ways //= rc.orders  # the boards of each rank class: a product of binomials
+    binomials = np.append(_COMB_F[available].ravel(), 1.0)  # C(available[rank], count), _NO_RANK
+    ways = binomials.take(rc.distinct[0])  # the boards of each rank class: a product of binomials
+    for col in rc.distinct[1:]:
+        ways *= binomials.take(col)
     # The boards with three or more cards of a suit in which a contender holds two: per suit,
     # per set of ranks of that suit on the board and multiset of the others' ranks. Their lows
     # are their rank class's: only the high is evaluated again. Each correction moves boards
     # from their class's outcome (weight -w) to their own (+w).
     moves: list[list[Array]] = [[] for _ in base]
-    weights: list[Array] = [ways.astype(np.float64)]
+    weights: list[Array] = [ways]
     # Each lone flusher's plain flushes (every suit in which it alone holds two cards): each
     # board's class and how many boards; settled per class once, after every suit.
     plain_cls: dict[int, list[Array]] = {}
