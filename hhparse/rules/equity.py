@@ -811,34 +811,40 @@ def _preflop_counts(
                 break
             fidx, tmask = _suited_sets(j, absent)
             ow = _other_ways(j, off)
+            if alone >= 0:
+                # Every flush of the lone flusher counted as plain (a multiset of the others'
+                # ranks that cannot be dealt counts no board); its straight flushes, found
+                # below, are taken back out and counted board by board.
+                lone_cls.append(rc.with_suited[j].take(fidx, axis=0).ravel())
+                lone_ways.append(np.tile(ow, len(fidx)))
+                if not straights:
+                    continue
+                fl = FL[pair_masks[alone][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
+                sel = np.flatnonzero(fl >= _STRAIGHT_FLUSH_MIN)
+                if not len(sel):
+                    continue
+                fidx = fidx.take(sel)
+                fls = {alone: fl.take(sel)}
+            else:
+                fls = {
+                    r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers
+                }
             keep = None
             if not ow.all():
                 keep = np.flatnonzero(ow)
                 ow = ow.take(keep)
-            if alone >= 0 and not straights:
-                lone_cls.append(_suited_grid(rc.with_suited[j], fidx, keep).ravel())
-                lone_ways.append(np.tile(ow, len(fidx)))
-                continue
-            fls = {r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers}
-            if alone >= 0:
-                straight = fls[alone] >= _STRAIGHT_FLUSH_MIN
-                flat = np.flatnonzero(~straight)
-                if len(flat):
-                    lone_cls.append(_suited_grid(rc.with_suited[j], fidx.take(flat), keep).ravel())
-                    lone_ways.append(np.tile(ow, len(flat)))
-                sel = np.flatnonzero(straight)  # straight flushes: board by board as below
-                if not len(sel):
-                    continue
-                fidx = fidx.take(sel)
-                fls = {alone: fls[alone].take(sel)}
             ridx = _suited_grid(rc.with_suited[j], fidx, keep)  # (F, O) each board's rank class
             for r in range(n_rows):
                 high = nf[r].take(ridx)
                 if r in fls:
                     np.maximum(high, fls[r][:, None], out=high)
                 fl_hi[r].append(high.ravel())
+            boards = np.tile(ow, len(fidx))
             fl_class.append(ridx.ravel())
-            fl_ways.append(np.tile(ow, len(fidx)))
+            fl_ways.append(boards)
+            if alone >= 0:
+                lone_cls.append(fl_class[-1])
+                lone_ways.append(-boards)
     for alone, cls in plain_cls.items():
         if cls:
             plain = np.bincount(
@@ -1405,6 +1411,15 @@ def _settle(
     ) -> None:
         """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``,
         which ``weights[o]`` boards give."""
+        if not mc:  # totals only: outcome by outcome, every eligible player at once
+            sums = [0] * len(elig)
+            for c, g in zip(weights, got, strict=True):
+                for e, x in enumerate(g):
+                    sums[e] += c * x
+            for i, total in zip(elig, sums, strict=True):
+                totals[i] += total
+                shares.append(PotShare(pot_i, run, half, i, amount, total / boards, 0.0, total))
+            return
         for e, i in enumerate(elig):
             xs = [g[e] for g in got]
             total = sum(c * x for c, x in zip(weights, xs, strict=True))
