@@ -572,6 +572,9 @@ def test_preflop_flush_boards_leave_their_rank_class() -> None:
         ((("As", "Ks", "5s", "4s"), ("Qd", "Qc", "7h", "7s")), ((0, 1),)),
         # The lone flusher's only suited pair (King, Deuce) fits in no straight: no straight flush.
         ((("Ks", "2s", "9d", "4c"), ("Qd", "Qc", "7h", "7s")), ((0, 1),)),
+        # Each player alone holds two cards of two suits (spades and hearts, diamonds and clubs):
+        # a player's plain flushes of both suits are settled together.
+        ((("As", "5s", "Kh", "Th"), ("Qd", "2d", "Qc", "7c")), ((0, 1),)),
         # Three-way: a lone flusher in spades and another in diamonds, who alone is in the side
         # pot with the full-house player (the flusher second in its odd-chip order).
         (

@@ -259,25 +259,19 @@ def _combos(n: int, k: int) -> Array:
     return out
 
 
-def _flat(subsets: Array, n: int) -> Array:
-    """Index of each sorted subset row in a dense ``n ** j`` array (``j`` = row length)."""
-    j = subsets.shape[1]
-    flat = np.zeros(len(subsets), dtype=np.int64)
-    for i in range(j):
-        flat = flat * n + subsets[:, i]
-    return flat
-
-
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """Index arrays for one shape of spot: ``n`` unseen cards, ``b0`` known board cards.
 
     Triples are made of ``j`` unseen cards and ``3 - j`` known board cards, for every ``j`` a
     board can use (``jmin`` .. ``s``). ``tidx`` lists them (indices into ``unseen + known``),
-    grouped by their unseen part: each group's best is ``V[j-subset]``, kept in one dense vector
-    (``n ** j`` slots per ``j``, one after the other). ``M[s-subset]`` is the best over the
-    groups a subset of it forms (``subidx``), and a board is the best over its ``s``-subsets,
-    found by their lexicographic rank (:func:`_rank_table`).
+    grouped by their unseen part, the groups of each ``j`` in the lexicographic order of their
+    ``j``-subsets (:func:`_combos`), one ``j`` after the other: each group's best is
+    ``V[j-subset]``. ``M[s-subset]`` is the best over the groups a subset of it forms: its own
+    (the groups from ``own`` on, in the order of the ``s``-subsets), the one of no unseen card
+    (column ``no_unseen``, when ``jmin`` is 0) and the others, found by their lexicographic rank
+    (``parts``); a board is the best over its ``s``-subsets, found by their lexicographic rank
+    (:func:`_rank_table`).
     """
 
     n: int
@@ -286,9 +280,9 @@ class _Plan:
     s: int  # size of the subsets M is indexed by: min(3, k)
     tidx: Array  # (T, 3) every triple, as indices into concat(unseen, known)
     starts: Array | None  # first triple of each group (None when every group is one triple)
-    dense_pos: Array  # (G,) each group's slot in the dense vector
-    dense_size: int
-    subidx: tuple[Array, ...]  # per part of an s-subset: the dense slot of that group, (C(n, s),) each
+    own: int  # the first group of s unseen cards
+    no_unseen: int | None  # the group of known cards only (None when a triple needs an unseen card)
+    parts: tuple[Array, ...]  # per part of 1 .. s - 1 unseen cards of an s-subset: its group, (C(n, s),)
     kpos: Array  # (C(k, s), s) positions of the s-subsets within a board's k new cards
     direct: bool  # every group is one triple and M is the triples' own values, in their order
 
@@ -300,28 +294,25 @@ def _plan(n: int, b0: int) -> _Plan:
     jmin = max(0, 3 - b0)
     tidx: list[Array] = []
     sizes: list[Array] = []
-    dense_pos: list[Array] = []
-    offset: dict[int, int] = {}
-    size = 0
+    first: dict[int, int] = {}
+    groups = 0
     for j in range(jmin, s + 1):
         rcomb = _combos(n, j)
         kcomb = _combos(b0, 3 - j) + n  # known cards follow the unseen ones
         cr, ck = len(rcomb), len(kcomb)
         tidx.append(np.concatenate([np.repeat(rcomb, ck, axis=0), np.tile(kcomb, (cr, 1))], axis=1))
         sizes.append(np.full(cr, ck, dtype=np.int64))
-        offset[j] = size
-        dense_pos.append(size + _flat(rcomb, n))
-        size += n**j
+        first[j] = groups
+        groups += cr
     group = np.concatenate(sizes)
     starts = None if (group == 1).all() else np.concatenate([[0], np.cumsum(group)[:-1]])
     ssets = _combos(n, s)
-    subidx = tuple(
-        np.ascontiguousarray(offset[j] + _flat(ssets[:, pos], n), dtype=np.int32)
-        for j in range(jmin, s + 1)
-        for pos in _combos(s, j)
-    )
-    positions = np.concatenate(dense_pos)
-    direct = starts is None and len(subidx) == 1 and np.array_equal(positions, subidx[0])
+    parts: list[Array] = []
+    for j in range(max(jmin, 1), s):
+        table = _rank_table(n, j)
+        for pos in _combos(s, j).tolist():
+            rank = first[j] + sum(table[e].take(ssets[:, c]).astype(np.int64) for e, c in enumerate(pos))
+            parts.append(np.ascontiguousarray(rank, dtype=np.intp))
     return _Plan(
         n,
         b0,
@@ -329,11 +320,11 @@ def _plan(n: int, b0: int) -> _Plan:
         s,
         np.concatenate(tidx),
         starts,
-        positions,
-        size,
-        subidx,
+        first[s],
+        first[0] if jmin == 0 else None,
+        tuple(parts),
         _combos(k, s),
-        bool(direct),
+        starts is None and jmin == s,
     )
 
 
@@ -535,15 +526,16 @@ def _spot_triples(known: Array, unseen: Array) -> _Triples:
 
 def _m_table(values: Array, plan: _Plan) -> Array:
     """``M`` over ``s``-subsets from a player's rows of values per triple (best = largest), one
-    row per values row, the subsets in their lexicographic order (:func:`_combos`)."""
+    row per values row, the subsets in their lexicographic order (:func:`_combos`): each
+    subset's own group, and the best of its parts' groups and of the known cards' alone."""
     if plan.direct:  # no known board card: the subsets are the triples, in the same order
         return values
     group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
-    dense = np.empty((len(values), plan.dense_size), dtype=np.int32)
-    dense[:, plan.dense_pos] = group
-    m = dense[:, plan.subidx[0]]
-    for col in plan.subidx[1:]:
-        np.maximum(m, dense[:, col], out=m)
+    m = np.array(group[:, plan.own :])
+    for col in plan.parts:
+        np.maximum(m, group.take(col, axis=1), out=m)
+    if plan.no_unseen is not None:
+        np.maximum(m, group[:, plan.no_unseen : plan.no_unseen + 1], out=m)
     return m
 
 
@@ -599,6 +591,9 @@ _KNOWN_CARD_CLASSES: Final = frozenset({4})
 
 _RANKLOW = np.array([1 << (r + 1) if r <= 6 else 1 if r == 12 else 0 for r in range(13)], dtype=np.int64)
 _COMB = np.array([[math.comb(a, c) for c in range(6)] for a in range(5)], dtype=np.int64)
+_COMB_F: Final = _COMB[:, :5].astype(np.float64)
+_NO_RANK: Final = 65
+"""A place of :attr:`_RankClasses.distinct` no rank takes: just past the 13 x 5 binomials."""
 _ONE_WAY: Final = np.ones(1, dtype=np.int64)
 _ONE_WAY.setflags(write=False)
 _PAIRS2: Final = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64).T
@@ -611,9 +606,9 @@ _SAME2: Final = np.flatnonzero(_PAIRS2[0] == _PAIRS2[1])
 class _RankClasses:
     """Every multiset of five ranks (at most four of a rank), built once on first use.
 
-    ``slots`` (5, R) each card's rank times five plus the cards of its rank before it, and
-    ``orders`` (R,) the product of the factorials of the counts: the class has
-    ``prod(available[rank] - before) // orders`` boards; ``ms`` (10, R) the rank multiset index
+    ``distinct`` (5, R) its different ranks with their counts, ``5 * rank + count``, the places
+    left over :data:`_NO_RANK`: the class has ``prod(C(available[rank], count))`` boards, one
+    look-up per place in a table of binomials (:func:`_preflop_counts`); ``ms`` (10, R) the rank multiset index
     of each of its ten triples (by position); ``lm`` (10, R) their low masks (0 unless three different low
     ranks); ``with_suited[j]`` (C(13, j), multisets of 5 - j ranks) the class of ``j`` different
     ranks (by lexicographic rank among :func:`_combos` (13, j)) joined with a multiset of the
@@ -624,10 +619,10 @@ class _RankClasses:
     ``index`` (13 ** 5,) a sorted row of five ranks read in base 13 → its class; ``ms4``, ``lm4``
     (4, 1,820) the rank multiset index and low mask of each four-rank multiset's four triples and
     ``parts`` (4, R) a class's four-rank multisets without its first, ..., fourth rank
-    (:func:`_class_values`)."""
+    (:func:`_class_values`); ``low_ranks`` (R,) the low mask of the class's different low ranks
+    when they are three or more, else 0 (:func:`_class_values`)."""
 
-    slots: Array
-    orders: Array
+    distinct: Array
     ms: Array
     lm: Array
     with_suited: dict[int, Array]
@@ -638,6 +633,7 @@ class _RankClasses:
     ms4: Array
     lm4: Array
     parts: Array
+    low_ranks: Array
 
 
 def _multisets(size: int) -> Array:
@@ -683,12 +679,10 @@ def _rank_classes() -> _RankClasses:
     lm4 = _RANKLOW[t4[..., 0]] | _RANKLOW[t4[..., 1]] | _RANKLOW[t4[..., 2]]
     lm4 = np.where(_POP8[lm4] == 3, lm4, 0)
     parts = np.stack([code4[_base13(np.delete(five, x, axis=1))] for x in range(4)]).astype(np.intp)
-    before = np.zeros(five.shape, dtype=np.int64)
-    for e in range(1, 5):
-        before[:, e] = np.where(five[:, e] == five[:, e - 1], before[:, e - 1] + 1, 0)
     return _RankClasses(
-        np.ascontiguousarray((5 * five + before).T),
-        np.prod(before + 1, axis=1),
+        np.ascontiguousarray(
+            np.sort(np.where(counts > 0, 5 * np.arange(13) + counts, _NO_RANK), axis=1)[:, :5].T
+        ),
         np.ascontiguousarray(ms.T, dtype=np.intp),
         np.ascontiguousarray(lm.T, dtype=np.intp),
         with_suited,
@@ -699,23 +693,45 @@ def _rank_classes() -> _RankClasses:
         np.ascontiguousarray(ms4.T, dtype=np.intp),
         np.ascontiguousarray(lm4.T, dtype=np.intp),
         parts,
+        np.bitwise_or.reduce(lm, axis=1).astype(np.intp),  # the qualifying triples' union
     )
+
+
+def _low_subsets(size: int) -> tuple[Array, Array]:
+    """The low masks of ``size`` different low ranks, and (``size``, masks) each one without
+    each of its ranks in turn."""
+    masks = np.flatnonzero(np.equal(_POP8, size))
+    without = [[m & ~(1 << b) for b in range(8) if m >> b & 1] for m in masks.tolist()]
+    return masks, np.ascontiguousarray(np.array(without, dtype=np.intp).T)
+
+
+_LOW4: Final = _low_subsets(4)
+_LOW5: Final = _low_subsets(5)
 
 
 def _class_values(p: _Players, rc: _RankClasses, hilo: bool) -> tuple[Array, Array]:
     """Each player's best high without a flush and best low (:data:`NO_LOW` unless ``hilo``) per
-    rank class, (P, R) each: the best over the class's ten triples, taken as the best over four
-    of its four-rank parts (each part's four triples gathered once, 1,820 parts): every triple
-    of five positions leaves out two of them, one of which is among the first four, so the parts
-    without each of those cover every triple."""
+    rank class, (P, R) each: the best over the class's ten triples.
+
+    The high is taken as the best over four of its four-rank parts (each part's four triples
+    gathered once, 1,820 parts): every triple of five positions leaves out two of them, one of
+    which is among the first four, so the parts without each of those cover every triple. The
+    low depends only on the class's different low ranks (a triple without three of them makes
+    none): the best over the sets of three, four and five low ranks (one of 256 masks, each set
+    of four or five the best of itself without each rank in turn), then one look-up per class."""
     n_rows = len(p.nf)
     n_parts = rc.ms4.shape[1]
     part = p.nf.take(rc.ms4.ravel(), axis=1).reshape(n_rows, 4, n_parts).max(axis=1)
     nf = part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).max(axis=1)
     if not hilo:
         return nf, np.full(nf.shape, NO_LOW, dtype=np.int32)
-    part = p.lo.take(rc.lm4.ravel(), axis=1).reshape(n_rows, 4, n_parts).min(axis=1)
-    return nf, part.take(rc.parts.ravel(), axis=1).reshape(n_rows, 4, -1).min(axis=1)
+    best = p.lo.copy()  # (P, 256): per set of three low ranks, else NO_LOW
+    for masks, without in (_LOW4, _LOW5):
+        low = best.take(without[0], axis=1)
+        for col in without[1:]:
+            np.minimum(low, best.take(col, axis=1), out=low)
+        best[:, masks] = low
+    return nf, best.take(rc.low_ranks, axis=1)
 
 
 def _base13(rows: Array) -> Array:
@@ -758,17 +774,20 @@ def _preflop_counts(
     ranks_unseen = RANK[unseen]
     suits_unseen = SUIT[unseen]
     available = np.bincount(ranks_unseen, minlength=13)
-    left = (available[:, None] - np.arange(5)).ravel()  # cards of a rank left after taking some
-    ways = left.take(rc.slots[0])
-    for col in rc.slots[1:]:
-        ways *= left.take(col)
-    ways //= rc.orders  # the boards of each rank class: a product of binomials
+    binomials = np.append(_COMB_F[available].ravel(), 1.0)  # C(available[rank], count), _NO_RANK
+    ways = binomials.take(rc.distinct[0])  # the boards of each rank class: a product of binomials
+    for col in rc.distinct[1:]:
+        ways *= binomials.take(col)
     # The boards with three or more cards of a suit in which a contender holds two: per suit,
     # per set of ranks of that suit on the board and multiset of the others' ranks. Their lows
     # are their rank class's: only the high is evaluated again. Each correction moves boards
     # from their class's outcome (weight -w) to their own (+w).
     moves: list[list[Array]] = [[] for _ in base]
-    weights: list[Array] = [ways.astype(np.float64)]
+    weights: list[Array] = [ways]
+    # Each lone flusher's plain flushes (every suit in which it alone holds two cards): each
+    # board's class and how many boards; settled per class once, after every suit.
+    plain_cls: dict[int, list[Array]] = {}
+    plain_ways: dict[int, list[Array]] = {}
     fl_hi: list[list[Array]] = [[] for _ in rows]
     fl_class: list[Array] = []
     fl_ways: list[Array] = []
@@ -784,44 +803,52 @@ def _preflop_counts(
         alone = flushers[0] if len(flushers) == 1 else -1
         # A lone flusher whose suited pairs fit in no straight cannot make a straight flush.
         straights = alone < 0 or bool(_IN_A_STRAIGHT.take(pair_masks[alone]).any())
-        plain_cls: list[Array] = []  # the lone flusher's plain flushes: each board's class
-        plain_ways: list[Array] = []
+        if alone >= 0:
+            lone_cls = plain_cls.setdefault(alone, [])
+            lone_ways = plain_ways.setdefault(alone, [])
         for j in (3, 4, 5):
             if u < j:
                 break
             fidx, tmask = _suited_sets(j, absent)
             ow = _other_ways(j, off)
+            if alone >= 0:
+                # Every flush of the lone flusher counted as plain (a multiset of the others'
+                # ranks that cannot be dealt counts no board); its straight flushes, found
+                # below, are taken back out and counted board by board.
+                lone_cls.append(rc.with_suited[j].take(fidx, axis=0).ravel())
+                lone_ways.append(np.tile(ow, len(fidx)))
+                if not straights:
+                    continue
+                fl = FL[pair_masks[alone][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
+                sel = np.flatnonzero(fl >= _STRAIGHT_FLUSH_MIN)
+                if not len(sel):
+                    continue
+                fidx = fidx.take(sel)
+                fls = {alone: fl.take(sel)}
+            else:
+                fls = {
+                    r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers
+                }
             keep = None
             if not ow.all():
                 keep = np.flatnonzero(ow)
                 ow = ow.take(keep)
-            if alone >= 0 and not straights:
-                plain_cls.append(_suited_grid(rc.with_suited[j], fidx, keep).ravel())
-                plain_ways.append(np.tile(ow, len(fidx)))
-                continue
-            fls = {r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers}
-            if alone >= 0:
-                straight = fls[alone] >= _STRAIGHT_FLUSH_MIN
-                flat = np.flatnonzero(~straight)
-                if len(flat):
-                    plain_cls.append(_suited_grid(rc.with_suited[j], fidx.take(flat), keep).ravel())
-                    plain_ways.append(np.tile(ow, len(flat)))
-                sel = np.flatnonzero(straight)  # straight flushes: board by board as below
-                if not len(sel):
-                    continue
-                fidx = fidx.take(sel)
-                fls = {alone: fls[alone].take(sel)}
             ridx = _suited_grid(rc.with_suited[j], fidx, keep)  # (F, O) each board's rank class
             for r in range(n_rows):
                 high = nf[r].take(ridx)
                 if r in fls:
                     np.maximum(high, fls[r][:, None], out=high)
                 fl_hi[r].append(high.ravel())
+            boards = np.tile(ow, len(fidx))
             fl_class.append(ridx.ravel())
-            fl_ways.append(np.tile(ow, len(fidx)))
-        if plain_cls:
+            fl_ways.append(boards)
+            if alone >= 0:
+                lone_cls.append(fl_class[-1])
+                lone_ways.append(-boards)
+    for alone, cls in plain_cls.items():
+        if cls:
             plain = np.bincount(
-                np.concatenate(plain_cls), weights=np.concatenate(plain_ways), minlength=len(ways)
+                np.concatenate(cls), weights=np.concatenate(plain_ways[alone]), minlength=len(ways)
             )
             _lone_flush(spot, rows, nf, base, rows[alone], plain, moves, weights)
     if fl_class:
@@ -894,34 +921,41 @@ def _lone_flush(
     moves: list[list[Array]],
     weights: list[Array],
 ) -> None:
-    """The boards of a suit in which contender ``flusher`` alone holds two cards, with a flush
-    that is not a straight flush (``plain[c]`` of them in rank class ``c``), per class.
+    """The boards of the suits in which contender ``flusher`` alone holds two cards, with a flush
+    that is not a straight flush (``plain[c]`` of them in rank class ``c``, every such suit
+    together: a board has three cards of one suit at most), per class.
 
     Such a flush beats every hand of the others without a flush but a full house or better;
     where another eligible player has one (its value off the class), it beats the flush and the
     flusher's best is the class's anyway, so the pot's high winners are the class's; elsewhere
-    the flusher wins the high alone. The low is the class's either way."""
-    nz = np.flatnonzero(plain)
-    if not len(nz):
-        return
+    the flusher wins the high alone. The low is the class's either way. The boards that change
+    outcome leave their class's weight (``weights[0]``, in place) for the class's new outcome,
+    one entry per class (no weight where nothing changes), so no class is looked up apart."""
     row_of = {i: r for r, i in enumerate(rows)}
     now: list[Array] = []
-    was: list[Array] = []
+    changed: Array | None = None
     contested = [pot for pot in spot.pots if len(pot.eligible) > 1]
-    for pot, b in zip(contested, base, strict=True):
-        before = b.take(nz)
-        was.append(before)
+    for pot, before in zip(contested, base, strict=True):
         if flusher not in pot.eligible:
             now.append(before)
             continue
         others = [row_of[i] for i in pot.eligible if i != flusher]
-        best = nf[others[0]].take(nz)
+        best = nf[others[0]]
         for r in others[1:]:
-            np.maximum(best, nf[r].take(nz), out=best)
+            best = np.maximum(best, nf[r])
         high = ~((1 << len(pot.eligible)) - 1)  # keeps the low winners' bits
         alone = (before & high) | (1 << pot.eligible.index(flusher))
-        now.append(np.where(best < _FULL_HOUSE_MIN, alone, before))
-    _move(now, was, plain.take(nz), moves, weights)
+        wins = best < _FULL_HOUSE_MIN
+        differ = wins & (alone != before)
+        changed = differ if changed is None else changed | differ
+        now.append(np.where(wins, alone, before))
+    if changed is None:
+        return
+    moving = plain * changed
+    weights[0] -= moving
+    for m, code in zip(moves, now, strict=True):
+        m.append(code)
+    weights.append(moving)
 
 
 @lru_cache(maxsize=256)
@@ -1377,6 +1411,15 @@ def _settle(
     ) -> None:
         """Record one half of one pot-run; ``got[o][e]``: eligible ``e``'s chips in outcome ``o``,
         which ``weights[o]`` boards give."""
+        if not mc:  # totals only: outcome by outcome, every eligible player at once
+            sums = [0] * len(elig)
+            for c, g in zip(weights, got, strict=True):
+                for e, x in enumerate(g):
+                    sums[e] += c * x
+            for i, total in zip(elig, sums, strict=True):
+                totals[i] += total
+                shares.append(PotShare(pot_i, run, half, i, amount, total / boards, 0.0, total))
+            return
         for e, i in enumerate(elig):
             xs = [g[e] for g in got]
             total = sum(c * x for c, x in zip(weights, xs, strict=True))
