@@ -290,12 +290,17 @@ class PoolExecutor:
     def _feed_while(self, writes: list[Future[dict[str, int]]]) -> None:
         """Until ``writes`` are done, keep up to the usual number of tasks running or queued
         (:meth:`results`'s window, at most twice as long while its results wait to be merged)."""
-        while self._feed is not None and not all(f.done() for f in writes):
+        while self._feed is not None:
+            # (only the writes not done yet are waited on: with one done, the wait returned at
+            # once, and this loop spun on a core the workers need until the other was done)
+            pending = [f for f in writes if not f.done()]
+            if not pending:
+                return
             submit, window, depth = self._feed
             running = [f for _, f in window if not f.done()]
             if len(running) < depth and len(window) < 2 * depth and submit():
                 continue
-            wait_futures([*writes, *running], timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            wait_futures([*pending, *running], timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
         """Each task with its result, in order; at most ``4 × jobs`` tasks in flight. When the

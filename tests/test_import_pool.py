@@ -325,3 +325,29 @@ def test_a_batchs_tables_are_shared_out_between_the_workers_each_once_and_in_ord
         assert all(group[name] == spec[name] for group in groups for name in group)
     with_actions = next(g for g in importer.write_groups(spec, 2) if "actions" in g)
     assert "hands" not in with_actions and "hand_players" not in with_actions
+
+
+def test_waiting_for_a_batchs_writes_does_not_spin_once_one_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the workers write a batch the main process waits on the writes not done yet: with one
+    write done and the other still running, waiting on both returned at once, and the loop spun
+    on a core the workers need until the second was done."""
+    import threading
+    from concurrent.futures import Future
+
+    calls = []
+    real_wait = importer.wait_futures
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real_wait(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importer, "wait_futures", counted)
+    done: Future[dict[str, int]] = Future()
+    done.set_result({"hands": 1})
+    late: Future[dict[str, int]] = Future()
+    threading.Timer(0.3, late.set_result, args=({"actions": 2},)).start()
+    pool = PoolExecutor(2)
+    pool._feed = (lambda: False, importer.deque(), 8)
+    pool._feed_while([done, late])
+    assert late.done()
+    assert len(calls) <= 3, f"{len(calls)} waits for one write"
