@@ -47,11 +47,15 @@ def _set_pdeathsig(sig: int) -> bool:
     """Linux: have the kernel send ``sig`` to this process when its parent thread exits."""
     if not sys.platform.startswith("linux"):
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        return int(libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)) == 0
-    except (OSError, AttributeError):
-        return False
+    # The process's own symbols first (every CPython process on Linux has the C library loaded):
+    # ``find_library`` runs ``ldconfig -p`` in a child process, a fork of this one, per worker.
+    for name in (None, "c"):
+        try:
+            libc = ctypes.CDLL(name and ctypes.util.find_library(name), use_errno=True)
+            return int(libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)) == 0
+        except (OSError, AttributeError):
+            continue
+    return False
 
 
 def _alive(pid: int) -> bool:

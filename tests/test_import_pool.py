@@ -405,3 +405,17 @@ def test_the_pool_forks_its_workers_from_a_process_that_runs_no_other_thread(
         "parent_is_main": threads == "one",
         "stdout": "/dev/null",
     }
+
+
+def test_a_worker_asks_for_its_death_signal_without_running_ldconfig(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prctl`` is found among the process's own symbols: ``ctypes.util.find_library`` runs
+    ``ldconfig -p`` in a child process, a fork of the worker, at every worker's start."""
+    import ctypes.util
+
+    from hhparse import workers
+
+    def no(name: str) -> str | None:
+        raise AssertionError(f"find_library({name!r}) was called")
+
+    monkeypatch.setattr(ctypes.util, "find_library", no)
+    assert workers._set_pdeathsig(0)  # (0: no signal, what this test process had)
