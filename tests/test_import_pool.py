@@ -375,7 +375,7 @@ if __name__ == "__main__":
     try:
         got = [pool._pool.submit(os.getppid).result(timeout=120) for _ in range(4)]
         fds = pool._pool.submit(os.readlink, "/proc/self/fd/1").result(timeout=120)
-        print(json.dumps({"method": method, "started": pool.started, "parent_is_main": all(p == os.getpid() for p in got), "stdout": fds}))
+        print(json.dumps({"method": method, "started": pool.started, "parent_is_main": all(p == os.getpid() for p in got), "stdout": fds, "parser_here": getattr(sys.modules.get("hhparse.parsing"), "_PARSER", None) is not None}))
     finally:
         pool.close()
         if sys.argv[1] == "thread":
@@ -390,7 +390,8 @@ def test_the_pool_forks_its_workers_from_a_process_that_runs_no_other_thread(
     """The workers are forked from the importing process itself when it runs nothing but its
     main thread (they start with pyarrow and numpy loaded, and warm up side by side); with another
     thread running, a fork could copy a lock that thread held, so they come from a forkserver.
-    Either way they hold neither the main process's stdout nor its stderr."""
+    Either way they hold neither the main process's stdout nor its stderr. Forked, they inherit
+    the parser this process built for them, once (a forkserver builds it otherwise)."""
     script = tmp_path / "probe.py"
     script.write_text(_START_PROBE, encoding="utf-8")
     out = subprocess.run(
@@ -399,11 +400,13 @@ def test_the_pool_forks_its_workers_from_a_process_that_runs_no_other_thread(
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
     method = "fork" if threads == "one" else "forkserver"
+    forked = threads == "one"
     assert got == {
         "method": method,
         "started": method,
-        "parent_is_main": threads == "one",
+        "parent_is_main": forked,
         "stdout": "/dev/null",
+        "parser_here": forked,  # built once before the fork, not by each worker
     }
 
 
