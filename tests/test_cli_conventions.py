@@ -48,6 +48,23 @@ def test_every_command_has_examples_that_fit_80_columns(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_option_help_is_whole_at_80_columns(command: str) -> None:
+    """At 80 columns ``import --help`` cut four option helps short with an ellipsis
+    (``./hhparse-warehouse…``): a wide value placeholder (``<float range> [x>=0]``) left the help
+    column too narrow for the longest words. Every word of every option's help must be there."""
+    import typer.main
+
+    group = typer.main.get_command(app)
+    params = (group if not command else group.commands[command]).params  # type: ignore[attr-defined]
+    text = _help(*([command] if command else []), columns=80)
+    assert "\u2026" not in text, command
+    flat = " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+    for param in params:
+        for word in (getattr(param, "help", None) or "").replace("\\[", "[").split():
+            assert word in flat, (command, param.name, word)
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
 def test_flags_take_no_value_placeholder(command: str) -> None:
     text = _help(*([command] if command else []), columns=200)
     assert "<bool>" not in text, command

@@ -335,3 +335,41 @@ def test_a_rich_without_its_private_column_measure_lays_the_table_out_itself(
     monkeypatch.setattr(terminal, "_rich_layout", rich_alone)
     assert terminal.render(rows, columns, width=80, color=False) == want
     assert bodies  # the fast layout gave up, Rich laid the table out
+
+
+def test_a_long_name_takes_the_room_a_short_text_column_leaves() -> None:
+    """The text columns shared what the numbers left evenly: beside a unit column of 5 cells,
+    players were cut at 14 cells in a 200-column terminal (two "Bluf_To_Much2…" rows that were
+    two players) while the table stayed 12 cells narrower than the terminal."""
+    rows = [
+        {"player": name, "unit": unit, "hands": 11, "net": Decimal("-1.77")}
+        for name, unit in (("Bluf_To_Much2458", "USD"), ("Bluf_To_Much3211", "chips"), ("Hero", "USD"))
+    ]  # two units: a constant column would be said once above the table
+    for width in (40, 80, 200):
+        out = terminal.render(rows, ["player", "unit", "hands", "net"], width=width, color=False)
+        assert "Bluf_To_Much2458" in out and "Bluf_To_Much3211" in out and "…" not in out, width
+    columns = ["player", "unit", "hands", "net", "bb_per_100", "vpip", "pfr", "showdown_net"]
+    rows = [dict(r, bb_per_100=-8.05, vpip=72.73, pfr=36.36, showdown_net=Decimal("-1.77")) for r in rows]
+    for width in range(40, 121):
+        out = terminal.render(rows, columns, width=width, color=False)
+        widest = max(map(len, out.splitlines()))
+        assert widest <= width
+        if "…" in out.split("\n\n")[0]:
+            assert widest >= width - 1, (width, out)  # cut only when the table fills the terminal
+
+
+@given(
+    st.lists(st.integers(min_value=1, max_value=200), min_size=1, max_size=5),
+    st.integers(min_value=0, max_value=300),
+)
+def test_text_caps_fill_the_room_never_beyond_it(naturals: list[int], left: int) -> None:
+    """Each text column gets at least the even share it had (or what it needs), and together
+    they never take more than the room unless every one is at the minimum width."""
+    cols = {f"c{i}": n for i, n in enumerate(naturals)}
+    caps = terminal._text_caps(cols, left)
+    even = max(terminal._MIN_TEXT, left // len(cols) - 2)
+    assert all(caps[c] >= min(n, even) and caps[c] <= n for c, n in cols.items())
+    room = left - 2 * len(cols)
+    assert sum(caps.values()) <= room or all(caps[c] <= terminal._MIN_TEXT for c in cols)
+    if room >= terminal._MIN_TEXT * len(cols) and any(caps[c] < n for c, n in cols.items()):
+        assert sum(caps.values()) == room  # a column is cut only when no cell is left over

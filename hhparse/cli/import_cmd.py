@@ -313,6 +313,7 @@ def import_command(
         typer.Option(
             "--settle-seconds",
             min=0,
+            metavar="SECONDS",
             help="A file left unchanged this long is no longer being written: its last hand is final "
             "even with nothing after it. Until then such a hand is pending and read by the next import "
             "(default: $HHPARSE_SETTLE_SECONDS, else 10).",

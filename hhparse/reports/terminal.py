@@ -500,14 +500,14 @@ def _table(
     hidden = [columns[i] for i in range(len(columns)) if i not in chosen]
     left = width - sum(min(needed(c), natural(c) + 2) for c in shown if meta[c].kind not in _CUT)
     text_cols = [c for c in shown if meta[c].kind in _CUT]
+    caps = _text_caps({c: natural(c) for c in text_cols}, left)
     specs: list[_Spec] = []
     for c in shown:
         numeric = meta[c].kind in _NUMERIC
         if meta[c].kind in _WHOLE:
             specs.append(_Spec(meta[c].short, "right" if numeric else "left", None))
         else:
-            share = max(_MIN_TEXT, left // max(len(text_cols), 1) - 2)
-            cap = min(natural(c), share)
+            cap = caps[c]
             if meta[c].kind == "path":
                 texts[c] = per_distinct(texts[c], _cut_path(cap))
             specs.append(_Spec(meta[c].short, "left", max(cap, _MIN_TEXT)))
@@ -520,6 +520,19 @@ def _table(
         body = _rich_layout(specs, cells, styles, width, color)
     legend = [(meta[c].short, meta[c].text) for c in shown if meta[c].short != meta[c].text]
     return body, legend, hidden
+
+
+def _text_caps(naturals: Mapping[str, int], left: int) -> dict[str, int]:
+    """Each text column's width out of the ``left`` cells the other columns leave (two of them
+    a column's padding): the narrowest first take what they need, the rest share what remains,
+    so a short column (the unit) no longer holds cells a long one (the player) is cut for."""
+    caps: dict[str, int] = {}
+    budget = left - 2 * len(naturals)
+    pending = sorted(naturals, key=lambda c: naturals[c])
+    for k, c in enumerate(pending):
+        caps[c] = min(naturals[c], max(_MIN_TEXT, budget // (len(pending) - k)))
+        budget -= caps[c]
+    return caps
 
 
 def _cut_path(cap: int) -> Callable[[str], str]:
