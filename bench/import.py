@@ -296,6 +296,7 @@ def run_sampled(cmd: list[str]) -> tuple[str, dict[str, float]]:
         "processes": len(hwm),
         "descendants_cpu_seconds": sum(ticks.values()) / tick,
         "busiest_descendant_cpu_seconds": max(ticks.values(), default=0) / tick,
+        "descendant_cpu_seconds": {str(p): v / tick for p, v in ticks.items()},
     }
 
 
@@ -537,7 +538,23 @@ def phases(r: dict[str, Any], jobs: int) -> str:
         for k in ("planned", "indexed", "executor", "first_task", "first_result", "last_result", "done")
         if k in m
     )
-    return (
+    # CPU by process: the workers' own beyond their tasks is their start-up, the batches' Parquet
+    # files they write and the pool's messages; the helpers are a forkserver and its tracker.
+    cpu = r.get("descendant_cpu_seconds", {})
+    wpids = {str(pid) for pid in t["workers"]}  # (keys of JSON: strings)
+    workers_cpu = sum(v for pid, v in cpu.items() if pid in wpids)
+    helpers_cpu = sum(v for pid, v in cpu.items() if pid not in wpids)
+    task_cpu = sum(w["task_cpu"] for w in ws)
+    per_hand = 1e6 / max(1, r["read"])
+    by_process = (
+        f"    CPU a hand (µs): main process {per_hand * r['cpu_seconds']:.1f}, helpers (forkserver, tracker) "
+        f"{per_hand * helpers_cpu:.1f}, workers' tasks {per_hand * task_cpu:.1f}, workers beyond their "
+        f"tasks (start-up, batch writes, messages) {per_hand * (workers_cpu - task_cpu):.1f}\n"
+        if cpu
+        else f"    CPU a hand (µs): the process {per_hand * r['cpu_seconds']:.1f}, of which its tasks "
+        f"{per_hand * task_cpu:.1f}\n"
+    )
+    return by_process + (
         f"    phases (wall s from the start): {ticks}; workers start {each('ready_start')}, ready "
         f"{each('ready')}, first task {each('first_start')}, last task ends {each('last_end')} "
         f"(tail {t['tail']:.2f})\n"

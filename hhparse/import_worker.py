@@ -29,7 +29,7 @@ from hhparse.splitter import BLOCK_BINARY, BLOCK_SUMMARY, Block, Fault
 from hhparse.summaries import SUMMARY_CODE, SUMMARY_MAX_BYTES, parse_summaries, read_summary_text
 from hhparse.tables.build import BatchBuilder, HandRef, content_hash, normalised_hash
 from hhparse.tables.tourney import event_rows, events_table, summaries_table
-from hhparse.workers import die_with_parent
+from hhparse.workers import die_with_parent, release_std_streams
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,12 +459,14 @@ def restore_gc(previous: tuple[int, int, int]) -> None:
 
 
 def worker_init(main_pid: int, ev: bool = True) -> None:
-    """Tie the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
+    """Let go of the main process's stdout and stderr (a worker forked from it holds them), tie
+    the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
     parser and referee once (and the EV tables when the import takes the EV), pay a batch's
     one-off costs (:func:`warm_up`), then move everything that lives for the whole run out of the
     garbage collector's sight (``gc.freeze``): the collector then only scans the objects of the
     hands being processed."""
     start = time.monotonic()
+    release_std_streams()  # (forked from the main process, a worker holds its stdout until here)
     die_with_parent(main_pid)
     without_pandas()
     warm_up(ev)

@@ -27,7 +27,8 @@ and publishes. Design (issue #5), and why:
   content hash. A conflict (a stored hand id, another text) keeps the stored hand and goes to
   ``rejects`` with code ``conflict``, text and all: nothing read is lost, and the exit code says so.
 * **Workers die with the import** (:mod:`hhparse.workers`): kill -9 of the main process ends the
-  forkserver, the workers and the resource tracker, none of which holds the caller's stdout.
+  workers (and the forkserver and resource tracker, when the pool has them), none of which holds
+  the caller's stdout.
 
 * **Live files** (the client appends each hand as it ends). A file's last hand with no blank
   line after it is stored only once it reads whole or the file has stopped changing
@@ -43,8 +44,10 @@ never opened) become ``imports`` rows with a status and error; unparsable or ill
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
+import sys
 import threading
 import time
 import uuid
@@ -196,50 +199,88 @@ class InProcessExecutor:
 
 
 class PoolExecutor:
-    """``jobs`` local worker processes (a forkserver pool whose workers die with this process,
-    :mod:`hhparse.workers`).
+    """``jobs`` local worker processes, forked from this process (or from a forkserver when
+    another thread runs here: :meth:`start_method`), that die with it (:mod:`hhparse.workers`).
 
     :meth:`start` starts them before the first task is cut (the importer calls it once the plan
     says a pool is needed, and reads its index of stored hands meanwhile), so that their start-up
     overlaps the main process's own; :meth:`results` starts them if nobody did, and
     :meth:`close` stops workers started for an import that then failed before running.
 
-    ``ev``: whether the import takes the all-in EV. Without it neither the forkserver nor the
-    workers build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
+    ``ev``: whether the import takes the all-in EV. Without it neither the workers nor a
+    forkserver build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
     all the same still gets it (each worker then imports the EV module on its first such task)."""
 
-    def __init__(self, jobs: int, ev: bool = True, stage: bool = True) -> None:
+    def __init__(self, jobs: int, ev: bool = True, stage: bool = True, method: str | None = None) -> None:
         self.jobs = jobs
         self.ev = ev
         self.stage = stage
+        self.method = method  # None: fork when this process runs no other thread (start_method)
+        self.started = ""  # the start method of the running pool
         self.trace: ImportTrace | None = None  # set by the importer
         self.staging: Staging | None = None  # set by the importer when the workers stage (stages)
         self._pool: ProcessPoolExecutor | None = None
         self._drained = False  # every task ran: the pool is kept for the last batch's write
         self._feed: tuple[Callable[[], bool], deque[Any], int] | None = None  # (results' window)
 
+    def start_method(self) -> str:
+        """How :meth:`start` makes the workers: ``fork`` of this process when nothing but its
+        main thread runs (a fork copies only the calling thread: a lock another thread held at
+        that moment would stay held in the child forever), else from a ``forkserver``.
+
+        Why fork first: the importing process has pyarrow and numpy loaded already, so its
+        workers start at once and build the parser, referee and EV tables side by side, one on
+        each core; a forkserver first imports pyarrow and numpy again and builds all of that
+        alone, on one core, while the workers cannot start and the other core waits
+        (``docs/performance.md``). The process's Python threads are what can be known; the
+        native libraries' own threads (OpenBLAS's, Arrow's pools) hold no lock between calls
+        and reset themselves in a forked child."""
+        if (
+            self.method is None
+            and sys.platform.startswith("linux")
+            and threading.active_count() == 1
+            and "fork" in multiprocessing.get_all_start_methods()
+        ):
+            return "fork"
+        return self.method or "forkserver"
+
     def start(self) -> None:
-        """Start the forkserver and the ``jobs`` workers now. Returns once the forkserver has
-        loaded what the workers need and forked them (the importer reads its index meanwhile, in
-        a thread); each worker then finishes its start-up (:func:`~hhparse.import_worker.worker_init`)
-        on its own."""
+        """Start the ``jobs`` workers now (:meth:`start_method`). Forked from this process, they
+        finish their start-up (:func:`~hhparse.import_worker.worker_init`) on their own while it
+        returns at once (the importer reads its index meanwhile); from a forkserver, it returns
+        once the forkserver has loaded what the workers need and forked them (the importer reads
+        its index meanwhile, in a thread)."""
         if self._pool is not None:
             return
-        ctx = multiprocessing.get_context("forkserver")
-        # The forkserver imports what every worker needs once (pyarrow, numpy, parser, referee,
-        # EV tables): each worker forked from it starts with them loaded. (Effective when this
-        # call starts the forkserver; one already running keeps what it loaded.)
-        ctx.set_forkserver_preload(["__main__", *(m for m in PRELOAD if self.ev or m != "hhparse.ev")])
-        start_helpers(ctx)
+        method = self.start_method()
+        ctx = multiprocessing.get_context(method)
+        if method == "forkserver":
+            # The forkserver imports what every worker needs once (pyarrow, numpy, parser,
+            # referee, EV tables): each worker forked from it starts with them loaded. (Effective
+            # when this call starts the forkserver; one already running keeps what it loaded.)
+            ctx.set_forkserver_preload(["__main__", *(m for m in PRELOAD if self.ev or m != "hhparse.ev")])
+            start_helpers(ctx)
         pool = ProcessPoolExecutor(
             max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(), self.ev)
         )
+        if method == "fork":
+            _preload(self.ev)
+        # Forked workers inherit this process's objects: frozen first, so that no collection in
+        # a worker walks them (and copies every page they are on); thawed here once forked. (A
+        # process that froze its own objects already, a warm session, keeps them frozen.)
+        freeze = method == "fork" and gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         try:
-            for _ in range(self.jobs):  # each submit starts a worker while none is idle
+            for _ in range(self.jobs):  # each submit starts a worker while none is idle (fork: all at once)
                 pool.submit(int)
         except BaseException:
             stop_pool(pool)
             raise
+        finally:
+            if freeze:
+                gc.unfreeze()
+        self.started = method
         self._pool = pool
 
     def close(self) -> None:
@@ -290,12 +331,17 @@ class PoolExecutor:
     def _feed_while(self, writes: list[Future[dict[str, int]]]) -> None:
         """Until ``writes`` are done, keep up to the usual number of tasks running or queued
         (:meth:`results`'s window, at most twice as long while its results wait to be merged)."""
-        while self._feed is not None and not all(f.done() for f in writes):
+        while self._feed is not None:
+            # (only the writes not done yet are waited on: with one done, the wait returned at
+            # once, and this loop spun on a core the workers need until the other was done)
+            pending = [f for f in writes if not f.done()]
+            if not pending:
+                return
             submit, window, depth = self._feed
             running = [f for _, f in window if not f.done()]
             if len(running) < depth and len(window) < 2 * depth and submit():
                 continue
-            wait_futures([*writes, *running], timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            wait_futures([*pending, *running], timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
         """Each task with its result, in order; at most ``4 × jobs`` tasks in flight. When the
@@ -383,6 +429,23 @@ PRELOAD = (
 )
 """What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`); the
 last, :mod:`hhparse.pool_preload`, builds what each worker would otherwise build for itself."""
+
+
+def _preload(ev: bool) -> None:
+    """Build here, once, what every worker forked from this process would otherwise build for
+    itself (:func:`~hhparse.import_worker.warm_up`, as a forkserver does with :data:`PRELOAD`):
+    the parser's tables, the referee and, for an import that takes the EV, the EV tables. As
+    long as it takes here, the workers' start-up takes less, side by side: the same wall time,
+    less CPU in all. (No empty batch here: pyarrow's first conversion of a list imports pandas.)"""
+    import pyarrow.compute  # noqa: F401  (what the table builder reaches)
+
+    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+    from hhparse.parsing import _parser
+
+    if ev:
+        import_worker.ev_stage()  # (its tables are built as its module is imported)
+    with contextlib.suppress(Exception):  # (a parser that fails to build fails in each worker, reported)
+        _parser()
 
 
 def local_executor(jobs: int) -> Executor:
@@ -1327,13 +1390,20 @@ class ImportSession:
                 wh.publish({}, touched)
             stats.files_total = len(files) + len(problems)
             stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
-            reporter.start(len(runs), stats.bytes_total)
             executor = self._executor(stats.bytes_total >= pool_min_bytes)
-            if isinstance(executor, PoolExecutor) and stats.bytes_total:
-                # Starting the pool waits for its forkserver to load what the workers need: read
-                # the index of stored hands meanwhile, on the other core.
+            pool = executor if isinstance(executor, PoolExecutor) and stats.bytes_total else None
+            # Forked, the workers start at once and the index is read while they warm up (they
+            # are forked first: the thread reading the index, or a progress bar's, would make
+            # this process unsafe to fork); from a forkserver, starting the pool waits for it to
+            # load what the workers need, and the index is read meanwhile, on the other core.
+            forks = pool is not None and pool.start_method() == "fork"
+            if pool is not None and forks:
+                pool.start()
+            reporter.start(len(runs), stats.bytes_total)
+            if pool is not None:
                 loading = _Loading(wh) if self._index is None else None
-                executor.start()
+                if not forks:
+                    pool.start()
                 if loading is not None:
                     self._index = loading.result()
                     stats.trace.mark("indexed")

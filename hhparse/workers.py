@@ -8,8 +8,9 @@ never ended. Three defences, each cheap:
 
 * **Helpers hold no terminal or pipe.** The forkserver and the resource tracker are started with
   stdout and stderr on ``/dev/null`` (:func:`start_helpers`); workers are forked from the
-  forkserver and inherit that. A reader of our output sees end-of-file as soon as the main
-  process is gone, whatever the helpers do.
+  forkserver and inherit that, or, forked from the main process itself, point theirs at
+  ``/dev/null`` first thing (:func:`release_std_streams`). A reader of our output sees
+  end-of-file as soon as the main process is gone, whatever the helpers do.
 * **Death follows the parent.** The forkserver exits when the main process's end of its pipe
   closes (multiprocessing does that itself). Each worker asks Linux to SIGKILL it when its parent
   dies (``prctl(PR_SET_PDEATHSIG)``, :func:`die_with_parent`), and everywhere a watchdog thread
@@ -46,11 +47,15 @@ def _set_pdeathsig(sig: int) -> bool:
     """Linux: have the kernel send ``sig`` to this process when its parent thread exits."""
     if not sys.platform.startswith("linux"):
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        return int(libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)) == 0
-    except (OSError, AttributeError):
-        return False
+    # The process's own symbols first (every CPython process on Linux has the C library loaded):
+    # ``find_library`` runs ``ldconfig -p`` in a child process, a fork of this one, per worker.
+    for name in (None, "c"):
+        try:
+            libc = ctypes.CDLL(name and ctypes.util.find_library(name), use_errno=True)
+            return int(libc.prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)) == 0
+        except (OSError, AttributeError):
+            continue
+    return False
 
 
 def _alive(pid: int) -> bool:
@@ -79,6 +84,20 @@ def die_with_parent(main_pid: int) -> None:
                 os._exit(1)
 
     threading.Thread(target=watch, name="hhparse-parent-watch", daemon=True).start()
+
+
+def release_std_streams() -> None:
+    """Point this process's file descriptors 1 and 2 at ``/dev/null`` for good (a worker forked
+    from the main process inherits its stdout and stderr). Python's buffers are not flushed
+    first: what they hold is the main process's own unwritten output, written there already or
+    still to be; from now on it goes nowhere."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            with contextlib.suppress(OSError):  # (not open: nothing to release)
+                os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 @contextlib.contextmanager

@@ -8,7 +8,6 @@ together, and the import's trace says where the time went; none of it may change
 from __future__ import annotations
 
 import json
-import multiprocessing.forkserver
 import os
 import signal
 import subprocess
@@ -132,9 +131,10 @@ def test_the_trace_accounts_for_every_task_and_worker(tmp_path: Path) -> None:
 
 def test_pool_workers_keep_pandas_out() -> None:
     """pyarrow imports pandas (when installed) the first time it converts a Python list; a pool
-    worker never needs it (``hhparse.import_worker.without_pandas``)."""
+    worker never needs it (``hhparse.import_worker.without_pandas``). From a forkserver: a worker
+    forked from a process that has pandas loaded has it for nothing."""
     _real_referee()
-    pool = PoolExecutor(1)
+    pool = PoolExecutor(1, method="forkserver")
     pool.start()
     try:
         assert pool._pool is not None
@@ -217,14 +217,22 @@ def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
         raise OSError("the index cannot be read")
 
     monkeypatch.setattr(importer, "_load_known", broken)
+    workers: list[int] = []
+    start = PoolExecutor.start
+
+    def started(self: PoolExecutor) -> None:
+        start(self)
+        assert self._pool is not None
+        workers.extend(self._pool._processes)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(PoolExecutor, "start", started)
     with pytest.raises(OSError, match="the index cannot be read"):
         import_paths([src], tmp_path / "wh", jobs=2)
-    server = multiprocessing.forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]
-    assert server is not None
+    assert len(workers) == 2
     deadline = time.monotonic() + 15
-    while _children(server) and time.monotonic() < deadline:
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert _children(server) == set()
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,3 +333,92 @@ def test_a_batchs_tables_are_shared_out_between_the_workers_each_once_and_in_ord
         assert all(group[name] == spec[name] for group in groups for name in group)
     with_actions = next(g for g in importer.write_groups(spec, 2) if "actions" in g)
     assert "hands" not in with_actions and "hand_players" not in with_actions
+
+
+def test_waiting_for_a_batchs_writes_does_not_spin_once_one_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the workers write a batch the main process waits on the writes not done yet: with one
+    write done and the other still running, waiting on both returned at once, and the loop spun
+    on a core the workers need until the second was done."""
+    import threading
+    from concurrent.futures import Future
+
+    calls = []
+    real_wait = importer.wait_futures
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real_wait(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importer, "wait_futures", counted)
+    done: Future[dict[str, int]] = Future()
+    done.set_result({"hands": 1})
+    late: Future[dict[str, int]] = Future()
+    threading.Timer(0.3, late.set_result, args=({"actions": 2},)).start()
+    pool = PoolExecutor(2)
+    pool._feed = (lambda: False, importer.deque(), 8)
+    pool._feed_while([done, late])
+    assert late.done()
+    assert len(calls) <= 3, f"{len(calls)} waits for one write"
+
+
+_START_PROBE = """
+import json, os, sys, threading
+from hhparse.importer import PoolExecutor
+
+if __name__ == "__main__":
+    if sys.argv[1] == "thread":
+        stop = threading.Event()
+        threading.Thread(target=stop.wait, daemon=True).start()
+    pool = PoolExecutor(2, ev=False)
+    method = pool.start_method()
+    pool.start()
+    try:
+        got = [pool._pool.submit(os.getppid).result(timeout=120) for _ in range(4)]
+        fds = pool._pool.submit(os.readlink, "/proc/self/fd/1").result(timeout=120)
+        print(json.dumps({"method": method, "started": pool.started, "parent_is_main": all(p == os.getpid() for p in got), "stdout": fds, "parser_here": getattr(sys.modules.get("hhparse.parsing"), "_PARSER", None) is not None}))
+    finally:
+        pool.close()
+        if sys.argv[1] == "thread":
+            stop.set()
+"""
+
+
+@pytest.mark.parametrize("threads", ["one", "thread"])
+def test_the_pool_forks_its_workers_from_a_process_that_runs_no_other_thread(
+    tmp_path: Path, threads: str
+) -> None:
+    """The workers are forked from the importing process itself when it runs nothing but its
+    main thread (they start with pyarrow and numpy loaded, and warm up side by side); with another
+    thread running, a fork could copy a lock that thread held, so they come from a forkserver.
+    Either way they hold neither the main process's stdout nor its stderr. Forked, they inherit
+    the parser this process built for them, once (a forkserver builds it otherwise)."""
+    script = tmp_path / "probe.py"
+    script.write_text(_START_PROBE, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), threads], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    method = "fork" if threads == "one" else "forkserver"
+    forked = threads == "one"
+    assert got == {
+        "method": method,
+        "started": method,
+        "parent_is_main": forked,
+        "stdout": "/dev/null",
+        "parser_here": forked,  # built once before the fork, not by each worker
+    }
+
+
+def test_a_worker_asks_for_its_death_signal_without_running_ldconfig(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``prctl`` is found among the process's own symbols: ``ctypes.util.find_library`` runs
+    ``ldconfig -p`` in a child process, a fork of the worker, at every worker's start."""
+    import ctypes.util
+
+    from hhparse import workers
+
+    def no(name: str) -> str | None:
+        raise AssertionError(f"find_library({name!r}) was called")
+
+    monkeypatch.setattr(ctypes.util, "find_library", no)
+    assert workers._set_pdeathsig(0)  # (0: no signal, what this test process had)
