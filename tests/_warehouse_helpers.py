@@ -324,3 +324,15 @@ def same_task_result(got: TaskResult, want: TaskResult) -> None:
     for name, table in want.tables.items():
         assert got.tables[name].schema.equals(table.schema, check_metadata=True), name
         assert got.tables[name].equals(table), name
+
+
+def child_pids(pid: int) -> set[int]:
+    """The process's children now (every thread's, Linux ``/proc``): the pool's and watch's tests
+    follow the workers they must see end."""
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            out.update(int(c) for c in task.read_text().split())
+        except OSError:
+            continue
+    return out

@@ -50,16 +50,6 @@ def _real_referee() -> None:
         pytest.skip("workers need the real referee (hhparse.engine.referee)")
 
 
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        try:
-            out.update(int(c) for c in task.read_text().split())
-        except OSError:
-            continue
-    return out
-
-
 def test_the_last_tasks_are_cut_smaller_and_cover_every_block_once(tmp_path: Path) -> None:
     """With two workers the last two tasks' worth of text per worker goes in quarter tasks; every
     block is in exactly one task, in file order; one worker (in process) never splits."""

@@ -30,7 +30,7 @@ import pytest
 from hhparse.tables.schema import create_views
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import make_hand, stray_files, table_folder_extras, write_hands
+from _warehouse_helpers import child_pids, make_hand, stray_files, table_folder_extras, write_hands
 from test_import_crash import alive, descendants
 
 REPO = Path(__file__).resolve().parent.parent
@@ -287,14 +287,6 @@ def test_a_second_writer_is_refused_while_watching(tmp_path: Path, watches: list
     assert again.returncode == 0, again.stderr
 
 
-def _children(pid: int) -> set[int]:
-    out: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*/children"):
-        with contextlib.suppress(OSError):
-            out.update(int(c) for c in task.read_text().split())
-    return out
-
-
 @pytest.mark.parametrize(
     "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["sigint", "sigterm", "sighup-terminal-closed"]
 )
@@ -320,7 +312,7 @@ def test_a_stop_during_a_large_first_import_leaves_no_process(
         out = set()
         for pid in helpers:
             with contextlib.suppress(OSError):
-                if Path(f"/proc/{pid}/cmdline").read_bytes() == own or pid not in _children(watch.proc.pid):
+                if Path(f"/proc/{pid}/cmdline").read_bytes() == own or pid not in child_pids(watch.proc.pid):
                     out.add(pid)
         return out
 
