@@ -12,8 +12,9 @@ model, whose records are native classes with read-only attributes (built in one 
 directly by the compiled referee; a *frozen dataclass* compiled by mypyc keeps its slow Python
 ``__init__``, which is why the model is not written as one), the referee's facts
 (``hhparse/facts.py``, same records), amounts (``hhparse/money.py``), the memo rule
-(``hhparse/memo.py``) and the table builder (``hhparse/tables/build.py``: its per-hand rows read
-those records natively). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
+(``hhparse/memo.py``), the table builder (``hhparse/tables/build.py``: its per-hand rows read
+those records natively) and the all-in EV stage's reading of the facts (``hhparse/ev.py``; the
+equity engine it calls, ``hhparse/rules/equity.py``, is numpy and stays Python). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
 which mypyc could not compile. The splitter (``hhparse/splitter.py``) runs in the import's main
 process ahead of every worker; its blocks, and the classes mypyc cannot make native (an exception,
 an ``io`` stream), stay plain Python in ``hhparse/blocks.py``.
@@ -61,6 +62,7 @@ COMPILED = (
     "hhparse/rules/cards.py",
     "hhparse/rules/evaluate.py",
     "hhparse/rules/pots.py",
+    "hhparse/ev.py",
 )
 #: mypyc's shared runtime library for the group (a top-level module next to ``hhparse``).
 GROUP = "hhparse_native"

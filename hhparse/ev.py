@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Sequence
-from typing import Final
 
 from hhparse.facts import EvShareFact, HandEvFacts, HandFacts, RefereeResult
 from hhparse.model import Fold, Hand, Street
@@ -43,8 +42,9 @@ from hhparse.rules.spec import spec_for
 
 __all__ = ["KNOWN_CARDS", "failed_ev", "hand_ev", "mc_seed", "round_shares", "safe_hand_ev"]
 
-KNOWN_CARDS: Final = "printed"
-"""Which cards the equity treats as out of the deck.
+KNOWN_CARDS: str = "printed"
+"""Which cards the equity treats as out of the deck (not ``Final``: compiled, a ``Final`` would be
+built into the code, and the tests switch it).
 
 ``"printed"`` (ours): every card the history prints and that was dealt before the all-in
 point is known — the board so far (the exposed card included), every hand shown or mucked face
@@ -74,7 +74,8 @@ def _known_cards(hand: Hand, facts: HandFacts) -> dict[str, list[str]]:
 
     for p in facts.players:
         add(p.player, p.hole_cards)
-    for e in hand.events:
+    events: tuple[object, ...] = hand.events  # (compiled: no cast to the Event union a step)
+    for e in events:
         if isinstance(e, Fold) and e.shown:
             add(e.player, e.shown)
     if hand.summary is not None:
