@@ -716,3 +716,32 @@ def test_class_values_are_the_best_over_every_triple(deck: list[str], n_hole: in
     assert (nf == p.nf[:, rc.ms].max(axis=1)).all()
     want_lo = p.lo[:, rc.lm].min(axis=1) if hilo else np.full(nf.shape, E.NO_LOW)
     assert (lo == want_lo).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(1, 9),
+    rows=st.lists(
+        st.tuples(st.integers(0, 10**9), st.integers(0, 511), st.integers(-(10**6), 10**6)), max_size=20
+    ),
+)
+def test_weighted_split_is_the_sum_of_the_weighted_splits(n: int, rows: list[tuple[int, int, int]]) -> None:
+    """The exact settlement's totals (``_weighted_split``) are each outcome's split
+    (``_split_mask``: odd units to the first winners) times its boards, summed, for any masks
+    (none, one or several winners; a weight may be negative: a correction)."""
+    amounts = [a for a, _, _ in rows]
+    masks = [m & ((1 << n) - 1) for _, m, _ in rows]
+    weights = [w for _, _, w in rows]
+    want = [0] * n
+    for amount, mask, w in zip(amounts, masks, weights, strict=True):
+        for e, x in enumerate(E._split_mask(amount, mask, n)):
+            want[e] += w * x
+    assert E._weighted_split(amounts, masks, weights, n) == want
+
+
+@settings(max_examples=50, deadline=None)
+@given(row=st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=100), times=st.integers(0, 300))
+def test_tiled_is_numpys_tile(row: list[int], times: int) -> None:
+    a = np.array(row, dtype=np.int64)
+    got = E._tiled(a, times)
+    assert got.dtype == np.int64 and got.tolist() == np.tile(a, times).tolist()

@@ -141,10 +141,9 @@ def five_rank_values(ranks: Array) -> Array:
     ordered by (count, rank) descending; a straight is its top card only (a wheel's top is the Five).
     """
     n = len(ranks)
-    counts = np.zeros((n, 13), dtype=np.int64)
-    rows = np.arange(n)
-    for i in range(5):
-        np.add.at(counts, (rows, ranks[:, i]), 1)
+    # each row's count of each rank: one bincount over (row, rank) cells (np.add.at is slower)
+    cells = (13 * np.arange(n))[:, None] + ranks
+    counts = np.bincount(cells.ravel(), minlength=13 * n).reshape(n, 13).astype(np.int64)
     key = np.where(counts > 0, counts * 16 + np.arange(13), -1)
     order = np.argsort(-key, axis=1, kind="stable")[:, :5]
     top = np.take_along_axis(counts, order, axis=1)
@@ -193,15 +192,26 @@ MS3, _MS3_RANKS = _triple_multisets()
 FL: Final = _flush_table().astype(np.int32)
 
 
+_PAIRS2: Final = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64).T
+"""Every multiset of two ranks (``_multisets(2)`` order), as two rows: first ranks, second ranks."""
+
+
 def _nf_table() -> Array:
-    """Hole rank pair ``13 * r1 + r2`` (both orders) x board rank multiset → non-flush value."""
-    r1 = np.repeat(np.arange(13), 13)
-    r2 = np.tile(np.arange(13), 13)
+    """Hole rank pair ``13 * r1 + r2`` (both orders) x board rank multiset → non-flush value.
+
+    A value depends on the five ranks as a multiset, so each unordered pair (91 of them) is
+    evaluated once and its row copied to both orders (a process with the EV stage builds this
+    table at import)."""
+    r1, r2 = _PAIRS2
     m = len(_MS3_RANKS)
     ranks = np.concatenate(
-        [np.repeat(r1, m)[:, None], np.repeat(r2, m)[:, None], np.tile(_MS3_RANKS, (169, 1))], axis=1
+        [np.repeat(r1, m)[:, None], np.repeat(r2, m)[:, None], np.tile(_MS3_RANKS, (len(r1), 1))], axis=1
     )
-    return five_rank_values(ranks).reshape(169, m)
+    rows = five_rank_values(ranks).reshape(len(r1), m)
+    table = np.empty((169, m), dtype=rows.dtype)
+    table[13 * r1 + r2] = rows
+    table[13 * r2 + r1] = rows
+    return table
 
 
 NF: Final = _nf_table().astype(np.int32)
@@ -596,8 +606,6 @@ _NO_RANK: Final = 65
 """A place of :attr:`_RankClasses.distinct` no rank takes: just past the 13 x 5 binomials."""
 _ONE_WAY: Final = np.ones(1, dtype=np.int64)
 _ONE_WAY.setflags(write=False)
-_PAIRS2: Final = np.array([(a, b) for a in range(13) for b in range(a, 13)], dtype=np.int64).T
-"""Every multiset of two ranks (``_multisets(2)`` order), as two rows: first ranks, second ranks."""
 _SAME2: Final = np.flatnonzero(_PAIRS2[0] == _PAIRS2[1])
 """Positions of the pairs of one rank among :data:`_PAIRS2` (Deuces first)."""
 
@@ -816,7 +824,7 @@ def _preflop_counts(
                 # ranks that cannot be dealt counts no board); its straight flushes, found
                 # below, are taken back out and counted board by board.
                 lone_cls.append(rc.with_suited[j].take(fidx, axis=0).ravel())
-                lone_ways.append(np.tile(ow, len(fidx)))
+                lone_ways.append(_tiled(ow, len(fidx)))
                 if not straights:
                     continue
                 fl = FL[pair_masks[alone][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
@@ -839,7 +847,7 @@ def _preflop_counts(
                 if r in fls:
                     np.maximum(high, fls[r][:, None], out=high)
                 fl_hi[r].append(high.ravel())
-            boards = np.tile(ow, len(fidx))
+            boards = _tiled(ow, len(fidx))
             fl_class.append(ridx.ravel())
             fl_ways.append(boards)
             if alone >= 0:
@@ -969,6 +977,13 @@ def _suited_sets(j: int, absent: int) -> tuple[Array, Array]:
     fidx.setflags(write=False)
     tmask.setflags(write=False)
     return fidx, tmask
+
+
+def _tiled(row: Array, times: int) -> Array:
+    """``np.tile(row, times)`` for a 1-D ``row``, in two C calls (``tile`` is Python-level code
+    around them, a few µs a call, paid several times per pre-flop spot)."""
+    out: Array = np.repeat(row[None, :], times, axis=0).ravel()
+    return out
 
 
 def _other_ways(j: int, off: Array) -> Array:
@@ -1373,6 +1388,23 @@ def _split_mask(amount: int, mask: int, n: int) -> list[int]:
     return out
 
 
+def _weighted_split(amounts: list[int], masks: list[int], weights: list[int], n: int) -> list[int]:
+    """Each of ``n`` players' total over outcomes: ``amounts[o]`` shared among the winners in
+    ``masks[o]`` as :func:`_split_mask` shares it, times ``weights[o]``; summed as it goes, with no
+    list per outcome (the exact settlement needs only these totals)."""
+    sums = [0] * n
+    for amount, mask, c in zip(amounts, masks, weights, strict=True):
+        if not mask:
+            continue
+        base, odd = divmod(amount, mask.bit_count())
+        rank = 0
+        for e in range(n):
+            if mask >> e & 1:
+                sums[e] += c * (base + 1 if rank < odd else base)
+                rank += 1
+    return sums
+
+
 def _std_err(s1: int, s2: int, boards: int) -> float:
     """Standard error of the mean of ``boards`` integer samples with sum ``s1`` and sum of
     squares ``s2`` (sample variance, ``ddof = 1``), from exact integer sums."""
@@ -1400,6 +1432,12 @@ def _settle(
     shares: list[PotShare] = []
     hilo = spot.hilo
 
+    def record(pot_i: int, run: int, half: str, elig: tuple[int, ...], amount: int, sums: list[int]) -> None:
+        """Record one half of one pot-run from each eligible player's total (exact results)."""
+        for i, total in zip(elig, sums, strict=True):
+            totals[i] += total
+            shares.append(PotShare(pot_i, run, half, i, amount, total / boards, 0.0, total))
+
     def add(
         pot_i: int,
         run: int,
@@ -1416,9 +1454,7 @@ def _settle(
             for c, g in zip(weights, got, strict=True):
                 for e, x in enumerate(g):
                     sums[e] += c * x
-            for i, total in zip(elig, sums, strict=True):
-                totals[i] += total
-                shares.append(PotShare(pot_i, run, half, i, amount, total / boards, 0.0, total))
+            record(pot_i, run, half, elig, amount, sums)
             return
         for e, i in enumerate(elig):
             xs = [g[e] for g in got]
@@ -1450,6 +1486,24 @@ def _settle(
             masks, weights = list(grouped), list(grouped.values())
         full = (1 << n) - 1
         for run, amount in pot.runs:
+            if not mc:  # totals only: each distinct mask's split weighted, no per-outcome lists
+                if hilo:
+                    half = amount // 2
+                    high_amounts = [amount - half if m >> n else amount for m in masks]
+                    sums = _weighted_split(high_amounts, [m & full for m in masks], weights, n)
+                    record(pot_i, run, "high", elig, amount, sums)
+                    sums = _weighted_split([half] * len(masks), [m >> n for m in masks], weights, n)
+                    record(pot_i, run, "low", elig, amount, sums)
+                else:
+                    record(
+                        pot_i,
+                        run,
+                        "whole",
+                        elig,
+                        amount,
+                        _weighted_split([amount] * len(masks), masks, weights, n),
+                    )
+                continue
             if hilo:
                 half = amount // 2
                 high = [_split_mask(amount - half if m >> n else amount, m & full, n) for m in masks]
