@@ -981,7 +981,7 @@ def _suited_sets(j: int, absent: int) -> tuple[Array, Array]:
 
 def _tiled(row: Array, times: int) -> Array:
     """``np.tile(row, times)`` for a 1-D ``row``, in two C calls (``tile`` is Python-level code
-    around them, a few µs a call, paid several times per pre-flop spot)."""
+    around them, paid several times per pre-flop spot: ``docs/performance.md``)."""
     out: Array = np.repeat(row[None, :], times, axis=0).ravel()
     return out
 
