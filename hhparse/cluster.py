@@ -81,7 +81,7 @@ from hhparse.import_worker import (
     process_packed,
     warm_up,
 )
-from hhparse.importer import PRELOAD, Staging, Task
+from hhparse.importer import PRELOAD, Staging, Task, write_groups
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
 from hhparse.staging import (
@@ -499,24 +499,41 @@ class DaskExecutor:
     def write_batch(
         self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
     ) -> dict[str, int]:
-        """Have a worker write the batch ``tag`` of the warehouse (:func:`write_batch_task`),
-        ahead of the tasks queued; rows by table."""
+        """Have the workers write the batch ``tag`` of the warehouse (:func:`write_batch_task`),
+        ahead of the tasks queued, its tables shared out between the cluster's worker threads
+        (:func:`hhparse.importer.write_groups`, as the local pool does); rows by table. Why: the
+        last batch is written after the last result, with every other worker idle, and the one
+        before it while the tail's few tasks run; one worker writing all of a batch's tables
+        was the longest stretch of a ``local:2`` import with a worker idle
+        (``docs/performance.md``, branch dask18)."""
         assert self.staging is not None
         spec: dict[str, list[BatchPart]] = {
             name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()
         }
-        future = self.client.submit(
-            write_batch_task,
-            fingerprint(),
-            self.staging.root,
-            self.staging.folder,
-            tag,
-            spec,
-            key=f"hhparse-write-{tag}",
-            pure=False,
-            priority=10,
-        )
-        rows: dict[str, int] = self._wait(future, _distributed(), unpack=False)
+        groups = write_groups(spec, self.threads())
+        futures = [
+            self.client.submit(
+                write_batch_task,
+                fingerprint(),
+                self.staging.root,
+                self.staging.folder,
+                tag,
+                group,
+                key=f"hhparse-write-{tag}" if len(groups) == 1 else f"hhparse-write-{tag}-{i}",
+                pure=False,
+                priority=10,
+            )
+            for i, group in enumerate(groups)
+        ]
+        rows: dict[str, int] = {}
+        try:
+            for future in futures:
+                written: dict[str, int] = self._wait(future, _distributed(), unpack=False)
+                rows.update(written)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.client.cancel(futures, force=True)
+            raise
         return rows
 
     def threads(self) -> int:
