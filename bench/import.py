@@ -32,11 +32,17 @@ side can be projected to a larger cluster.
 
 Usage: python bench/import.py [--hands 20000] [--jobs 1 2] [--repeat 3] [--input mix synth]
        [--keep DIR] [--ev on|off|both] [--executor pool|cluster|both]
-       [--cluster-reads workers client auto]
+       [--cluster-reads workers client auto] [--cluster-at local tcp]
 
 ``--cluster-reads`` (issue #18): the cluster's workers read the input files themselves
 (``workers``), or the client cuts them and ships the text (``client``); several values run each
 in every round.
+
+``--cluster-at tcp`` (issue #18's second case): instead of a ``LocalCluster``, a ``dask scheduler``
+and N ``dask worker --nthreads 1`` processes on loopback, started before the clock as a real
+cluster is before an import; the client connects to it (``--cluster tcp://...``). Its scheduler
+is a process of its own: its CPU is printed apart, not in the client's. ``--cluster-at local
+tcp`` runs both in every round.
 """
 
 from __future__ import annotations
@@ -96,6 +102,75 @@ total = time.perf_counter() - t0
 print(json.dumps({
     "seconds": dt, "cpu_seconds": cpu, "worker_cpu_seconds": wcpu, "startup_seconds": startup,
     "total_seconds": total,
+    "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
+    "trace": r.stats.trace.summary(),
+    "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+
+CHILD_TCP = """
+import json, os, resource, signal, subprocess, sys, tempfile, time
+from pathlib import Path
+import psutil
+from hhparse.importer import import_paths
+from hhparse.cluster import connect
+dask = str(Path(sys.executable).parent / "dask")
+n = int(sys.argv[3])
+folder = Path(tempfile.mkdtemp(prefix="hhparse-bench-dask-"))
+procs = []
+def start(*args):
+    procs.append(subprocess.Popen([dask, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  stdin=subprocess.DEVNULL, start_new_session=True))
+    return procs[-1]
+def cpu(p):
+    try:
+        return sum(sum(q.cpu_times()[:2]) for q in [p, *p.children(recursive=True)])
+    except psutil.NoSuchProcess:
+        return 0.0
+try:
+    info = folder / "scheduler.json"
+    sched = psutil.Process(start("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                 "--scheduler-file", str(info)).pid)
+    deadline = time.monotonic() + 120
+    while not info.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)
+    address = json.loads(info.read_text())["address"]
+    workers = [psutil.Process(start("worker", address, "--nthreads", "1", "--nworkers", "1", "--no-dashboard",
+                                    "--name", f"w{i}", "--local-directory", str(folder / f"w{i}")).pid)
+               for i in range(n)]
+    import distributed
+    with distributed.Client(address, timeout=120) as c:
+        c.wait_for_workers(n, timeout=120)
+    t0 = t = time.perf_counter()
+    with connect(address, inputs=sys.argv[5]) as ex:
+        startup = time.perf_counter() - t
+        w, s = sum(cpu(p) for p in workers), cpu(sched)
+        t = time.perf_counter()
+        c = time.process_time()
+        r = import_paths([sys.argv[1]], sys.argv[2], executor=ex, ev=sys.argv[4] == "on")
+        dt = time.perf_counter() - t
+        cpu_s = time.process_time() - c
+        wcpu, scpu = sum(cpu(p) for p in workers) - w, cpu(sched) - s
+    total = time.perf_counter() - t0
+finally:
+    for p in reversed(procs):
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for p in procs:
+        try:
+            p.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    import shutil
+    shutil.rmtree(folder, ignore_errors=True)
+print(json.dumps({
+    "seconds": dt, "cpu_seconds": cpu_s, "worker_cpu_seconds": wcpu, "scheduler_cpu_seconds": scpu,
+    "startup_seconds": startup, "total_seconds": total,
     "read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
     "trace": r.stats.trace.summary(),
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -346,6 +421,14 @@ def main() -> None:
         help="with the cluster: who reads the inputs (issue #18); several values: each in every round",
     )
     ap.add_argument(
+        "--cluster-at",
+        nargs="+",
+        choices=("local", "tcp"),
+        default=["local"],
+        help="with the cluster: a LocalCluster (--cluster local:N), or a `dask scheduler` and N `dask "
+        "worker` processes on loopback (tcp, started before the clock); several values: each in every round",
+    )
+    ap.add_argument(
         "--phases",
         action="store_true",
         help="print each run's phase breakdown (start-up, waits, merging, publishing, the tail)",
@@ -354,7 +437,13 @@ def main() -> None:
     evs = ("off", "on") if args.ev == "both" else (args.ev,)
     chosen = ("pool", "cluster") if args.executor == "both" else (args.executor,)
     executors = [
-        x for c in chosen for x in ([f"cluster-{m}" for m in args.cluster_reads] if c == "cluster" else [c])
+        x
+        for c in chosen
+        for x in (
+            [f"{_CLUSTER_AT[at]}-{m}" for at in args.cluster_at for m in args.cluster_reads]
+            if c == "cluster"
+            else [c]
+        )
     ]
     inputs = ["corpus"] if args.corpus_input else list(dict.fromkeys(args.input))
 
@@ -381,9 +470,10 @@ def main() -> None:
                 name, executor, jobs, ev = key
                 wh = work / f"wh-{name}-{executor}-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
-                child = CHILD_CLUSTER if executor.startswith("cluster") else CHILD
+                child = CHILD_TCP if executor.startswith("tcp-") else CHILD
+                child = CHILD_CLUSTER if executor.startswith("cluster-") else child
                 argv = [sys.executable, "-c", child, str(srcs[name]), str(wh), str(jobs), ev]
-                out, mem = run_sampled([*argv, executor.removeprefix("cluster-")])
+                out, mem = run_sampled([*argv, executor.split("-", 1)[-1]])
                 r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
@@ -394,11 +484,16 @@ def main() -> None:
                 runs_of[key].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
                 extra = ""
-                if executor.startswith("cluster"):
+                if _is_cluster(executor):
                     extra = (
                         f", client CPU {1e6 * r['cpu_seconds'] / r['read']:.1f} µs/hand, workers' CPU "
-                        f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, cluster start "
-                        f"{r['startup_seconds']:.2f} s, start to close {r['total_seconds']:.2f} s"
+                        f"{1e6 * r['worker_cpu_seconds'] / r['read']:.1f} µs/hand, "
+                        + (
+                            f"scheduler CPU {1e6 * r['scheduler_cpu_seconds'] / r['read']:.1f} µs/hand, "
+                            if "scheduler_cpu_seconds" in r
+                            else ""
+                        )
+                        + f"cluster start {r['startup_seconds']:.2f} s, start to close {r['total_seconds']:.2f} s"
                     )
                 else:
                     extra = (
@@ -432,11 +527,17 @@ def main() -> None:
                 f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
                 f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
             )
-            if executor.startswith("cluster"):
+            if _is_cluster(executor):
                 client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
                 workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
                 line += (
-                    f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs; "
+                    f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs"
+                    + (
+                        f", scheduler {statistics.median(1e6 * x['scheduler_cpu_seconds'] / x['read'] for x in runs):.1f} µs"
+                        if executor.startswith("tcp-")
+                        else ""
+                    )
+                    + "; "
                     f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s"
                 )
             if executor == "pool":
@@ -461,7 +562,7 @@ def main() -> None:
                             f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
                             f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}"
                         )
-                        if executor.startswith("cluster"):
+                        if _is_cluster(executor):
                             # What the user waits for: the cluster's start-up and shut-down too.
                             whole = [a["total_seconds"] / b["total_seconds"] for a, b in pairs]
                             print(
@@ -567,9 +668,19 @@ def phases(r: dict[str, Any], jobs: int) -> str:
     )
 
 
+_CLUSTER_AT = {"local": "cluster", "tcp": "tcp"}
+"""``--cluster-at`` → the prefix of the executor's key (``cluster-workers``, ``tcp-client``...)."""
+
+
+def _is_cluster(executor: str) -> bool:
+    return executor.startswith(("cluster-", "tcp-"))
+
+
 def _label(executor: str, jobs: int) -> str:
-    if executor.startswith("cluster"):
+    if executor.startswith("cluster-"):
         return f"--cluster local:{jobs} --cluster-reads {executor.removeprefix('cluster-')}"
+    if executor.startswith("tcp-"):
+        return f"--cluster tcp:// ({jobs} dask worker) --cluster-reads {executor.removeprefix('tcp-')}"
     return f"--jobs {jobs}"
 
 

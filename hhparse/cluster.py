@@ -81,18 +81,20 @@ from hhparse.import_worker import (
     process_packed,
     warm_up,
 )
-from hhparse.importer import PRELOAD, Staging, Task
+from hhparse.importer import PRELOAD, Staging, Task, write_groups
 from hhparse.resources import data_dir
 from hhparse.splitter import Block
 from hhparse.staging import (
     BatchPart,
+    Compression,
     Stage,
     StagedPart,
     StagedRows,
     batch_part,
-    ipc_stream,
+    pack_streams,
     stage_result,
     staged_result,
+    unpack_streams,
     write_batch,
 )
 from hhparse.tables.store import staged_name
@@ -235,20 +237,24 @@ WRITE_MODES: Final = ("auto", "workers", "client")
 ``client`` (they send them), ``auto`` (the workers when they see its staging folder)."""
 
 
-RESULT_COMPRESSION: Final = "zstd"
-"""How a worker compresses the Arrow IPC streams of a result (:func:`pack_result`): a result's
-tables are several KB a hand uncompressed, and the client's Dask event loop pays for every byte
-it receives; zstd makes them several times smaller for little CPU on either side (figures:
-``docs/performance.md``, ``docs/cluster.md``)."""
+RESULT_COMPRESSION: Final[Compression] = "zstd"
+"""How a worker compresses the Arrow IPC streams of a result (:func:`pack_result`) or a fragment
+(:func:`_staged`), all of a task's at once (:func:`hhparse.staging.pack_streams`): a task's
+tables are several KB a hand uncompressed, which cross the network to the client or to the
+shared file system; zstd makes them several times smaller for little CPU on either side
+(figures: ``docs/performance.md``, ``docs/cluster.md``). A ``local:N`` cluster's never leave this
+machine: its workers compress nothing (:data:`LOCAL_COMPRESSION`), as the local pool's."""
+LOCAL_COMPRESSION: Final[Compression] = None
 _FILES_FIELDS: Final = tuple(f.name for f in dataclasses.fields(FilesResult) if f.name != "result")
 
 
-def pack_result(result: TaskResult | FilesResult) -> bytes:
+def pack_result(result: TaskResult | FilesResult, compression: Compression = RESULT_COMPRESSION) -> bytes:
     """A task's result as one blob for the client (:func:`unpack_result`): its tables as
-    compressed Arrow IPC streams, the rest pickled. One ``bytes`` object is also what Dask
-    sends with the least work (no walk of the result's lists on either side)."""
+    compressed Arrow IPC streams (:func:`hhparse.staging.pack_streams`), the rest pickled. One
+    ``bytes`` object is also what Dask sends with the least work (no walk of the result's lists
+    on either side)."""
     task = result.result if isinstance(result, FilesResult) else result
-    ipc = {name: ipc_stream(table, RESULT_COMPRESSION) for name, table in task.tables.items()}
+    ipc = pack_streams(task.tables, compression)
     columns = (task.sites, task.hand_ids, task.hashes, task.accepted)
     files = tuple(getattr(result, f) for f in _FILES_FIELDS) if isinstance(result, FilesResult) else None
     return pickle.dumps((ipc, columns, files), protocol=pickle.HIGHEST_PROTOCOL)
@@ -261,18 +267,19 @@ def unpack_result(blob: bytes) -> TaskResult | FilesResult:
         fragment, rows = ipc
         task: TaskResult = staged_result((fragment, rows, sites, hand_ids, hashes, accepted))
     else:
-        tables = {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+        streams = unpack_streams(ipc)
+        tables = {name: pa.ipc.open_stream(data).read_all() for name, data in streams.items()}
         task = TaskResult(tables, sites, hand_ids, hashes, accepted)
     if files is None:
         return task
     return FilesResult(task, *files)
 
 
-def _staged(result: TaskResult | FilesResult, stage: Stage) -> bytes:
+def _staged(result: TaskResult | FilesResult, stage: Stage, compression: Compression) -> bytes:
     """:func:`pack_result` with the tables written to the task's fragment
     (:func:`hhparse.staging.stage_result`, its streams compressed as a result's are): the client
     receives the per-hand columns and the rows of each table only (:func:`unpack_result`)."""
-    path, rows, sites, hand_ids, hashes, accepted = stage_result(result, stage, RESULT_COMPRESSION)
+    path, rows, sites, hand_ids, hashes, accepted = stage_result(result, stage, compression)
     files = tuple(getattr(result, f) for f in _FILES_FIELDS) if isinstance(result, FilesResult) else None
     return pickle.dumps(
         ((path, rows), (sites, hand_ids, hashes, accepted), files), protocol=pickle.HIGHEST_PROTOCOL
@@ -302,7 +309,12 @@ def can_stage(folder: str, probe: str) -> str | None:
 
 
 def run_task(
-    expected: str, shipped: bytes, open_tails: frozenset[int], ev: bool, stage: Stage | None = None
+    expected: str,
+    shipped: bytes,
+    open_tails: frozenset[int],
+    ev: bool,
+    stage: Stage | None = None,
+    compression: Compression = RESULT_COMPRESSION,
 ) -> bytes:
     """The task a worker runs: :func:`hhparse.import_worker.process_packed` of :func:`ship_blocks`'s
     blob, with the collector quietened for its duration as in a local worker
@@ -316,12 +328,18 @@ def run_task(
     gc.set_threshold(*GC_THRESHOLD)
     try:
         result = process_packed(packed, open_tails, ev)
-        return pack_result(result) if stage is None else _staged(result, stage)
+        return pack_result(result, compression) if stage is None else _staged(result, stage, compression)
     finally:
         gc.set_threshold(*previous)
 
 
-def run_file_task(expected: str, segments: list[Segment], ev: bool, stage: Stage | None = None) -> bytes:
+def run_file_task(
+    expected: str,
+    segments: list[Segment],
+    ev: bool,
+    stage: Stage | None = None,
+    compression: Compression = RESULT_COMPRESSION,
+) -> bytes:
     """The task a worker runs when it reads the inputs itself (issue #18):
     :func:`hhparse.import_worker.process_files` of the files the task names, checked and with the
     collector quietened as in :func:`run_task`."""
@@ -332,7 +350,7 @@ def run_file_task(expected: str, segments: list[Segment], ev: bool, stage: Stage
     gc.set_threshold(*GC_THRESHOLD)
     try:
         result = process_files(segments, ev)
-        return pack_result(result) if stage is None else _staged(result, stage)
+        return pack_result(result, compression) if stage is None else _staged(result, stage, compression)
     finally:
         gc.set_threshold(*previous)
 
@@ -442,6 +460,7 @@ class DaskExecutor:
         address: str = "",
         inputs: str = "auto",
         writes: str = "auto",
+        compression: Compression = RESULT_COMPRESSION,
     ) -> None:
         if inputs not in INPUT_MODES:
             raise ClusterError(f"inputs={inputs!r}: one of {', '.join(INPUT_MODES)}")
@@ -451,6 +470,7 @@ class DaskExecutor:
         self.depth = depth
         self.inputs = inputs
         self.writes = writes
+        self.compression = compression  # of the tasks' tables (LOCAL_COMPRESSION on local:N)
         self.staging: Staging | None = None  # set by the importer when the workers stage (stages)
         self.notes: list[str] = []  # what the user should know (the client read the inputs...)
         self.address = address or str(getattr(getattr(client, "scheduler", None), "address", "") or "")
@@ -499,24 +519,41 @@ class DaskExecutor:
     def write_batch(
         self, tag: str, parts: dict[str, list[pa.Table | StagedPart | StagedRows]]
     ) -> dict[str, int]:
-        """Have a worker write the batch ``tag`` of the warehouse (:func:`write_batch_task`),
-        ahead of the tasks queued; rows by table."""
+        """Have the workers write the batch ``tag`` of the warehouse (:func:`write_batch_task`),
+        ahead of the tasks queued, its tables shared out between the cluster's worker threads
+        (:func:`hhparse.importer.write_groups`, as the local pool does); rows by table. Why: the
+        last batch is written after the last result, with every other worker idle, and the one
+        before it while the tail's few tasks run; one worker writing all of a batch's tables
+        was the longest stretch of a ``local:2`` import with a worker idle
+        (``docs/performance.md``, branch dask18)."""
         assert self.staging is not None
         spec: dict[str, list[BatchPart]] = {
             name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()
         }
-        future = self.client.submit(
-            write_batch_task,
-            fingerprint(),
-            self.staging.root,
-            self.staging.folder,
-            tag,
-            spec,
-            key=f"hhparse-write-{tag}",
-            pure=False,
-            priority=10,
-        )
-        rows: dict[str, int] = self._wait(future, _distributed(), unpack=False)
+        groups = write_groups(spec, self.threads())
+        futures = [
+            self.client.submit(
+                write_batch_task,
+                fingerprint(),
+                self.staging.root,
+                self.staging.folder,
+                tag,
+                group,
+                key=f"hhparse-write-{tag}" if len(groups) == 1 else f"hhparse-write-{tag}-{i}",
+                pure=False,
+                priority=10,
+            )
+            for i, group in enumerate(groups)
+        ]
+        rows: dict[str, int] = {}
+        try:
+            for future in futures:
+                written: dict[str, int] = self._wait(future, _distributed(), unpack=False)
+                rows.update(written)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                self.client.cancel(futures, force=True)
+            raise
         return rows
 
     def threads(self) -> int:
@@ -536,7 +573,14 @@ class DaskExecutor:
                 stage = self.staging.next() if self.staging is not None else None
                 if task.segment_files:  # the worker reads the files
                     fut = self.client.submit(
-                        run_file_task, expected, task.segments, ev, stage, key=key, pure=False
+                        run_file_task,
+                        expected,
+                        task.segments,
+                        ev,
+                        stage,
+                        self.compression,
+                        key=key,
+                        pure=False,
                     )
                 else:
                     fut = self.client.submit(
@@ -546,6 +590,7 @@ class DaskExecutor:
                         task.open_tails,
                         ev,
                         stage,
+                        self.compression,
                         key=key,
                         pure=False,
                     )
@@ -683,7 +728,8 @@ def connect(
                 ) from None
         client.register_plugin(_make_plugin(main_pid), name="hhparse-warm-up")
         _check_workers(client, address)
-        yield DaskExecutor(client, address=address, inputs=inputs, writes=writes)
+        compression = LOCAL_COMPRESSION if local is not None else RESULT_COMPRESSION
+        yield DaskExecutor(client, address=address, inputs=inputs, writes=writes, compression=compression)
     finally:
         if client is not None:
             with contextlib.suppress(Exception):

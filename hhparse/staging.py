@@ -48,9 +48,11 @@ __all__ = [
     "batch_part",
     "ipc_stream",
     "load_fragment",
+    "pack_streams",
     "process_staged",
     "stage_result",
     "staged_result",
+    "unpack_streams",
     "write_batch",
 ]
 
@@ -88,7 +90,8 @@ class StagedRows:
 
 
 Compression = Literal["lz4", "zstd"] | None
-"""Of a fragment's Arrow IPC streams (:func:`stage_result`)."""
+"""Of a fragment's (:func:`stage_result`) or a cluster's result's Arrow IPC streams, compressed
+together (:func:`pack_streams`)."""
 
 Stage = tuple[str, str, int]
 """Where a worker writes a task's tables (:class:`hhparse.importer.Staging`): the staging folder
@@ -107,6 +110,34 @@ def ipc_stream(table: pa.Table, compression: Compression) -> bytes:
     return bytes(sink.getvalue().to_pybytes())
 
 
+def pack_streams(tables: dict[str, pa.Table], compression: Compression) -> bytes:
+    """``tables`` as Arrow IPC streams in one blob (:func:`unpack_streams`), compressed as a whole.
+    Why not Arrow's own IPC compression: it compresses every buffer of every column apart, with a
+    new zstd context each time, and a task's tables are thousands of small buffers; on a
+    cluster's worker that cost more CPU than writing the batches' Parquet files, where one call
+    over the task's streams costs a fraction of it and compresses them smaller
+    (``docs/performance.md``, branch dask18)."""
+    raw = pickle.dumps(
+        {name: ipc_stream(t, None) for name, t in tables.items()}, protocol=pickle.HIGHEST_PROTOCOL
+    )
+    if compression is None:
+        return pickle.dumps((None, len(raw), raw), protocol=pickle.HIGHEST_PROTOCOL)
+    packed = pa.compress(raw, codec=compression, asbytes=True)
+    return pickle.dumps((compression, len(raw), packed), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unpack_streams(blob: bytes) -> dict[str, bytes]:
+    """The Arrow IPC stream of each table :func:`pack_streams` packed, by name."""
+    codec, size, payload = pickle.loads(blob)
+    raw = (
+        payload
+        if codec is None
+        else pa.decompress(payload, decompressed_size=size, codec=codec, asbytes=True)
+    )
+    streams: dict[str, bytes] = pickle.loads(raw)
+    return streams
+
+
 def fragment_name(folder: str, kind: str, part: int) -> str:
     """:func:`hhparse.tables.store.staged_name`, without importing the warehouse's module (and
     pyarrow's Parquet writer with it) into a worker that only stages."""
@@ -121,12 +152,12 @@ def stage_result(result: TaskResult | FilesResult, stage: Stage, compression: Co
     system; a local pool's stay in this machine's page cache)."""
     folder, _tag, part = stage
     task = result.result if isinstance(result, FilesResult) else result
-    ipc = {name: ipc_stream(table, compression) for name, table in task.tables.items() if table.num_rows}
+    blob = pack_streams({name: t for name, t in task.tables.items() if t.num_rows}, compression)
     rows = {name: int(table.num_rows) for name, table in task.tables.items()}
     path = fragment_name(folder, "frag", part)
     tmp = fragment_name(folder, f"w{os.getpid()}", part)
     with open(tmp, "wb") as fh:
-        fh.write(pickle.dumps(ipc, protocol=pickle.HIGHEST_PROTOCOL))
+        fh.write(blob)
     os.replace(tmp, path)
     return (path, rows, task.sites, task.hand_ids, task.hashes, task.accepted)
 
@@ -140,7 +171,7 @@ def staged_result(staged: Staged) -> StagedResult:
 def load_fragment(path: str) -> dict[str, pa.Table]:
     """The tables a worker staged (:func:`stage_result`)."""
     with open(path, "rb") as fh:
-        ipc: dict[str, bytes] = pickle.loads(fh.read())
+        ipc = unpack_streams(fh.read())
     return {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
 
 
@@ -193,7 +224,7 @@ def write_batch(root: str, folder: str, tag: str, parts: dict[str, list[BatchPar
                 continue
             if what not in raw:
                 with open(what, "rb") as fh:
-                    raw[what] = pickle.loads(fh.read())
+                    raw[what] = unpack_streams(fh.read())
             data = raw[what].get(name)
             if data is None:
                 continue

@@ -740,6 +740,31 @@ def test_a_local_cluster_polls_less_and_a_real_scheduler_keeps_its_config(local2
     assert set(tcp.client.run(_poll_config).values()) == {mine}
 
 
+def test_a_local_clusters_tables_stay_uncompressed_and_a_real_ones_are_compressed(
+    local2: Any, tcp: Any, tmp_path: Path
+) -> None:
+    """A ``local:N`` cluster's fragments and results never leave this machine: its workers
+    compress nothing, as the local pool's (:data:`hhparse.cluster.LOCAL_COMPRESSION`); a real
+    cluster's cross the network and are compressed (:data:`hhparse.cluster.RESULT_COMPRESSION`).
+    Either way the import's fragments are gone at the end and its tables are a local import's."""
+    from hhparse.cluster import LOCAL_COMPRESSION, RESULT_COMPRESSION
+
+    assert (local2.compression, tcp.compression) == (LOCAL_COMPRESSION, RESULT_COMPRESSION)
+    assert LOCAL_COMPRESSION is None and RESULT_COMPRESSION is not None
+    from hhparse.synth import SynthConfig, write
+
+    write(SynthConfig(hands=60, seed=11), directory=tmp_path / "in")
+    want = import_paths([tmp_path / "in"], tmp_path / "local", jobs=1)
+    for name, executor in (("l2", local2), ("tcp", tcp)):
+        got = import_paths([tmp_path / "in"], tmp_path / name, executor=executor, task_hands=10)
+        assert got.stats.new == want.stats.new > 0
+        ours, theirs = read_views(tmp_path / name), read_views(tmp_path / "local")
+        assert ours.keys() == theirs.keys()
+        for table, rows in theirs.items():
+            assert ours[table].equals(rows), (name, table)
+        assert not stray_files(tmp_path / name)
+
+
 # --------------------------------------------------------------------------------------------
 # Who reads the inputs (issue #18)
 # --------------------------------------------------------------------------------------------

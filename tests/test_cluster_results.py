@@ -17,6 +17,7 @@ from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 
 from hhparse import importer
@@ -33,7 +34,7 @@ from hhparse.cluster import (
 from hhparse.import_worker import FilesResult, TaskResult, process_blocks, process_files
 from hhparse.importer import Staging, Task, _parallel, import_paths, local_executor
 from hhparse.splitter import split_file
-from hhparse.staging import StagedResult, batch_part
+from hhparse.staging import StagedResult, batch_part, ipc_stream, pack_streams, unpack_streams
 from hhparse.tables.build import records_from_pylist
 from hhparse.tables.store import Warehouse, staged_name, write_batch_file
 
@@ -80,6 +81,27 @@ def test_a_task_result_of_shipped_blocks_comes_back_as_the_worker_built_it(synth
 def test_an_empty_result_travels_too() -> None:
     got = unpack_result(pack_result(process_blocks([], frozenset(), True)))
     assert isinstance(got, TaskResult) and got.hashes == []
+
+
+@pytest.mark.parametrize("compression", [None, "zstd", "lz4"])
+def test_a_tasks_tables_are_compressed_together_and_come_back_as_built(
+    synth_dir: Path, compression: Any
+) -> None:
+    """Regression (branch dask18): Arrow's IPC compression compressed each buffer of each column
+    apart, a new zstd context each time, which cost a cluster's worker more CPU than writing the
+    Parquet files; a task's streams are now compressed in one go
+    (:func:`hhparse.staging.pack_streams`), smaller than buffer by buffer, and read back intact."""
+    files = sorted(synth_dir.rglob("*.txt"))[:3]
+    want = process_files([(str(p), p.stat().st_size, 0, True, "") for p in files], True).result
+    blob = pack_streams(want.tables, compression)
+    got = {name: pa.ipc.open_stream(data).read_all() for name, data in unpack_streams(blob).items()}
+    assert got.keys() == want.tables.keys() and len(got) > 3
+    for name, table in want.tables.items():
+        assert got[name].equals(table), name
+    apart = len(pickle.dumps({n: ipc_stream(t, compression) for n, t in want.tables.items()}))
+    if compression is not None:
+        assert len(blob) < apart
+        assert len(blob) < len(pack_streams(want.tables, None)) / 3
 
 
 class _InProcessReader:
@@ -306,3 +328,69 @@ def test_staging_moves_to_a_new_tag_after_its_parts_and_forgets_every_tag_at_the
         assert wh.manifest.pending == [] and staging.tags == []
         assert not any(Path(folder).exists() for folder, _, _ in got)
     assert not stray_files(tmp_path / "wh")
+
+
+class _Done:
+    """A Dask future whose task has run (:class:`_InProcessClient`)."""
+
+    status = "finished"
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self.value
+
+    def release(self) -> None:
+        pass
+
+
+class _InProcessClient:
+    """What :class:`hhparse.cluster.DaskExecutor` asks of a ``distributed.Client``, its tasks run
+    here as they are submitted, each submission recorded (key, priority, arguments)."""
+
+    def __init__(self, threads: int) -> None:
+        self._threads = threads
+        self.submitted: list[tuple[str, int, tuple[Any, ...]]] = []
+
+    def nthreads(self) -> dict[str, int]:
+        return {f"tcp://127.0.0.1:{9000 + i}": 1 for i in range(self._threads)}
+
+    def submit(self, fn: Any, *args: Any, key: str, pure: bool, priority: int = 0) -> _Done:
+        self.submitted.append((key, priority, args))
+        return _Done(fn(*pickle.loads(pickle.dumps(args))))
+
+    def cancel(self, futures: Any, force: bool = False) -> None:
+        pass
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_batch_is_written_by_as_many_workers_as_the_cluster_has_threads(
+    synth_dir: Path, tmp_path: Path, threads: int
+) -> None:
+    """Regression (branch dask18): one worker wrote every table of a batch, the last one after
+    the last result with every other worker idle. Now each batch's tables are shared out
+    between the cluster's threads (:func:`hhparse.importer.write_groups`), each group a task
+    ahead of the queued ones, every table in exactly one; the warehouse is the local import's."""
+    want = import_paths([synth_dir], tmp_path / "local", jobs=1, batch_hands=100)
+    client = _InProcessClient(threads)
+    executor = DaskExecutor(client, inputs="workers", writes="workers")
+    got = import_paths([synth_dir], tmp_path / "cluster", executor=executor, task_hands=20, batch_hands=100)
+    assert (got.stats.read, got.stats.new) == (want.stats.read, want.stats.new) and got.stats.batches > 1
+    writes = [
+        (key, priority, args) for key, priority, args in client.submitted if key.startswith("hhparse-write-")
+    ]
+    by_batch: dict[str, list[dict[str, Any]]] = {}
+    for key, priority, (_, _, _, tag, group) in writes:
+        assert priority > 0 and key.startswith(f"hhparse-write-{tag}")
+        by_batch.setdefault(tag, []).append(group)
+    assert len(by_batch) == got.stats.batches
+    for groups in by_batch.values():
+        assert len(groups) == min(threads, sum(len(g) for g in groups))
+        names = [name for g in groups for name in g]
+        assert len(names) == len(set(names)) and {"hands", "hand_players", "actions"} <= set(names)
+    ours, theirs = read_views(tmp_path / "cluster"), read_views(tmp_path / "local")
+    assert ours.keys() == theirs.keys()
+    for name, table in theirs.items():
+        assert ours[name].equals(table), name
+    assert not stray_files(tmp_path / "cluster") and not table_folder_extras(tmp_path / "cluster")
