@@ -537,6 +537,14 @@ def bench_cases(con: duckdb.DuckDBPyConnection, hands: int) -> list[tuple[str, d
         ("graph", {"html": True}),
         ("hands", {"player": "Hero", "limit": 1_000, "html": True}),
     ]
+    # every other report's page (issue #18: each report, as the user runs it): the table page of
+    # each, the hand's replayer
+    cases += [
+        (name, {"html": True})
+        for name, spec in REPORTS.items()
+        if name not in ("hand", "hands") and not spec.graph
+    ]
+    cases.append(("hand", {"hand_id": hand_id, "html": True}))
     return cases
 
 

@@ -92,6 +92,14 @@ by_flags AS (
           AND dealt_in
           AND in_scope($since, $until, $game, $stakes, start_utc, hand_date, game_slug, game_label, stakes, buyin_label)
           AND pot_and_door_card($min_pot, $min_pot_bb, $door_card, total_pot, big_blind, exposed_card)
+          -- when every flag asked for is true, only the rows holding one of them can make a hand
+          -- match (a hand without such a row fails them all): the others are not grouped
+          AND (coalesce(NOT CAST($showdown AS BOOLEAN), false) OR coalesce(NOT CAST($all_in AS BOOLEAN), false)
+               OR coalesce(NOT CAST($scooped AS BOOLEAN), false) OR coalesce(NOT CAST($quartered AS BOOLEAN), false)
+               OR (CAST($showdown AS BOOLEAN) AND went_to_showdown)
+               OR (CAST($all_in AS BOOLEAN) AND all_in_street IS NOT NULL)
+               OR (CAST($scooped AS BOOLEAN) AND scooped)
+               OR (CAST($quartered AS BOOLEAN) AND quartered))
         GROUP BY site, hand_id, start_utc
     )
     WHERE (CAST($showdown AS BOOLEAN) IS NULL OR showdown = CAST($showdown AS BOOLEAN))
