@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import os
 import pickle
+import struct
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -46,9 +48,11 @@ __all__ = [
     "StagedResult",
     "StagedRows",
     "batch_part",
+    "fragment_parts",
     "ipc_stream",
     "load_fragment",
     "process_staged",
+    "read_streams",
     "stage_result",
     "staged_result",
     "write_batch",
@@ -126,9 +130,58 @@ def stage_result(result: TaskResult | FilesResult, stage: Stage, compression: Co
     path = fragment_name(folder, "frag", part)
     tmp = fragment_name(folder, f"w{os.getpid()}", part)
     with open(tmp, "wb") as fh:
-        fh.write(pickle.dumps(ipc, protocol=pickle.HIGHEST_PROTOCOL))
+        fh.writelines(fragment_parts(ipc))
     os.replace(tmp, path)
     return (path, rows, task.sites, task.hand_ids, task.hashes, task.accepted)
+
+
+_HEADER = struct.Struct("<Q")
+"""A fragment starts with its index's length; the index (pickled: each table's ``(offset,
+length)`` after it) is followed by the tables' Arrow IPC streams (:func:`fragment_parts`)."""
+
+
+def fragment_parts(ipc: dict[str, bytes]) -> list[bytes]:
+    """A fragment's bytes, in order: its index, then each table's stream. Indexed rather than
+    one pickled dict so that a batch's write reads only the streams of the tables it writes
+    (:func:`read_streams`): the pool's two workers each write half a batch's tables, and each read
+    every fragment whole, twice the bytes and all of them held until the batch was written."""
+    index: dict[str, tuple[int, int]] = {}
+    offset = 0
+    for name, data in ipc.items():
+        index[name] = (offset, len(data))
+        offset += len(data)
+    header = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+    return [_HEADER.pack(len(header)), header, *ipc.values()]
+
+
+def fragment_index(fd: int) -> tuple[int, dict[str, tuple[int, int]]]:
+    """Where a fragment's streams start, and each table's ``(offset, length)`` from there."""
+    size = _HEADER.size
+    (n,) = _HEADER.unpack(_pread(fd, size, 0))
+    index: dict[str, tuple[int, int]] = pickle.loads(_pread(fd, n, size))
+    return size + n, index
+
+
+def read_streams(path: str, names: Collection[str] | None = None) -> dict[str, bytes]:
+    """The Arrow IPC streams of a fragment's tables ``names`` (all: ``None``) that it holds."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        base, index = fragment_index(fd)
+        wanted = index if names is None else [n for n in names if n in index]
+        return {name: _pread(fd, index[name][1], base + index[name][0]) for name in wanted}
+    finally:
+        os.close(fd)
+
+
+def _pread(fd: int, n: int, offset: int) -> bytes:
+    """Exactly ``n`` bytes at ``offset`` (a fragment shorter than its index says is damaged)."""
+    data = os.pread(fd, n, offset)
+    while len(data) < n:
+        more = os.pread(fd, n - len(data), offset + len(data))
+        if not more:
+            raise OSError(f"a staged fragment is shorter than its index says ({n} bytes at {offset})")
+        data += more
+    return data
 
 
 def staged_result(staged: Staged) -> StagedResult:
@@ -139,9 +192,7 @@ def staged_result(staged: Staged) -> StagedResult:
 
 def load_fragment(path: str) -> dict[str, pa.Table]:
     """The tables a worker staged (:func:`stage_result`)."""
-    with open(path, "rb") as fh:
-        ipc: dict[str, bytes] = pickle.loads(fh.read())
-    return {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in read_streams(path).items()}
 
 
 def process_staged(
@@ -174,13 +225,13 @@ def write_batch(root: str, folder: str, tag: str, parts: dict[str, list[BatchPar
     folder of a tag the importer announced): each table's parts in order, the hands the importer
     kept of each fragment, as the importer would have buffered and written them
     (:meth:`hhparse.importer._Importer._buffer`, :meth:`~hhparse.tables.store.Warehouse.publish`).
-    A fragment's streams are read once, each table decoded only when written, so a batch's tables
-    are never all in memory at once. Returns the rows written by table."""
+    Only the streams of ``parts``' tables are read from each fragment (:func:`read_streams`),
+    each table's when it is written, so a batch's tables are never all in memory at once.
+    Returns the rows written by table."""
     import pyarrow.compute as pc
 
     from hhparse.tables.store import write_batch_file
 
-    raw: dict[str, dict[str, bytes]] = {}
     rows: dict[str, int] = {}
     for name, table_parts in parts.items():
         tables: list[pa.Table] = []
@@ -191,10 +242,7 @@ def write_batch(root: str, folder: str, tag: str, parts: dict[str, list[BatchPar
             if kind == "rows":
                 tables.append(records_from_pylist(name, what))
                 continue
-            if what not in raw:
-                with open(what, "rb") as fh:
-                    raw[what] = pickle.loads(fh.read())
-            data = raw[what].get(name)
+            data = read_streams(what, (name,)).get(name)
             if data is None:
                 continue
             table = pa.ipc.open_stream(data).read_all()
