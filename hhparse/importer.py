@@ -122,6 +122,8 @@ __all__ = [
 DEFAULT_TASK_HANDS = 500
 DEFAULT_BATCH_HANDS = 50_000
 TAIL_TASKS = 2
+AHEAD_POLL_SECONDS = 0.05
+"""How often a pool whose tasks run ahead of the merge asks whether the index is read yet."""
 """The last this many tasks' worth of text per worker is cut in quarter tasks (the tail)."""
 TASK_BYTES = 16 << 20
 """A task also ends at this much text, so a file of huge (rejected) blocks keeps memory bounded."""
@@ -384,11 +386,20 @@ class PoolExecutor:
             return True
 
         def merge_now() -> bool:
-            """Whether to hand the oldest result to the importer before cutting the next task."""
-            if len(window) <= depth:
-                return False
-            ahead = self.ahead
-            return ahead is None or len(window) >= ahead[1] or not ahead[0]()
+            """Whether to hand the oldest result to the importer before cutting the next task.
+            While the importer's index is read (:attr:`ahead`) its merge would wait for it: the
+            next task is then cut once fewer than ``depth`` tasks run or wait to, up to
+            ``ahead[1]`` in all, and this thread waits meanwhile (cutting every task at once
+            held the interpreter's lock against the thread reading the index)."""
+            while len(window) > depth:
+                ahead = self.ahead
+                if ahead is None or len(window) >= ahead[1] or not ahead[0]():
+                    return True
+                running = [f for _, f in window if not f.done()]
+                if len(running) < depth:
+                    return False
+                wait_futures(running, timeout=AHEAD_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            return False
 
         self._feed = (submit, window, depth)
         try:
@@ -753,9 +764,7 @@ def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]], s
     same bad text at two places is two rejects: both places are kept); and the content hashes of
     the stored tournament summaries (a summary file is stored once wherever it is found)."""
     known = KnownHands()
-    for batch in wh.iter_batches("hands", ["site", "hand_id", "content_hash"]):
-        cols = batch.to_pydict()
-        known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
+    known.load(wh.iter_batches("hands", ["site", "hand_id", "content_hash"]))
     rejects = wh.read_table("rejects", columns=["source", "line", "content_hash"]).to_pydict()
     summaries = wh.read_table("tournament_summaries", columns=["content_hash"]).to_pydict()
     return (
