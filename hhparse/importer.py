@@ -1089,8 +1089,8 @@ class _Importer:
     def known(self) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
         """The index of stored hands, which only merging needs: read in a thread (``loading``)
         while the workers run the first tasks, and waited for by the first merge, or read here.
-        Waited for before the first task, it kept the workers idle as long as it took to read:
-        about a second a million stored hands (``docs/performance.md``)."""
+        Waited for before the first task, it kept the workers idle as long as it took to read
+        (long, in a warehouse of millions of hands: ``docs/performance.md``)."""
         if self.index is None:
             loading, self.loading = self.loading, None
             self.index = loading.result() if loading is not None else _load_known(self.wh)

@@ -155,8 +155,7 @@ class KnownHands:
         hand) are converted by Arrow and NumPy a column at a time; any other row goes through
         :meth:`extend`, so the index holds exactly what :meth:`extend` of the rows would. Why:
         row by row, with a merge into the arrays every record batch (a copy of them all), the
-        index of 10 M stored hands took 15 s of CPU to load before a merge could start
-        (``docs/performance.md``)."""
+        index of millions of stored hands took far longer to load (``docs/performance.md``)."""
         import pyarrow as pa
         import pyarrow.compute as pc
 

@@ -230,7 +230,7 @@ def test_the_workers_run_the_first_tasks_while_the_index_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only merging needs the index of stored hands: the workers stage their first tasks while it
-    is read (it took a second a million stored hands, the workers idle), and the import is the
+    is read (long, in a warehouse of millions of hands, the workers idle), and the import is the
     same. The index here is read only once a worker has staged a task; waited for before the
     first task, it never is (the wait times out)."""
     _real_referee()
