@@ -636,7 +636,7 @@ def phases(r: dict[str, Any], jobs: int) -> str:
     gaps = idle - before - after
     ticks = " ".join(
         f"{k} {m[k]:.2f}"
-        for k in ("planned", "indexed", "executor", "first_task", "first_result", "last_result", "done")
+        for k in ("planned", "executor", "first_task", "first_result", "indexed", "last_result", "done")
         if k in m
     )
     # CPU by process: the workers' own beyond their tasks is their start-up, the batches' Parquet

@@ -122,6 +122,8 @@ __all__ = [
 DEFAULT_TASK_HANDS = 500
 DEFAULT_BATCH_HANDS = 50_000
 TAIL_TASKS = 2
+AHEAD_POLL_SECONDS = 0.05
+"""How often a pool whose tasks run ahead of the merge asks whether the index is read yet."""
 """The last this many tasks' worth of text per worker is cut in quarter tasks (the tail)."""
 TASK_BYTES = 16 << 20
 """A task also ends at this much text, so a file of huge (rejected) blocks keeps memory bounded."""
@@ -222,6 +224,9 @@ class PoolExecutor:
         self._pool: ProcessPoolExecutor | None = None
         self._drained = False  # every task ran: the pool is kept for the last batch's write
         self._feed: tuple[Callable[[], bool], deque[Any], int] | None = None  # (results' window)
+        # Set by the importer: while ``ahead[0]()`` (its index of stored hands is being read, and
+        # its merge would wait for it) up to ``ahead[1]`` tasks run ahead of the merge, not 4 a worker.
+        self.ahead: tuple[Callable[[], bool], int] | None = None
 
     def start_method(self) -> str:
         """How :meth:`start` makes the workers: ``fork`` of this process when nothing but its
@@ -380,10 +385,26 @@ class PoolExecutor:
             window.append((task, fut))  # the text stays until merged: a conflict keeps it
             return True
 
+        def merge_now() -> bool:
+            """Whether to hand the oldest result to the importer before cutting the next task.
+            While the importer's index is read (:attr:`ahead`) its merge would wait for it: the
+            next task is then cut once fewer than ``depth`` tasks run or wait to, up to
+            ``ahead[1]`` in all, and this thread waits meanwhile (cutting every task at once
+            held the interpreter's lock against the thread reading the index)."""
+            while len(window) > depth:
+                ahead = self.ahead
+                if ahead is None or len(window) >= ahead[1] or not ahead[0]():
+                    return True
+                running = [f for _, f in window if not f.done()]
+                if len(running) < depth:
+                    return False
+                wait_futures(running, timeout=AHEAD_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            return False
+
         self._feed = (submit, window, depth)
         try:
             while submit():
-                while len(window) > depth:
+                while merge_now():
                     t, f = window.popleft()
                     yield t, wait(f)
             while window:
@@ -561,8 +582,9 @@ class ImportTrace:
     started on the ``CLOCK_MONOTONIC`` clock, which every process of this machine shares (a
     remote Dask worker's task times are on its own machine's clock: only their lengths count).
 
-    ``marks`` are the first time each phase was reached (``planned``, ``indexed``, ``executor``,
-    ``first_task``, ``first_result``, ``last_result``, ``done``); ``waited`` the main process's
+    ``marks`` are the first time each phase was reached (``planned``, ``executor``,
+    ``first_task``, ``first_result``, ``indexed`` — the index of stored hands, which the first
+    merge waits for —, ``last_result``, ``done``); ``waited`` the main process's
     time blocked on a result, ``cutting`` its time reading and splitting the files into tasks,
     ``merging`` and ``publishing`` its time de-duplicating and writing (``publishing_cpu``: the
     CPU time of the latter, the rest is waiting for the disk).
@@ -742,9 +764,7 @@ def _load_known(wh: Warehouse) -> tuple[KnownHands, set[tuple[str, int, str]], s
     same bad text at two places is two rejects: both places are kept); and the content hashes of
     the stored tournament summaries (a summary file is stored once wherever it is found)."""
     known = KnownHands()
-    for batch in wh.iter_batches("hands", ["site", "hand_id", "content_hash"]):
-        cols = batch.to_pydict()
-        known.extend(zip(cols["site"], cols["hand_id"], cols["content_hash"], strict=True))
+    known.load(wh.iter_batches("hands", ["site", "hand_id", "content_hash"]))
     rejects = wh.read_table("rejects", columns=["source", "line", "content_hash"]).to_pydict()
     summaries = wh.read_table("tournament_summaries", columns=["content_hash"]).to_pydict()
     return (
@@ -770,6 +790,7 @@ class _Importer:
         stats: ImportStats,
         ev: bool = True,
         index: tuple[KnownHands, set[tuple[str, int, str]], set[str]] | None = None,
+        loading: _Loading | None = None,
         parallel: int = 1,
     ) -> None:
         self.wh = wh
@@ -782,7 +803,8 @@ class _Importer:
         self.reporter = reporter
         self.import_id = import_id
         self.stats = stats
-        self.index = index  # loaded when the first result is merged (the workers start meanwhile)
+        self.index = index  # else waited for (``loading``) or loaded at the first merge (:meth:`known`)
+        self.loading = loading
         self.buffer: dict[str, list[pa.Table | StagedPart | StagedRows]] = {}
         self.fragments: list[str] = []  # staged fragments buffered (deleted once published)
         self.buffered_hands = 0
@@ -956,10 +978,7 @@ class _Importer:
         s = self.stats
         keep: list[int] = []
         runs = self.runs
-        if self.index is None:
-            self.index = _load_known(self.wh)
-            self.stats.trace.mark("indexed")
-        known, reject_keys, summary_hashes = self.index
+        known, reject_keys, summary_hashes = self.known()
         new = duplicate = conflicting = rejected = reopened = pending = 0
         conflict_rows: list[dict[str, Any]] = []
         n = len(result.hashes)
@@ -1063,6 +1082,21 @@ class _Importer:
         if self.buffered_hands >= self.batch_hands or self._tail_reached():
             self.publish()
 
+    def reading_index(self) -> bool:
+        """Whether the index of stored hands is still being read in its thread (``loading``)."""
+        return self.index is None and self.loading is not None and not self.loading.done()
+
+    def known(self) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
+        """The index of stored hands, which only merging needs: read in a thread (``loading``)
+        while the workers run the first tasks, and waited for by the first merge, or read here.
+        Waited for before the first task, it kept the workers idle as long as it took to read
+        (long, in a warehouse of millions of hands: ``docs/performance.md``)."""
+        if self.index is None:
+            loading, self.loading = self.loading, None
+            self.index = loading.result() if loading is not None else _load_known(self.wh)
+            self.stats.trace.mark("indexed")
+        return self.index
+
     def _tail_reached(self) -> bool:
         """Whether every task before the tail is merged now, with at least twice the tail's hands
         buffered: they are published while the workers run the tail's tasks, instead of after
@@ -1150,6 +1184,11 @@ class _Importer:
         trace = self.stats.trace
         if hasattr(self.executor, "trace"):
             self.executor.trace = trace
+        if hasattr(self.executor, "ahead") and self.loading is not None:
+            # While the index is read the workers run up to a batch's tasks, not the usual few:
+            # the first merge waits for it, and a large warehouse's index takes seconds to read.
+            # (A task's text stays until merged: a batch's worth, the import's unit of memory.)
+            self.executor.ahead = (self.reading_index, max(1, self.batch_hands // self.task_hands))
         trace.mark("executor")
         try:
             with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
@@ -1162,8 +1201,11 @@ class _Importer:
                         self.merge(task, got)
                     trace.merging += time.monotonic() - start
             trace.mark("last_result")
+            self.known()  # (kept by a session for its next import, never left half read)
             self.publish()
         finally:
+            if hasattr(self.executor, "ahead"):
+                self.executor.ahead = None
             if staging is not None:
                 executor: Any = self.executor
                 executor.staging = None
@@ -1206,6 +1248,10 @@ class _Loading:
             self._got.append(_load_known(wh))
         except BaseException as exc:  # re-raised in the caller's thread
             self._error.append(exc)
+
+    def done(self) -> bool:
+        """Whether the thread has finished (read the index, or failed to)."""
+        return not self._thread.is_alive()
 
     def result(self) -> tuple[KnownHands, set[tuple[str, int, str]], set[str]]:
         """The index (what loading it raised, raised here)."""
@@ -1392,21 +1438,21 @@ class ImportSession:
             stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
             executor = self._executor(stats.bytes_total >= pool_min_bytes)
             pool = executor if isinstance(executor, PoolExecutor) and stats.bytes_total else None
-            # Forked, the workers start at once and the index is read while they warm up (they
-            # are forked first: the thread reading the index, or a progress bar's, would make
-            # this process unsafe to fork); from a forkserver, starting the pool waits for it to
-            # load what the workers need, and the index is read meanwhile, on the other core.
+            # Forked, the workers start at once and the index is read while they warm up and run
+            # the first tasks (they are forked first: the thread reading the index, or a
+            # progress bar's, would make this process unsafe to fork); from a forkserver,
+            # starting the pool waits for it to load what the workers need, and the index is
+            # read meanwhile, on the other core. Only merging needs the index: the first merge
+            # waits for it (:meth:`_Importer.known`), not the first task.
             forks = pool is not None and pool.start_method() == "fork"
             if pool is not None and forks:
                 pool.start()
             reporter.start(len(runs), stats.bytes_total)
+            loading: _Loading | None = None
             if pool is not None:
                 loading = _Loading(wh) if self._index is None else None
                 if not forks:
                     pool.start()
-                if loading is not None:
-                    self._index = loading.result()
-                    stats.trace.mark("indexed")
             imp = _Importer(
                 wh,
                 runs,
@@ -1418,6 +1464,7 @@ class ImportSession:
                 stats=stats,
                 ev=self.ev,
                 index=self._index,
+                loading=loading,
                 parallel=_parallel(executor),
             )
             imp.run()

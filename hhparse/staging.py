@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import os
 import pickle
+import struct
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -46,10 +48,12 @@ __all__ = [
     "StagedResult",
     "StagedRows",
     "batch_part",
+    "fragment_parts",
     "ipc_stream",
     "load_fragment",
     "pack_streams",
     "process_staged",
+    "read_streams",
     "stage_result",
     "staged_result",
     "unpack_streams",
@@ -90,8 +94,8 @@ class StagedRows:
 
 
 Compression = Literal["lz4", "zstd"] | None
-"""Of a fragment's (:func:`stage_result`) or a cluster's result's Arrow IPC streams, compressed
-together (:func:`pack_streams`)."""
+"""Of a fragment's Arrow IPC streams (:func:`stage_result`, each table's in one call) or a
+cluster's result's (all together, :func:`pack_streams`)."""
 
 Stage = tuple[str, str, int]
 """Where a worker writes a task's tables (:class:`hhparse.importer.Staging`): the staging folder
@@ -152,14 +156,79 @@ def stage_result(result: TaskResult | FilesResult, stage: Stage, compression: Co
     system; a local pool's stay in this machine's page cache)."""
     folder, _tag, part = stage
     task = result.result if isinstance(result, FilesResult) else result
-    blob = pack_streams({name: t for name, t in task.tables.items() if t.num_rows}, compression)
+    ipc = {name: ipc_stream(t, None) for name, t in task.tables.items() if t.num_rows}
     rows = {name: int(table.num_rows) for name, table in task.tables.items()}
     path = fragment_name(folder, "frag", part)
     tmp = fragment_name(folder, f"w{os.getpid()}", part)
     with open(tmp, "wb") as fh:
-        fh.write(blob)
+        fh.writelines(fragment_parts(ipc, compression))
     os.replace(tmp, path)
     return (path, rows, task.sites, task.hand_ids, task.hashes, task.accepted)
+
+
+_HEADER = struct.Struct("<Q")
+"""A fragment starts with its index's length; the index (pickled: the codec, and each table's
+``(offset, length, uncompressed length)`` after it) is followed by the tables' Arrow IPC streams
+(:func:`fragment_parts`)."""
+
+FragmentIndex = tuple[Compression, dict[str, tuple[int, int, int]]]
+
+
+def fragment_parts(ipc: dict[str, bytes], compression: Compression) -> list[bytes]:
+    """A fragment's bytes, in order: its index, then each table's stream, each compressed in one
+    call (:func:`pack_streams` says why not Arrow's buffer-by-buffer compression). Indexed rather
+    than one pickled dict so that a batch's write reads only the streams of the tables it writes
+    (:func:`read_streams`): the pool's two workers each write half a batch's tables, and each read
+    every fragment whole, twice the bytes and all of them held until the batch was written."""
+    streams: dict[str, tuple[int, int, int]] = {}
+    parts: list[bytes] = []
+    offset = 0
+    for name, data in ipc.items():
+        stored = data if compression is None else pa.compress(data, codec=compression, asbytes=True)
+        streams[name] = (offset, len(stored), len(data))
+        parts.append(stored)
+        offset += len(stored)
+    index: FragmentIndex = (compression, streams)
+    header = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+    return [_HEADER.pack(len(header)), header, *parts]
+
+
+def fragment_index(fd: int) -> tuple[int, FragmentIndex]:
+    """Where a fragment's streams start, its codec, and each table's ``(offset, length,
+    uncompressed length)`` from there."""
+    size = _HEADER.size
+    (n,) = _HEADER.unpack(_pread(fd, size, 0))
+    index: FragmentIndex = pickle.loads(_pread(fd, n, size))
+    return size + n, index
+
+
+def read_streams(path: str, names: Collection[str] | None = None) -> dict[str, bytes]:
+    """The Arrow IPC streams of a fragment's tables ``names`` (all: ``None``) that it holds."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        base, (codec, index) = fragment_index(fd)
+        wanted = index if names is None else [n for n in names if n in index]
+        out: dict[str, bytes] = {}
+        for name in wanted:
+            offset, length, size = index[name]
+            data = _pread(fd, length, base + offset)
+            if codec is not None:
+                data = pa.decompress(data, decompressed_size=size, codec=codec, asbytes=True)
+            out[name] = data
+        return out
+    finally:
+        os.close(fd)
+
+
+def _pread(fd: int, n: int, offset: int) -> bytes:
+    """Exactly ``n`` bytes at ``offset`` (a fragment shorter than its index says is damaged)."""
+    data = os.pread(fd, n, offset)
+    while len(data) < n:
+        more = os.pread(fd, n - len(data), offset + len(data))
+        if not more:
+            raise OSError(f"a staged fragment is shorter than its index says ({n} bytes at {offset})")
+        data += more
+    return data
 
 
 def staged_result(staged: Staged) -> StagedResult:
@@ -170,9 +239,7 @@ def staged_result(staged: Staged) -> StagedResult:
 
 def load_fragment(path: str) -> dict[str, pa.Table]:
     """The tables a worker staged (:func:`stage_result`)."""
-    with open(path, "rb") as fh:
-        ipc = unpack_streams(fh.read())
-    return {name: pa.ipc.open_stream(data).read_all() for name, data in ipc.items()}
+    return {name: pa.ipc.open_stream(data).read_all() for name, data in read_streams(path).items()}
 
 
 def process_staged(
@@ -205,13 +272,13 @@ def write_batch(root: str, folder: str, tag: str, parts: dict[str, list[BatchPar
     folder of a tag the importer announced): each table's parts in order, the hands the importer
     kept of each fragment, as the importer would have buffered and written them
     (:meth:`hhparse.importer._Importer._buffer`, :meth:`~hhparse.tables.store.Warehouse.publish`).
-    A fragment's streams are read once, each table decoded only when written, so a batch's tables
-    are never all in memory at once. Returns the rows written by table."""
+    Only the streams of ``parts``' tables are read from each fragment (:func:`read_streams`),
+    each table's when it is written, so a batch's tables are never all in memory at once.
+    Returns the rows written by table."""
     import pyarrow.compute as pc
 
     from hhparse.tables.store import write_batch_file
 
-    raw: dict[str, dict[str, bytes]] = {}
     rows: dict[str, int] = {}
     for name, table_parts in parts.items():
         tables: list[pa.Table] = []
@@ -222,10 +289,7 @@ def write_batch(root: str, folder: str, tag: str, parts: dict[str, list[BatchPar
             if kind == "rows":
                 tables.append(records_from_pylist(name, what))
                 continue
-            if what not in raw:
-                with open(what, "rb") as fh:
-                    raw[what] = unpack_streams(fh.read())
-            data = raw[what].get(name)
+            data = read_streams(what, (name,)).get(name)
             if data is None:
                 continue
             table = pa.ipc.open_stream(data).read_all()

@@ -114,7 +114,7 @@ def test_the_trace_accounts_for_every_task_and_worker(tmp_path: Path) -> None:
         assert w["ready_start"] is not None and w["ready_start"] <= w["ready"] <= w["first_start"]
         assert 0 < w["busy"] <= w["last_end"] - w["first_start"] + 1e-6
     m = s["marks"]
-    order = ["planned", "indexed", "executor", "first_task", "first_result", "last_result", "done"]
+    order = ["planned", "executor", "first_task", "first_result", "indexed", "last_result", "done"]
     assert [m[k] for k in order] == sorted(m[k] for k in order)
     assert s["waited"] > 0 and s["publishing"] > 0
 
@@ -197,8 +197,9 @@ def test_a_pool_without_the_ev_stage_builds_no_ev_tables(tmp_path: Path, ev: str
 def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The pool starts while the index of stored hands is read: if reading it fails, the workers
-    already started are stopped at once, and the error is the caller's."""
+    """The pool starts while the index of stored hands is read, and runs the first tasks
+    meanwhile: if reading it fails, the first merge (which waits for it) raises, the workers are
+    stopped at once, and the error is the caller's."""
     _real_referee()
     src = _input(tmp_path / "in")
 
@@ -207,13 +208,13 @@ def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
         raise OSError("the index cannot be read")
 
     monkeypatch.setattr(importer, "_load_known", broken)
-    workers: list[int] = []
+    workers: set[int] = set()
     start = PoolExecutor.start
 
     def started(self: PoolExecutor) -> None:
-        start(self)
+        start(self)  # (called again by the executor's run: the pool started first is kept)
         assert self._pool is not None
-        workers.extend(self._pool._processes)  # type: ignore[attr-defined]
+        workers.update(self._pool._processes)  # type: ignore[attr-defined]
 
     monkeypatch.setattr(PoolExecutor, "start", started)
     with pytest.raises(OSError, match="the index cannot be read"):
@@ -223,6 +224,76 @@ def test_workers_started_for_an_import_that_fails_before_running_are_stopped(
     while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_the_workers_run_the_first_tasks_while_the_index_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only merging needs the index of stored hands: the workers stage their first tasks while it
+    is read (long, in a warehouse of millions of hands, the workers idle), and the import is the
+    same. The index here is read only once a worker has staged a task; waited for before the
+    first task, it never is (the wait times out)."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+    wh_root = tmp_path / "wh"
+    import_paths([_input(tmp_path / "first", files=1)], wh_root, jobs=1)  # hands stored: an index
+    load = importer._load_known
+    seen: list[bool] = []
+
+    def slow(wh: Warehouse) -> object:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not any(
+            (wh_root / ".hhparse" / "staging").glob("*/frag-*.tmp")
+        ):
+            time.sleep(0.01)
+        seen.append(any((wh_root / ".hhparse" / "staging").glob("*/frag-*.tmp")))
+        return load(wh)
+
+    monkeypatch.setattr(importer, "_load_known", slow)
+    r = import_paths([src], wh_root, jobs=2, task_hands=8)
+    assert seen == [True]
+    assert r.stats.trace.marks["first_task"] < r.stats.trace.marks["indexed"]
+    assert (r.stats.new, r.stats.duplicate) == (75, 25)  # the first file's hands were stored: duplicates
+    monkeypatch.setattr(importer, "_load_known", load)
+    want = tmp_path / "want"
+    import_paths([_input(tmp_path / "first", files=1)], want, jobs=1)
+    import_paths([src], want, jobs=1, task_hands=8)
+    assert _tables_in_order(wh_root) == _tables_in_order(want)
+
+
+def test_while_the_index_is_read_the_workers_run_up_to_a_batchs_tasks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the index is read the workers run more tasks than the usual window (4 a worker, and
+    one more cut before a result is waited for): up to a batch's worth (``batch_hands``), so that
+    a large warehouse's index does not stop them once the window is full. The index is read here
+    only once 14 tasks are staged: with the usual window, never (the wait times out)."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+    wh_root = tmp_path / "wh"
+    load = importer._load_known
+    seen: list[int] = []
+
+    def staged() -> int:
+        return len(list((wh_root / ".hhparse" / "staging").glob("*/frag-*.tmp")))
+
+    def slow(wh: Warehouse) -> object:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and staged() < 14:
+            time.sleep(0.01)
+        seen.append(staged())
+        return load(wh)
+
+    monkeypatch.setattr(importer, "_load_known", slow)
+    r = import_paths([src], wh_root, jobs=2, task_hands=4, batch_hands=60)
+    assert seen and seen[0] >= 14
+    assert r.stats.new == 100
+    assert _tables_in_order(wh_root) == _tables_in_order(_in_process(src, tmp_path / "want", 4, 60))
+
+
+def _in_process(src: Path, wh: Path, task_hands: int, batch_hands: int) -> Path:
+    import_paths([src], wh, jobs=1, task_hands=task_hands, batch_hands=batch_hands)
+    return wh
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,6 +394,45 @@ def test_a_batchs_tables_are_shared_out_between_the_workers_each_once_and_in_ord
         assert all(group[name] == spec[name] for group in groups for name in group)
     with_actions = next(g for g in importer.write_groups(spec, 2) if "actions" in g)
     assert "hands" not in with_actions and "hand_players" not in with_actions
+
+
+def test_a_batchs_write_reads_only_its_tables_streams_from_each_fragment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch's tables are shared out between the workers' writes: each write reads from a
+    fragment the streams of its own tables only (it read every fragment whole, twice the bytes
+    for two workers, all held until the batch was written), and writes the rows it would have."""
+    from hhparse import staging
+    from hhparse.import_worker import process_blocks
+    from hhparse.splitter import split_text
+
+    _real_referee()
+    text = "\n\n\n".join(make_hand(str(i)) for i in range(30)) + "\n\n\n"
+    result = process_blocks(list(split_text(text, "x.txt")), ev=False)
+    with Warehouse(tmp_path / "wh", holder="test") as wh:
+        tag, folder = wh.stage()
+        path, rows, *_ = staging.stage_result(result, (str(folder), tag, 0), None)
+        streams = staging.read_streams(path)
+        assert set(streams) == {name for name, n in rows.items() if n}
+        assert staging.load_fragment(path).keys() == streams.keys()
+        for name, table in staging.load_fragment(path).items():
+            assert table.equals(result.tables[name])
+        read: list[int] = []
+        pread = staging._pread
+
+        def counted(fd: int, n: int, offset: int) -> bytes:
+            read.append(n)
+            return pread(fd, n, offset)
+
+        monkeypatch.setattr(staging, "_pread", counted)
+        written = staging.write_batch(
+            str(wh.root), str(folder), tag, {"hands": [("fragment", path, [0, 2, 4])]}
+        )
+        assert written == {"hands": 3}
+        others = sum(len(data) for name, data in streams.items() if name != "hands")
+        assert sum(read) < os.path.getsize(path) - others + 1
+        assert sum(read) >= len(streams["hands"])
+        wh.unstage(tag)
 
 
 def test_waiting_for_a_batchs_writes_does_not_spin_once_one_is_done(monkeypatch: pytest.MonkeyPatch) -> None:
