@@ -522,3 +522,32 @@ def test_a_worker_asks_for_its_death_signal_without_running_ldconfig(monkeypatch
 
     monkeypatch.setattr(ctypes.util, "find_library", no)
     assert workers._set_pdeathsig(0)  # (0: no signal, what this test process had)
+
+
+@pytest.mark.parametrize("compression", [None, "zstd", "lz4"])
+def test_a_compressed_fragments_tables_come_back_as_built_table_by_table(
+    tmp_path: Path, compression: str | None
+) -> None:
+    """A cluster's fragment is indexed (a batch's write reads its own tables) and each stream is
+    compressed in one call (not Arrow's buffer by buffer): both at once, read whole or a table
+    alone, give back the tables the task built (the merge of branches main14 and dask18)."""
+    from hhparse import staging
+    from hhparse.import_worker import process_blocks
+    from hhparse.splitter import split_text
+
+    _real_referee()
+    text = "\n\n\n".join(make_hand(str(i)) for i in range(30)) + "\n\n\n"
+    result = process_blocks(list(split_text(text, "x.txt")), ev=False)
+    with Warehouse(tmp_path / "wh", holder="test") as wh:
+        tag, folder = wh.stage()
+        path, rows, *_ = staging.stage_result(result, (str(folder), tag, 0), compression)  # type: ignore[arg-type]
+        tables = staging.load_fragment(path)
+        assert set(tables) == {name for name, n in rows.items() if n}
+        for name, table in tables.items():
+            assert table.equals(result.tables[name])
+        alone = staging.read_streams(path, ("actions",))
+        assert list(alone) == ["actions"]
+        assert pa.ipc.open_stream(alone["actions"]).read_all().equals(result.tables["actions"])
+        raw = sum(len(staging.ipc_stream(t, None)) for t in result.tables.values() if t.num_rows)
+        size = os.path.getsize(path)
+        assert (size < raw / 2) if compression else (size > raw)
