@@ -67,3 +67,5 @@ FROM (
 )
 GROUP BY player, unit, unit_scale, tournament_id IS NULL, small_blind, big_blind, buyin_label, game, hilo,
          game_label, structure, position, max_seats, utc_month, utc_slot
+-- in time order: the Parquet statistics of utc_month then let a --since/--until skip row groups
+ORDER BY utc_month, player

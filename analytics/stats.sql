@@ -306,6 +306,13 @@ CREATE OR REPLACE MACRO bucket_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM player_buckets AS b
     WHERE (p_player IS NULL OR b.player = p_player)
+      -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
+      -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
+      -- skips the row groups outside it, as player_rows_within's bound on start_utc does
+      AND (p_since IS NULL
+           OR b.utc_month >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
+      AND (p_until IS NULL
+           OR b.utc_month <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
       AND ((p_since IS NULL AND p_until IS NULL)
            OR CASE WHEN b.utc_slot IS NULL
                    THEN (p_since IS NULL OR CAST(p_since AS DATE) <= b.utc_month)

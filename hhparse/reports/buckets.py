@@ -115,7 +115,9 @@ def create_views(con: Any, root: Path | str, *, use: bool | None = None) -> Buck
     tables = listed_tables(Path(root))
     where = {rel: path for rels in tables.values() for rel, path in rels.items()}
     p = _plan(list(tables.get(SOURCE, {})), list(tables.get(NAME, {})) if use else [], where)
-    con.execute(f"CREATE OR REPLACE VIEW player_buckets AS {view_sql(NAME, [str(where[r]) for r in p.buckets])}")
+    con.execute(
+        f"CREATE OR REPLACE VIEW player_buckets AS {view_sql(NAME, [str(where[r]) for r in p.buckets])}"
+    )
     con.execute(
         f"CREATE OR REPLACE VIEW hand_players_bucketed AS {view_sql(SOURCE, [str(where[r]) for r in p.covered])}"
     )
@@ -147,7 +149,8 @@ def build(path: Path | str, source: str) -> pa.Table:
         table = con.sql(read_text("analytics", "buckets.sql"), params={"source": source}).to_arrow_table()
     finally:
         con.close()
-    return table.cast(arrow_schema(NAME))
+    out: pa.Table = table.cast(arrow_schema(NAME))
+    return out
 
 
 def refresh(root: Path | str, wh: Warehouse | None = None) -> Refresh | None:

@@ -680,7 +680,11 @@ PLAYER_BUCKETS = Table(
         "utc_slot",
     ),
     (
-        _c("source_file", _STR, "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums."),
+        _c(
+            "source_file",
+            _STR,
+            "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums.",
+        ),
         _BUCKET_KEYS["player"],
         _BUCKET_KEYS["unit"],
         _BUCKET_KEYS["unit_scale"],
