@@ -1466,13 +1466,7 @@ def compact(
         raise WarehouseNotFoundError(f"no warehouse at {root.absolute()}: nothing to compact")
     with Warehouse(root, holder="hhparse compact") as wh:
         try:
-            report = wh.compact(target_rows)
-            # the compacted hand_players files have no player buckets yet: build them now, under
-            # the lock this command holds, rather than in the next report
-            from hhparse.reports.buckets import refresh
-
-            refresh(root, wh)
-            return report
+            return wh.compact(target_rows)
         finally:
             if notes is not None:
                 notes.extend(wh.notes)

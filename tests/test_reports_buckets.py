@@ -321,3 +321,16 @@ def test_buckets_off_reads_raw_and_builds_nothing(tmp_path: Path, monkeypatch: p
     hhparse.report("summary", root)
     assert buckets.refresh(root) is None
     assert not (root / "player_buckets").exists()
+
+
+def test_compact_command_rebuilds_the_buckets_of_the_new_files(tmp_path: Path) -> None:
+    """``hhparse compact`` replaces the hand_players files, then builds their buckets and retires
+    the old ones: the next report has nothing to build."""
+    from hhparse.cli.compact_cmd import compact_command
+
+    root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
+    _small(root, datetime(2024, 2, 20, tzinfo=UTC), prefix="g")
+    assert buckets.refresh(root) is not None and len(buckets.plan(root).covered) == 2
+    compact_command(warehouse=root)
+    p = buckets.plan(root)
+    assert len(p.covered) == 1 and not p.uncovered and not p.stale
