@@ -208,6 +208,150 @@ CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_sta
                SELECT unit, small_blind, big_blind FROM held_stakes
                WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
 
+-- The player buckets (hhparse.reports.buckets, analytics/buckets.sql): the rows of each covered
+-- hand_players file summed per player and per every key the summary family filters or splits by.
+-- hhparse.reports.buckets.create_views splits hand_players in two views: hand_players_bucketed
+-- (the files the live buckets cover) and hand_players_unbucketed (the others: new batches not yet
+-- bucketed, every file of a warehouse without buckets); player_stats reads the buckets and the
+-- unbucketed rows, and of the bucketed rows only those of the edge months of a --since/--until
+-- range. Why that is exact in every time zone: a month bucket (utc_slot NULL) holds hands more
+-- than 14 hours from a UTC month boundary, whose month is its UTC month in every zone (offsets
+-- run from -12 to +14 hours), so it lies wholly inside or outside any range of whole months; a
+-- slot bucket holds one 15-minute UTC slot, one local day in every zone (offsets and DST shifts
+-- are whole quarter-hours). The months a range cuts (edge months) are read raw instead.
+-- (tests/test_reports_buckets.py compares both paths across zones.)
+
+-- utc_instant(d): midnight UTC of the date d as a TIMESTAMPTZ, whatever the session's zone.
+CREATE OR REPLACE MACRO utc_instant(d) AS
+    to_timestamp(CAST(epoch_us(CAST(CAST(d AS DATE) AS TIMESTAMP)) // 1000000 AS DOUBLE));
+
+-- edge_month(m, since, until): whether the range [since, until] (NULL: open) takes part of the
+-- UTC month starting on m, but not all of it.
+CREATE OR REPLACE MACRO edge_month(m, p_since, p_until) AS
+    coalesce(CAST(p_since AS DATE) > m AND CAST(p_since AS DATE) <= last_day(m), false)
+    OR coalesce(CAST(p_until AS DATE) >= m AND CAST(p_until AS DATE) < last_day(m), false);
+
+-- since_edge / until_edge: the first day of the edge month of --since / --until, NULL when there is
+-- none (a range from a month's first day, to its last) or when it is the same month as since's.
+CREATE OR REPLACE MACRO since_edge(p_since) AS
+    CASE WHEN CAST(p_since AS DATE) <> CAST(date_trunc('month', CAST(p_since AS DATE)) AS DATE)
+         THEN CAST(date_trunc('month', CAST(p_since AS DATE)) AS DATE) END;
+
+CREATE OR REPLACE MACRO until_edge(p_since, p_until) AS
+    CASE WHEN CAST(p_until AS DATE) <> last_day(CAST(p_until AS DATE))
+              AND since_edge(p_since) IS DISTINCT FROM CAST(date_trunc('month', CAST(p_until AS DATE)) AS DATE)
+         THEN CAST(date_trunc('month', CAST(p_until AS DATE)) AS DATE) END;
+
+-- stats_source_rows: the raw rows player_stats reads: every unbucketed row, and the bucketed rows
+-- of the edge months (each a range of the stored start_utc: the Parquet scan skips the rest).
+CREATE OR REPLACE MACRO stats_source_rows(p_since, p_until) AS TABLE
+    SELECT * FROM hand_players_unbucketed
+    UNION ALL
+    SELECT * FROM hand_players_bucketed
+    WHERE start_utc >= utc_instant(since_edge(p_since))
+      AND start_utc < utc_instant(since_edge(p_since) + INTERVAL 1 MONTH)
+    UNION ALL
+    SELECT * FROM hand_players_bucketed
+    WHERE start_utc >= utc_instant(until_edge(p_since, p_until))
+      AND start_utc < utc_instant(until_edge(p_since, p_until) + INTERVAL 1 MONTH);
+
+-- stats_rows_within / stats_rows_in: player_rows_within / player_rows_in (above: the same filters,
+-- the same branches) over stats_source_rows instead of every hand_players row.
+CREATE OR REPLACE MACRO stats_rows_within(p_player, p_since, p_until) AS TABLE
+    SELECT *
+    FROM stats_source_rows(p_since, p_until) AS t
+    WHERE t.dealt_in
+      AND (p_player IS NULL OR t.player = p_player)
+      AND (p_since IS NULL OR (t.start_utc >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
+                               AND hand_day(t.start_utc) >= CAST(p_since AS DATE)))
+      AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
+                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)));
+
+CREATE OR REPLACE MACRO stats_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM stats_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM stats_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+    UNION ALL
+    SELECT *
+    FROM stats_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+    UNION ALL
+    SELECT *
+    FROM stats_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+
+-- bucket_rows_in: the live buckets within the report's filters. The player, game and stakes tests
+-- are player_rows_in's on the same stored columns (keys of the buckets). Time: a month bucket
+-- counts when its whole month lies in the range; a slot bucket when its local day does, unless
+-- its month is an edge month (then stats_source_rows reads that month's rows instead).
+CREATE OR REPLACE MACRO bucket_rows_within(p_player, p_since, p_until) AS TABLE
+    SELECT *
+    FROM player_buckets AS b
+    WHERE (p_player IS NULL OR b.player = p_player)
+      -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
+      -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
+      -- skips the row groups outside it, as player_rows_within's bound on start_utc does
+      AND (p_since IS NULL
+           OR b.utc_month >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
+      AND (p_until IS NULL
+           OR b.utc_month <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
+      AND ((p_since IS NULL AND p_until IS NULL)
+           OR CASE WHEN b.utc_slot IS NULL
+                   THEN (p_since IS NULL OR CAST(p_since AS DATE) <= b.utc_month)
+                        AND (p_until IS NULL OR last_day(b.utc_month) <= CAST(p_until AS DATE))
+                   ELSE NOT edge_month(b.utc_month, p_since, p_until)
+                        AND (p_since IS NULL OR hand_day(b.utc_slot) >= CAST(p_since AS DATE))
+                        AND (p_until IS NULL OR hand_day(b.utc_slot) <= CAST(p_until AS DATE)) END);
+
+CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM bucket_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+    UNION ALL
+    SELECT *
+    FROM bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+    UNION ALL
+    SELECT *
+    FROM bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND (t.game, t.hilo, t.game_label) IN (
+          SELECT game, hilo, game_label FROM held_games
+          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
+           OR (t.unit, t.small_blind, t.big_blind) IN (
+               SELECT unit, small_blind, big_blind FROM held_stakes
+               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+
 -- to_money_sum(x, unit_scale): a sum of minor units as the exact DECIMAL(38,2) that summing the
 -- rows' DECIMAL(18,2) amounts gives (to_money, summed after rather than per row).
 CREATE OR REPLACE MACRO to_money_sum(x, unit_scale) AS
@@ -283,7 +427,7 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             went_to_showdown                                                                  AS if_wtsd,
             won_at_showdown                                                                   AS if_wsd,
             saw_flop AND collected > 0                                                        AS if_wwsf
-        FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
+        FROM stats_rows_in(p_player, p_since, p_until, p_game, p_stakes)
     ),
 
     -- the per-row aggregate, grouped by the player, the unit and the splits' keys. A key that is
@@ -335,9 +479,81 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
                  structure, k_month, position, k_seats
     ),
 
-    -- not materialized: `merged` reads it in two branches, but one of them always folds away (the
-    -- constant p_by), so the groups flow on instead of being copied first
-    labelled AS NOT MATERIALIZED (
+    -- the buckets in per_row's shape: the same split keys (a slot bucket's month is its local
+    -- day's), the partial aggregates under n_ (counts) and sum_ (sums) and min_/max_. net_bb is
+    -- the bucket's integer net over its big blind (a key): one division per bucket, where the raw
+    -- rows add one quotient per row (the two agree to the last few bits of a double).
+    per_bucket AS NOT MATERIALIZED (
+        SELECT
+            player,
+            unit,
+            unit_scale,
+            CASE WHEN list_contains(p_by, 'stakes') THEN cash END                             AS k_cash,
+            CASE WHEN list_contains(p_by, 'stakes') AND cash THEN small_blind END               AS k_small_blind,
+            CASE WHEN list_contains(p_by, 'stakes') AND cash THEN big_blind END                 AS k_big_blind,
+            CASE WHEN list_contains(p_by, 'stakes') AND NOT cash THEN buyin_label END           AS k_buyin,
+            CASE WHEN list_contains(p_by, 'game') THEN game END                              AS k_game,
+            CASE WHEN list_contains(p_by, 'game') THEN hilo END                              AS k_hilo,
+            CASE WHEN list_contains(p_by, 'structure') THEN structure END                    AS structure,
+            CASE WHEN list_contains(p_by, 'month')
+                 THEN CASE WHEN utc_slot IS NULL THEN date_trunc('month', utc_month)
+                           ELSE date_trunc('month', hand_day(utc_slot)) END END              AS k_month,
+            CASE WHEN list_contains(p_by, 'position') THEN position END                      AS position,
+            CASE WHEN list_contains(p_by, 'table-size') THEN max_seats END                   AS k_seats,
+            hands                                                                             AS n_hands,
+            min_tournament                                                                    AS min_tournament,
+            max_tournament                                                                    AS max_tournament,
+            buyin_label                                                                       AS min_buyin,
+            buyin_label                                                                       AS max_buyin,
+            small_blind                                                                       AS min_small_blind,
+            small_blind                                                                       AS max_small_blind,
+            big_blind                                                                         AS min_big_blind,
+            big_blind                                                                         AS max_big_blind,
+            max_seats                                                                         AS min_seats,
+            CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                        AS sum_net_bb,
+            CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                   AS sum_ev_bb,
+            net                                                                               AS sum_net,
+            allin_ev                                                                          AS sum_allin_ev,
+            postflop_aggressive                                                               AS sum_postflop_aggressive,
+            postflop_calls                                                                    AS sum_postflop_calls,
+            postflop_folds                                                                    AS sum_postflop_folds,
+            showdown_net                                                                      AS sum_showdown_net,
+            vpip                                                                              AS n_vpip,
+            walks                                                                             AS n_walks,
+            pfr                                                                               AS n_pfr,
+            three_bet_opp                                                                     AS n_three_bet_opp,
+            three_bet                                                                         AS n_three_bet,
+            fold_to_three_bet_opp                                                             AS n_fold_to_three_bet_opp,
+            fold_to_three_bet                                                                 AS n_fold_to_three_bet,
+            steal_opp                                                                         AS n_steal_opp,
+            steal                                                                             AS n_steal,
+            fold_to_steal_opp                                                                 AS n_fold_to_steal_opp,
+            fold_to_steal                                                                     AS n_fold_to_steal,
+            cbet_opp                                                                          AS n_cbet_opp,
+            cbet                                                                              AS n_cbet,
+            fold_to_cbet_opp                                                                  AS n_fold_to_cbet_opp,
+            fold_to_cbet                                                                      AS n_fold_to_cbet,
+            saw_flop                                                                          AS n_saw_flop,
+            wtsd                                                                              AS n_wtsd,
+            wsd                                                                               AS n_wsd,
+            wwsf                                                                              AS n_wwsf
+        FROM bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes)
+    ),
+
+    -- the buckets added up as `fine` adds up the rows (hundreds of thousands of buckets at most
+    -- where `fine` reads tens of millions of rows: one branch grouping by every key will do)
+    fine_buckets AS (
+        SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
+            structure, k_month, position, k_seats,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM per_bucket
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
+                 structure, k_month, position, k_seats
+    ),
+
+    labelled AS (
         SELECT
             *,
             CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)
@@ -346,13 +562,13 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             strftime(k_month, '%Y-%m')                                                         AS month,
             CASE WHEN list_contains(p_by, 'table-size')
                  THEN coalesce(CAST(k_seats AS VARCHAR) || '-max', 'unknown') END              AS table_size
-        FROM fine
+        FROM (SELECT * FROM fine UNION ALL BY NAME SELECT * FROM fine_buckets)
     ),
 
-    -- one row per output row: the groups of `fine` added up by their labels. Only the stakes and
-    -- game labels can join several groups (a buy-in, the blinds of two stakes' hands, a game
-    -- and its slug): without them every group of `fine` is its own row (unit_scale follows the
-    -- unit, the month and table-size labels name one key each), so the rows go on unmerged.
+    -- one row per output row: the groups of `fine` and `fine_buckets` added up by their labels
+    -- (a buy-in, the blinds of two stakes' hands, a game and its slug, and one group of the raw
+    -- rows and one of the buckets with the same keys join here). A few thousand groups per
+    -- report on a big warehouse: the pass costs nothing next to the scan.
     merged AS (
         SELECT
             player, unit, stakes, game, structure, month, position, table_size,
@@ -395,18 +611,7 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             sum(wwsf)                                                 AS wwsf,
             sum(showdown_net)                                         AS showdown_net
         FROM labelled
-        WHERE list_contains(p_by, 'stakes') OR list_contains(p_by, 'game')
         GROUP BY player, unit, stakes, game, structure, month, position, table_size
-        UNION ALL BY NAME
-        SELECT
-            player, unit, stakes, game, structure, month, position, table_size, unit_scale, hands,
-            min_tournament, max_tournament, min_buyin, max_buyin, min_small_blind, max_small_blind,
-            min_big_blind, max_big_blind, min_seats, net_bb, ev_bb, net, allin_ev, vpip, walks, pfr,
-            three_bet_opp, three_bet, fold_to_three_bet_opp, fold_to_three_bet, steal_opp, steal,
-            fold_to_steal_opp, fold_to_steal, cbet_opp, cbet, fold_to_cbet_opp, fold_to_cbet,
-            postflop_aggressive, postflop_calls, postflop_folds, saw_flop, wtsd, wsd, wwsf, showdown_net
-        FROM labelled
-        WHERE NOT (list_contains(p_by, 'stakes') OR list_contains(p_by, 'game'))
     )
 
     SELECT

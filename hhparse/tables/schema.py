@@ -647,6 +647,96 @@ TOURNAMENT_SUMMARIES = Table(
     ),
 )
 
+_BUCKET_KEYS = {c.name: c for c in HAND_PLAYERS.columns}
+
+
+def _count(name: str, what: str) -> Column:
+    return _c(name, _I64, f"Rows of the bucket {what}.")
+
+
+PLAYER_BUCKETS = Table(
+    "player_buckets",
+    "Derived, not imported: the dealt-in rows of one `hand_players` file (`source_file`) summed per "
+    "player and group key, what the `summary` and `positions` reports read instead of those rows. "
+    "Built after the import by the first report that needs it (or by `hhparse compact`); a bucket "
+    "counts only while its `source_file` is a live `hand_players` file (see "
+    "docs/reading-the-warehouse.md: never add it to `hand_players`' own figures). A hand more than 14 "
+    "hours from a UTC month boundary is keyed by its UTC month alone (`utc_slot` null): its month is "
+    "the same in every time zone; one nearer is keyed by its 15-minute UTC slot as well.",
+    (
+        "source_file",
+        "player",
+        "unit",
+        "small_blind",
+        "big_blind",
+        "buyin_label",
+        "game",
+        "hilo",
+        "game_label",
+        "structure",
+        "position",
+        "max_seats",
+        "utc_month",
+        "utc_slot",
+    ),
+    (
+        _c(
+            "source_file",
+            _STR,
+            "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums.",
+        ),
+        _BUCKET_KEYS["player"],
+        _BUCKET_KEYS["unit"],
+        _BUCKET_KEYS["unit_scale"],
+        _c("cash", _BOOL, "A cash game's hands (`tournament_id` null)."),
+        _BUCKET_KEYS["small_blind"],
+        _BUCKET_KEYS["big_blind"],
+        _BUCKET_KEYS["buyin_label"],
+        _BUCKET_KEYS["game"],
+        _BUCKET_KEYS["hilo"],
+        _BUCKET_KEYS["game_label"],
+        _BUCKET_KEYS["structure"],
+        _BUCKET_KEYS["position"],
+        _BUCKET_KEYS["max_seats"],
+        _c("utc_month", pa.date32(), "First day of the hands' UTC month."),
+        _c(
+            "utc_slot",
+            _TS_UTC,
+            "Start of the hands' 15-minute UTC slot when they lie within 14 hours of a UTC month "
+            "boundary (every real time zone's offset is a multiple of 15 minutes), else null.",
+            null=True,
+        ),
+        _c("hands", _I64, "Rows (player-hands) summed in the bucket."),
+        _c("min_tournament", _STR, "Smallest `tournament_id` of the rows, null for cash games.", null=True),
+        _c("max_tournament", _STR, "Largest `tournament_id` of the rows, null for cash games.", null=True),
+        _c("net", _I64, "Sum of `net`.", money=True),
+        _c("allin_ev", _I64, "Sum of `allin_ev`.", money=True),
+        _c("showdown_net", _I64, "Sum of `net` over the rows that went to showdown.", money=True),
+        _c("postflop_aggressive", _I64, "Sum of `postflop_bets` + `postflop_raises`."),
+        _c("postflop_calls", _I64, "Sum of `postflop_calls`."),
+        _c("postflop_folds", _I64, "Sum of `postflop_folds`."),
+        _count("vpip", "with `vpip`"),
+        _count("walks", "that are walks (the big blind wins the blinds uncontested)"),
+        _count("pfr", "with `pfr`"),
+        _count("three_bet_opp", "with `three_bet_opportunity`"),
+        _count("three_bet", "with `three_bet`"),
+        _count("fold_to_three_bet_opp", "with `fold_to_three_bet_opportunity`"),
+        _count("fold_to_three_bet", "with `fold_to_three_bet`"),
+        _count("steal_opp", "with `steal_opportunity`"),
+        _count("steal", "with `steal`"),
+        _count("fold_to_steal_opp", "with `fold_to_steal_opportunity`"),
+        _count("fold_to_steal", "with `fold_to_steal`"),
+        _count("cbet_opp", "with `cbet_opportunity`"),
+        _count("cbet", "with `cbet`"),
+        _count("fold_to_cbet_opp", "with `fold_to_cbet_opportunity`"),
+        _count("fold_to_cbet", "with `fold_to_cbet`"),
+        _count("saw_flop", "with `saw_flop`"),
+        _count("wtsd", "with `went_to_showdown`"),
+        _count("wsd", "with `won_at_showdown`"),
+        _count("wwsf", "that saw the flop and collected something"),
+    ),
+)
+
 TABLES: Mapping[str, Table] = {
     t.name: t
     for t in (
@@ -665,6 +755,11 @@ TABLES: Mapping[str, Table] = {
 }
 """Every warehouse table, in documentation order."""
 
+DERIVED_TABLES: Mapping[str, Table] = {PLAYER_BUCKETS.name: PLAYER_BUCKETS}
+"""Tables hhparse derives from the imported ones (never imported, never compacted with them):
+every row names the file it was derived from, and counts only while that file is live."""
+
+
 HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "showdowns", "ev_shares")
 """Tables whose rows all belong to one accepted hand (keyed by ``site``, ``hand_id``) and carry its
 ``unit`` (``tournament_events`` belongs to a hand too, but its amounts are in the buy-in's unit)."""
@@ -672,7 +767,7 @@ HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "showdowns"
 
 def arrow_schema(table: str | Table) -> pa.Schema:
     """The pyarrow schema of ``table``, stamped with ``schema_version`` and the column docs."""
-    t = TABLES[table] if isinstance(table, str) else table
+    t = (TABLES.get(table) or DERIVED_TABLES[table]) if isinstance(table, str) else table
     fields = [pa.field(c.name, c.type, nullable=c.nullable, metadata={"doc": c.doc}) for c in t.columns]
     return pa.schema(fields, metadata={"schema_version": SCHEMA_VERSION, "table": t.name})
 
@@ -690,6 +785,8 @@ def _duckdb_type(type_: pa.DataType) -> str:
         return f"STRUCT({inner})"
     if pa.types.is_timestamp(type_):
         return "TIMESTAMPTZ" if type_.tz else "TIMESTAMP"
+    if pa.types.is_date32(type_):
+        return "DATE"
     simple = {
         pa.string(): "VARCHAR",
         pa.int64(): "BIGINT",
@@ -722,7 +819,7 @@ def view_sql(table: str | Table, files: Iterable[str]) -> str:
     ``unit_scale`` (every table with money carries it), so no view joins another table. With no
     files, the view is empty but fully typed.
     """
-    t = TABLES[table] if isinstance(table, str) else table
+    t = (TABLES.get(table) or DERIVED_TABLES[table]) if isinstance(table, str) else table
     files = list(files)
     if files:
         src = f"read_parquet([{', '.join(_sql_literal(f) for f in files)}])"
@@ -807,7 +904,7 @@ def render_docs() -> str:
         "column of the hand's `hands` row, repeated on each row so that reports need no join.",
         "",
     ]
-    for t in TABLES.values():
+    for t in (*TABLES.values(), *DERIVED_TABLES.values()):
         out += [f"## `{t.name}`", "", t.doc, "", f"Key: {', '.join(f'`{k}`' for k in t.key)}", ""]
         out += ["| column | type | null | meaning |", "|---|---|---|---|"]
         for c in t.columns:

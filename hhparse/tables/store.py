@@ -46,7 +46,7 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -63,7 +63,14 @@ from hhparse.failures import (
     WarehouseVersionError,
     describe_os_error,
 )
-from hhparse.tables.schema import MANIFEST_NAME, SCHEMA_VERSION, TABLES, arrow_schema, superseded_rejects
+from hhparse.tables.schema import (
+    DERIVED_TABLES,
+    MANIFEST_NAME,
+    SCHEMA_VERSION,
+    TABLES,
+    arrow_schema,
+    superseded_rejects,
+)
 
 __all__ = [
     "DEFAULT_WAREHOUSE",
@@ -79,6 +86,7 @@ __all__ = [
     "WarehouseNotFoundError",
     "WarehouseVersionError",
     "default_warehouse",
+    "listed_tables",
     "published_files",
 ]
 
@@ -575,6 +583,22 @@ def published_files(
     return out
 
 
+def listed_tables(warehouse_dir: Path | str) -> dict[str, dict[str, Path]]:
+    """Every table the manifest lists (derived ones too), each file's name
+    (``<table>/<file>.parquet``) mapped to where hhparse reads it; empty when nothing was
+    published. Read after :func:`published_files` has vouched for the warehouse (nothing is
+    verified here).
+
+    Raises:
+        WarehouseDamagedError: the manifest is unreadable.
+    """
+    root = Path(warehouse_dir).absolute()
+    manifest = _read_manifest_at(root)
+    if manifest is None:
+        return {}
+    return {name: {rel: _listed_path(root, rel) for rel in rels} for name, rels in manifest.tables.items()}
+
+
 def _locked_message(root: Path) -> str:
     """The sentence for a warehouse another writer holds, naming that writer when its lock file
     says who it is (a ``hhparse import --watch`` does not finish by itself: it must be stopped)."""
@@ -774,7 +798,7 @@ class Warehouse:
         removed: list[Path] = []
         live = {rel for rels in self.manifest.tables.values() for rel in rels} | set(self.manifest.retired)
         files = self.root / FILES_DIR
-        folders = [files / name for name in {*TABLES, *self.manifest.tables}]
+        folders = [files / name for name in {*TABLES, *DERIVED_TABLES, *self.manifest.tables}]
         for folder, pattern in [*((f, names) for f in folders), (self.root / STAGING_DIR, staged)]:
             with contextlib.suppress(FileNotFoundError):
                 for entry in os.listdir(folder):
@@ -1144,6 +1168,45 @@ class Warehouse:
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
         self._commit(lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables))
+
+    def update_derived(self, name: str, tables: Iterable[pa.Table], drop: Iterable[str]) -> list[str]:
+        """Add files to the derived table ``name`` (:data:`~hhparse.tables.schema.DERIVED_TABLES`)
+        and retire its files ``drop``, with :meth:`compact`'s protocol: announced, written (one
+        file per non-empty table of ``tables``, consumed one at a time so that memory holds one),
+        then one manifest swap; the retired files stay readable for connections opened before.
+        Returns the new files' names (``<table>/<file>.parquet``)."""
+        if name not in DERIVED_TABLES:
+            raise ValueError(f"{name!r} is not a derived table")
+        gone = list(drop)
+        batch = self.manifest.next_batch
+        tag = self._new_tag("c")
+        self._announce(tag)
+        rels: list[str] = []
+        try:
+            for table in tables:
+                if table.num_rows:
+                    rel = f"{name}/{tag}-{len(rels):04d}.parquet"
+                    self._write_file(name, rel, table)
+                    self._rows[rel] = table.num_rows
+                    rels.append(rel)
+            if rels:
+                _fsync_dir(self.root / FILES_DIR / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._discard(tag)
+            raise
+        old = list(self.manifest.tables.get(name, []))
+        self.manifest.tables[name] = [rel for rel in old if rel not in gone] + rels
+        retired_at = time.time()
+        for rel in gone:
+            self.manifest.retired[rel] = retired_at
+        self.manifest.pending.remove(tag)
+        self.manifest.next_batch = batch + 1
+        self._commit(
+            lambda: self._undo_rewrite({name: old}, batch, tag, {name: gone}),
+            lambda: self._swap_visible({name: gone}, {name: rels}),
+        )
+        return rels
 
     def drop_superseded_rejects(self) -> int:
         """Rewrite the ``rejects`` files that hold superseded rows without them; the row count.
