@@ -334,3 +334,47 @@ def test_compact_command_rebuilds_the_buckets_of_the_new_files(tmp_path: Path) -
     compact_command(warehouse=root)
     p = buckets.plan(root)
     assert len(p.covered) == 1 and not p.uncovered and not p.stale
+
+
+@pytest.mark.parametrize(
+    ("zone", "exact"),
+    [
+        ("UTC", True),
+        ("America/New_York", True),
+        ("Asia/Kathmandu", True),
+        ("Pacific/Chatham", True),
+        ("Etc/GMT+12", True),
+        ("GMT+05:07", False),
+    ],
+)
+def test_a_zone_off_the_quarter_hours_reads_the_raw_rows(tmp_path: Path, zone: str, exact: bool) -> None:
+    """The buckets' exactness needs offsets of whole quarter-hours (every IANA zone's): a custom
+    ICU offset such as ``GMT+05:07`` must not read month buckets keyed for other zones."""
+    root = _small(tmp_path / "wh", datetime(2024, 2, 29, 20, tzinfo=UTC))
+    assert buckets.refresh(root) is not None
+    con = duckdb.connect()
+    con.execute(f"SET TimeZone = '{zone}'")
+    assert buckets.exact_zone(con) is exact
+    con.close()
+    fast = hhparse.warehouse(root)
+    fast.execute(f"SET TimeZone = '{zone}'")
+    p = buckets.create_views(fast, root)
+    assert bool(p.covered) is exact
+    raw = _raw(root)
+    raw.execute(f"SET TimeZone = '{zone}'")
+    _assert_same(_stats(fast, ["month"]), _stats(raw, ["month"]), zone)
+
+
+def test_the_import_command_builds_the_buckets_of_what_it_added(tmp_path: Path) -> None:
+    """``hhparse import`` builds the player buckets of the files it published, so that the first
+    summary report after a large import reads buckets instead of every new row."""
+    from typer.testing import CliRunner
+
+    from hhparse.cli import app
+
+    sample = Path(__file__).resolve().parent.parent / "sample_histories"
+    root = tmp_path / "wh"
+    out = CliRunner().invoke(app, ["import", str(sample), "--warehouse", str(root)])
+    assert out.exit_code in (0, 1), out.output
+    p = buckets.plan(root)
+    assert p.covered and not p.uncovered and not p.stale

@@ -9,13 +9,14 @@ Why derived files built after the import rather than fragments the import writes
 file never changes once published (a compaction or ``ev --recompute`` replaces it by new files),
 so a bucket file that names its source file (``source_file``) is exact for as long as that file is
 live, whoever wrote the warehouse (an older hhparse, the pool, a cluster, ``watch``,
-``compact``, ``bench/replicate.py``) — none of them has to know about buckets, and the import
-pays nothing (issue #14). Reports read the buckets of the covered files and the raw rows of the
+``compact``, ``bench/replicate.py``) — none of them has to know about buckets, and the import's
+tasks pay nothing (issue #14): the ``hhparse import`` command builds the new files' buckets
+after its commit, so that the first report after a large import does not. Reports read the buckets of the covered files and the raw rows of the
 others (:func:`create_views`), so a warehouse whose buckets lag behind, or have none, or a
 read-only one, gives the same results; :func:`refresh` brings the buckets up to date with the
 manifest protocol (:meth:`hhparse.tables.store.Warehouse.update_derived`) when the writer lock is
-free, and is what ``hhparse report`` runs before a summary-family report and ``hhparse compact``
-after compacting.
+free, and is what ``hhparse import`` runs after its commit, ``hhparse report`` before a
+summary-family report and ``hhparse compact`` after compacting.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from hhparse.resources import read_text
 from hhparse.tables.schema import PLAYER_BUCKETS, arrow_schema, view_sql
 from hhparse.tables.store import MARKER_NAME, Warehouse, listed_tables
 
-__all__ = ["ENV_BUCKETS", "BucketPlan", "Refresh", "create_views", "plan", "refresh"]
+__all__ = ["ENV_BUCKETS", "BucketPlan", "Refresh", "create_views", "exact_zone", "plan", "refresh"]
 
 NAME = PLAYER_BUCKETS.name
 SOURCE = "hand_players"
@@ -106,12 +107,35 @@ def _plan(live: list[str], bucket_rels: list[str], where: dict[str, Path]) -> Bu
     )
 
 
+def exact_zone(con: Any) -> bool:
+    """Whether the session's time zone keeps the buckets exact: its UTC offsets whole
+    quarter-hours within -12..+14 h, as every IANA zone's are over the dates hands carry. A zone
+    Python's zone database does not know (an ICU custom offset such as ``GMT+05:07``) or whose
+    offset now is not a whole quarter-hour is read raw. (Checked when the views are made: a later
+    ``SET TimeZone`` in ``hhparse sql`` is the user's own.)"""
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    row = con.execute("SELECT current_setting('TimeZone')").fetchone()
+    name = str(row[0]) if row else ""
+    try:
+        offset = datetime.now(UTC).astimezone(ZoneInfo(name)).utcoffset()
+    except (ValueError, OSError, KeyError):  # unknown to zoneinfo (ZoneInfoNotFoundError is a KeyError)
+        return False
+    return (
+        offset is not None
+        and offset % timedelta(minutes=15) == timedelta(0)
+        and (timedelta(hours=-12) <= offset <= timedelta(hours=14))
+    )
+
+
 def create_views(con: Any, root: Path | str, *, use: bool | None = None) -> BucketPlan:
     """Create the views ``player_stats`` reads: ``player_buckets`` (the live buckets),
     ``hand_players_bucketed`` (the files they cover: their raw rows are read only for the edge
     months of a ``--since``/``--until`` range) and ``hand_players_unbucketed`` (every other file).
-    With ``use`` false (default: :func:`enabled`) nothing counts as covered: the raw path."""
-    use = enabled() if use is None else use
+    With ``use`` false (default: :func:`enabled` and :func:`exact_zone`) nothing counts as
+    covered: the raw path."""
+    use = (enabled() and exact_zone(con)) if use is None else use
     tables = listed_tables(Path(root))
     where = {rel: path for rels in tables.values() for rel, path in rels.items()}
     p = _plan(list(tables.get(SOURCE, {})), list(tables.get(NAME, {})) if use else [], where)
