@@ -167,15 +167,30 @@ FROM hands;
 -- whose condition on the (constant) parameters is false fold away, leaving one: no join without
 -- a filter, the join for each filter given. (The columns are never NULL: membership is the IN
 -- test's.)
+-- held_game / held_stake / in_days: the --game, --stakes and --since/--until tests of a row's
+-- stored columns, written once for player_rows_in, stats_rows_in and bucket_rows_in (macros are
+-- expanded in place: each branch's plan is the one the test written out gave).
+CREATE OR REPLACE MACRO held_game(p_game, g, h, l) AS
+    (g, h, l) IN (SELECT game, hilo, game_label FROM held_games
+                  WHERE lower(p_game) IN (lower(game_slug), lower(game_label)));
+
+CREATE OR REPLACE MACRO held_stake(p_stakes, buyin, u, sb, bb) AS
+    (list_contains(CAST(p_stakes AS VARCHAR[]), buyin)
+     OR (u, sb, bb) IN (SELECT unit, small_blind, big_blind FROM held_stakes
+                        WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+
+CREATE OR REPLACE MACRO in_days(p_since, p_until, ts) AS
+    (p_since IS NULL OR (ts >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
+                         AND hand_day(ts) >= CAST(p_since AS DATE)))
+    AND (p_until IS NULL OR (ts < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
+                             AND hand_day(ts) <= CAST(p_until AS DATE)));
+
 CREATE OR REPLACE MACRO player_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM hand_players AS t
     WHERE t.dealt_in
       AND (p_player IS NULL OR t.player = p_player)
-      AND (p_since IS NULL OR (t.start_utc >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
-                               AND hand_day(t.start_utc) >= CAST(p_since AS DATE)))
-      AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
-                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)));
+      AND in_days(p_since, p_until, t.start_utc);
 
 CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
@@ -185,28 +200,18 @@ CREATE OR REPLACE MACRO player_rows_in(p_player, p_since, p_until, p_game, p_sta
     SELECT *
     FROM player_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NULL
-      AND (t.game, t.hilo, t.game_label) IN (
-          SELECT game, hilo, game_label FROM held_games
-          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
     UNION ALL
     SELECT *
     FROM player_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NULL AND p_stakes IS NOT NULL
-      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
     UNION ALL
     SELECT *
     FROM player_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
-      AND (t.game, t.hilo, t.game_label) IN (
-          SELECT game, hilo, game_label FROM held_games
-          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
-      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
 
 -- The player buckets (hhparse.reports.buckets, analytics/buckets.sql): the rows of each covered
 -- hand_players file summed per player and per every key the summary family filters or splits by.
@@ -262,10 +267,7 @@ CREATE OR REPLACE MACRO stats_rows_within(p_player, p_since, p_until) AS TABLE
     FROM stats_source_rows(p_since, p_until) AS t
     WHERE t.dealt_in
       AND (p_player IS NULL OR t.player = p_player)
-      AND (p_since IS NULL OR (t.start_utc >= CAST(CAST(p_since AS DATE) - INTERVAL 1 DAY AS TIMESTAMPTZ)
-                               AND hand_day(t.start_utc) >= CAST(p_since AS DATE)))
-      AND (p_until IS NULL OR (t.start_utc < CAST(CAST(p_until AS DATE) + INTERVAL 2 DAY AS TIMESTAMPTZ)
-                               AND hand_day(t.start_utc) <= CAST(p_until AS DATE)));
+      AND in_days(p_since, p_until, t.start_utc);
 
 CREATE OR REPLACE MACRO stats_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
@@ -275,28 +277,18 @@ CREATE OR REPLACE MACRO stats_rows_in(p_player, p_since, p_until, p_game, p_stak
     SELECT *
     FROM stats_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NULL
-      AND (t.game, t.hilo, t.game_label) IN (
-          SELECT game, hilo, game_label FROM held_games
-          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
     UNION ALL
     SELECT *
     FROM stats_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NULL AND p_stakes IS NOT NULL
-      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
     UNION ALL
     SELECT *
     FROM stats_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
-      AND (t.game, t.hilo, t.game_label) IN (
-          SELECT game, hilo, game_label FROM held_games
-          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
-      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
 
 -- bucket_rows_in: the live buckets within the report's filters. The player, game and stakes tests
 -- are player_rows_in's on the same stored columns (keys of the buckets). Time: a month bucket
@@ -329,28 +321,18 @@ CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_sta
     SELECT *
     FROM bucket_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NULL
-      AND (t.game, t.hilo, t.game_label) IN (
-          SELECT game, hilo, game_label FROM held_games
-          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
     UNION ALL
     SELECT *
     FROM bucket_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NULL AND p_stakes IS NOT NULL
-      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)))
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
     UNION ALL
     SELECT *
     FROM bucket_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
-      AND (t.game, t.hilo, t.game_label) IN (
-          SELECT game, hilo, game_label FROM held_games
-          WHERE lower(p_game) IN (lower(game_slug), lower(game_label)))
-      AND (list_contains(CAST(p_stakes AS VARCHAR[]), t.buyin_label)
-           OR (t.unit, t.small_blind, t.big_blind) IN (
-               SELECT unit, small_blind, big_blind FROM held_stakes
-               WHERE list_contains(CAST(p_stakes AS VARCHAR[]), stakes)));
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
 
 -- to_money_sum(x, unit_scale): a sum of minor units as the exact DECIMAL(38,2) that summing the
 -- rows' DECIMAL(18,2) amounts gives (to_money, summed after rather than per row).
