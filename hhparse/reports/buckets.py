@@ -192,10 +192,13 @@ def refresh(root: Path | str, wh: Warehouse | None = None) -> Refresh | None:
         p = plan(root)
         if not p.uncovered and not p.stale:
             return None  # (the common case, without taking the lock)
+        import duckdb
+
         try:
             with Warehouse(root, holder="hhparse report (player buckets)") as own:
                 return _refresh(own)
-        except (WarehouseLockedError, OSError):
+        except (WarehouseLockedError, OSError, duckdb.Error, pa.ArrowException):
+            # a damaged source file: the report that reads it names it (a traceback here would not)
             return None
     return _refresh(wh)
 

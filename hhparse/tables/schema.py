@@ -658,7 +658,8 @@ PLAYER_BUCKETS = Table(
     "player_buckets",
     "Derived, not imported: the dealt-in rows of one `hand_players` file (`source_file`) summed per "
     "player and group key, what the `summary` and `positions` reports read instead of those rows. "
-    "Built after the import by the first report that needs it (or by `hhparse compact`); a bucket "
+    "Built by `hhparse import` once its batches are committed (else by the first report that needs "
+    "it, or by `hhparse compact`); a bucket "
     "counts only while its `source_file` is a live `hand_players` file (see "
     "docs/reading-the-warehouse.md: never add it to `hand_players`' own figures). A hand more than 14 "
     "hours from a UTC month boundary is keyed by its UTC month alone (`utc_slot` null): its month is "
