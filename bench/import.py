@@ -53,6 +53,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -79,6 +80,54 @@ print(json.dumps({
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
+
+CHILD_CLI = """
+import json, os, resource, sys, time
+t0, c0 = time.monotonic(), time.process_time()
+import hhparse.cli as cli
+from hhparse import importer
+from hhparse.reports import buckets
+marks = {"t0": t0, "cpu_t0": c0, "cli_imported": time.monotonic(), "cpu_cli_imported": time.process_time()}
+import_paths, refresh = importer.import_paths, buckets.refresh
+def timed_import(*args, **kwargs):
+    marks["import"], marks["cpu_import"] = time.monotonic(), time.process_time()
+    kwargs["ev"] = sys.argv[4] == "on"  # (the command always takes the EV: the bench can turn it off)
+    r = import_paths(*args, **kwargs)
+    marks["imported"], marks["cpu_imported"] = time.monotonic(), time.process_time()
+    marks["result"] = r
+    return r
+def timed_refresh(*args, **kwargs):
+    marks["buckets"], marks["cpu_buckets"] = time.monotonic(), time.process_time()
+    try:
+        return refresh(*args, **kwargs)
+    finally:
+        marks["bucketed"], marks["cpu_bucketed"] = time.monotonic(), time.process_time()
+importer.import_paths, buckets.refresh = timed_import, timed_refresh
+sys.argv = ["hhparse", "import", sys.argv[1], "--warehouse", sys.argv[2], "--jobs", sys.argv[3]]
+code = 0
+try:
+    cli.main()
+except SystemExit as exc:
+    code = exc.code
+finally:
+    marks["end"], marks["cpu_end"] = time.monotonic(), time.process_time()
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    marks["cpu_children_end"] = kids.ru_utime + kids.ru_stime
+    r = marks.pop("result", None)
+    out = {k: v for k, v in marks.items()}
+    if r is not None:
+        out |= {"read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
+                "trace": r.stats.trace.summary(), "trace_started": r.stats.trace.started}
+    out["main_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with open(os.environ["HHPARSE_BENCH_OUT"], "w") as fh:
+        json.dump(out, fh)
+sys.exit(code)
+"""
+"""The ``hhparse import`` program as a user runs it (``--cli``): the interpreter's and the
+command's start-up, the import, the player buckets built after it, and the exit, each timed
+(wall from the ``CLOCK_MONOTONIC`` clock the parent shares, CPU of the process). Its stdout is
+the command's, so the figures go to the file ``$HHPARSE_BENCH_OUT`` names."""
+
 
 CHILD_CLUSTER = """
 import json, resource, sys, time
@@ -344,11 +393,18 @@ def _cpu_ticks(pid: int) -> int:
         return 0
 
 
-def run_sampled(cmd: list[str]) -> tuple[str, dict[str, float]]:
+def run_sampled(
+    cmd: list[str], cwd: Path = REPO, env: dict[str, str] | None = None
+) -> tuple[str, dict[str, Any]]:
     """Run ``cmd``; return its stdout, the memory peaks (MB) of it and its descendants, and the
     CPU seconds each descendant had used when last seen (a pool's workers are not children the
-    kernel's ``RUSAGE_CHILDREN`` sees; a process's last ≤ 50 ms before it exits are missed)."""
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kernel's ``RUSAGE_CHILDREN`` sees; a process's last ≤ 50 ms before it exits are missed).
+    Also the process's whole life: ``process_seconds`` from its spawn to its exit (wall), and
+    ``tree_cpu_seconds``, the CPU of it and of every descendant it waited for (its start-up and
+    exit included: what the user's machine spends on the command)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spawned = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     total_peak = 0
     hwm: dict[int, int] = {}
     ticks: dict[int, int] = {}
@@ -361,11 +417,17 @@ def run_sampled(cmd: list[str]) -> tuple[str, dict[str, float]]:
                 ticks[p] = max(ticks.get(p, 0), _cpu_ticks(p))
         time.sleep(0.05)
     out, err = proc.communicate()
+    exited = time.monotonic()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:
         raise subprocess.CalledProcessError(proc.returncode, cmd, out, err)
     workers = [v for p, v in hwm.items() if p != proc.pid]
     tick = os.sysconf("SC_CLK_TCK")
     return out, {
+        "spawned": spawned,
+        "exited": exited,
+        "process_seconds": exited - spawned,
+        "tree_cpu_seconds": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
         "total_rss_mb": total_peak / 1024,
         "worker_rss_mb": max(workers, default=0) / 1024,
         "processes": len(hwm),
@@ -429,6 +491,21 @@ def main() -> None:
         "worker` processes on loopback (tcp, started before the clock); several values: each in every round",
     )
     ap.add_argument(
+        "--cli",
+        action="store_true",
+        help="run the hhparse import program as a user does (its start-up, the player buckets it "
+        "builds after the import, its exit), and print where its time goes; --executor pool only",
+    )
+    ap.add_argument(
+        "--build",
+        nargs="+",
+        type=Path,
+        default=[REPO],
+        metavar="DIR",
+        help="checkouts whose .venv runs the imports (default: this one), interleaved in every round: "
+        "A/B of two builds on the same inputs (each run imports the hhparse of its DIR)",
+    )
+    ap.add_argument(
         "--phases",
         action="store_true",
         help="print each run's phase breakdown (start-up, waits, merging, publishing, the tail)",
@@ -462,26 +539,43 @@ def main() -> None:
         # Rounds: every case once per round, so that a drift of the machine's speed (seen here:
         # 20-40 % within the hour) hits all of them alike; a fixed CPU loop timed before each run
         # shows that drift.
-        runs_of: dict[tuple[str, str, int, str], list[dict[str, Any]]] = {
-            (n, x, j, e): [] for n in inputs for x in executors for j in args.jobs for e in evs
+        builds = [b.resolve() for b in args.build]
+        if args.cli and executors != ["pool"]:
+            ap.error("--cli runs the local pool only (--executor pool)")
+        every: dict[tuple[Path, str, str, int, str], list[dict[str, Any]]] = {
+            (b, n, x, j, e): []
+            for b in builds
+            for n in inputs
+            for x in executors
+            for j in args.jobs
+            for e in evs
         }
         for i in range(args.repeat):
-            for key in runs_of:
-                name, executor, jobs, ev = key
-                wh = work / f"wh-{name}-{executor}-{jobs}-{ev}-{i}"
+            for key in every:
+                build, name, executor, jobs, ev = key
+                wh = work / f"wh-{len(builds) > 1 and builds.index(build)}-{name}-{executor}-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
                 child = CHILD_TCP if executor.startswith("tcp-") else CHILD
                 child = CHILD_CLUSTER if executor.startswith("cluster-") else child
-                argv = [sys.executable, "-c", child, str(srcs[name]), str(wh), str(jobs), ev]
-                out, mem = run_sampled([*argv, executor.split("-", 1)[-1]])
-                r = json.loads(out.strip().splitlines()[-1]) | mem
+                child = CHILD_CLI if args.cli else child
+                python = sys.executable if build == REPO else str(build / ".venv" / "bin" / "python")
+                argv = [python, "-c", child, str(srcs[name]), str(wh), str(jobs), ev]
+                figures = work / "cli.json"
+                env = dict(os.environ, HHPARSE_BENCH_OUT=str(figures), HHPARSE_NO_PROGRESS="1")
+                # (cwd: the build's checkout, whose hhparse ``python -c`` imports first)
+                out, mem = run_sampled([*argv, executor.split("-", 1)[-1]], cwd=build, env=env)
+                if args.cli:
+                    r = _cli_figures(json.loads(figures.read_text()), mem)
+                else:
+                    r = json.loads(out.strip().splitlines()[-1]) | mem
                 r["hands_per_s"] = r["read"] / r["seconds"]
                 r["hands_per_cpu_s"] = r["read"] / r["cpu_seconds"]
                 r["all_cpu_seconds"] = r["cpu_seconds"] + r["descendants_cpu_seconds"]
                 r["hands_per_all_cpu_s"] = r["read"] / r["all_cpu_seconds"]
                 r["warehouse_mb"] = _du(wh) / 1e6
                 r["loop_s"] = loop
-                runs_of[key].append(r)
+                r["process_hands_per_s"] = r["read"] / r["process_seconds"]
+                every[key].append(r)
                 shutil.rmtree(wh, ignore_errors=True)
                 extra = ""
                 if _is_cluster(executor):
@@ -500,123 +594,188 @@ def main() -> None:
                         f", {r['hands_per_cpu_s']:,.0f} per CPU second of the main process, "
                         f"{r['hands_per_all_cpu_s']:,.0f} per CPU second of all processes"
                     )
+                who = f"{build.name}, " if len(builds) > 1 else ""
                 print(
-                    f"  round {i + 1}, {name}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
-                    f"{r['seconds']:.1f} s{extra} (CPU loop {loop:.2f} s)",
+                    f"  round {i + 1}, {who}{name}, {_label(executor, jobs)}, EV {ev}: {r['hands_per_s']:,.0f} hands/s, "
+                    f"{r['seconds']:.1f} s{extra}; process start to exit {r['process_seconds']:.2f} s "
+                    f"({r['process_hands_per_s']:,.0f} hands/s), CPU of all its processes "
+                    f"{r['tree_cpu_seconds']:.2f} s (CPU loop {loop:.2f} s)",
                     flush=True,
                 )
+                if args.cli:
+                    print(budget(r), flush=True)
                 if args.phases and r["trace"]["workers"]:
                     print(phases(r, jobs), flush=True)
-        results: dict[tuple[str, str, int, str], dict[str, Any]] = {}
-        for key, runs in runs_of.items():
-            name, executor, jobs, ev = key
-            label = f"{name}, {_label(executor, jobs)}"
-            ordered = sorted(runs, key=lambda x: x["hands_per_s"])
-            r = dict(ordered[len(ordered) // 2])  # the median run (all its figures)
-            r["median_hands_per_s"] = statistics.median(x["hands_per_s"] for x in runs)
-            if args.repeat > 1:
-                print(
-                    f"{label}, EV {ev}: hands/s of the {args.repeat} runs: {[round(x['hands_per_s']) for x in runs]} "
-                    f"(spread {100 * (ordered[-1]['hands_per_s'] / ordered[0]['hands_per_s'] - 1):.0f} %)"
-                )
-            results[key] = r
-            line = (
-                f"{label}, EV {ev}: {r['read']:,} hands, median {r['median_hands_per_s']:,.0f} hands/s "
-                f"({r['median_hands_per_s'] / jobs:,.0f}/worker); new {r['new']:,}, rejected {r['rejected']:,}; "
-                f"peak RSS main {r['main_rss_mb']:.0f} MB, largest worker {r['worker_rss_mb']:.0f} MB, "
-                f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
-                f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
-            )
-            if _is_cluster(executor):
-                client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
-                workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
-                line += (
-                    f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs"
-                    + (
-                        f", scheduler {statistics.median(1e6 * x['scheduler_cpu_seconds'] / x['read'] for x in runs):.1f} µs"
-                        if executor.startswith("tcp-")
-                        else ""
-                    )
-                    + "; "
-                    f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s"
-                )
-            if executor == "pool":
-                main_cpu = statistics.median(x["hands_per_cpu_s"] for x in runs)
-                all_cpu = statistics.median(x["hands_per_all_cpu_s"] for x in runs)
-                line += (
-                    f"; per CPU second (medians): main process {main_cpu:,.0f} hands, "
-                    f"all processes {all_cpu:,.0f} hands"
-                )
-            print(line)
-        for name in inputs:
-            for executor in executors:
-                for ev in evs:
-                    k1, k2 = (name, executor, 1, ev), (name, executor, 2, ev)
-                    if k1 in results and k2 in results:
-                        one, two = results[k1]["median_hands_per_s"], results[k2]["median_hands_per_s"]
-                        pairs = list(
-                            zip(runs_of[k1], runs_of[k2], strict=True)
-                        )  # (--jobs 1, --jobs 2) a round
-                        paired = [b["hands_per_s"] / a["hands_per_s"] for a, b in pairs]
-                        print(
-                            f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
-                            f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}"
-                        )
-                        if _is_cluster(executor):
-                            # What the user waits for: the cluster's start-up and shut-down too.
-                            whole = [a["total_seconds"] / b["total_seconds"] for a, b in pairs]
-                            print(
-                                f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, the "
-                                f"cluster's start-up and shut-down included: {statistics.median(whole):.2f}x "
-                                f"(median); per round {', '.join(f'{x:.2f}' for x in whole)}"
-                            )
-                        if executor == "pool":
-                            # On a machine with two idle cores the run takes at least as long as
-                            # its busiest process's CPU time: what the speed-up would be if only
-                            # CPU bounded it (waits and hand-offs not counted).
-                            bound = statistics.median(
-                                a["cpu_seconds"] / max(b["cpu_seconds"], b["busiest_descendant_cpu_seconds"])
-                                for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
-                            )
-                            print(
-                                f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by CPU "
-                                f"alone (CPU of --jobs 1 / busiest process of --jobs 2): {bound:.2f}x (median)"
-                            )
-                            # The main process and the workers share the two cores: the run takes
-                            # at least half the CPU of all its processes.
-                            shared = statistics.median(
-                                a["all_cpu_seconds"] / (b["all_cpu_seconds"] / 2)
-                                for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
-                            )
-                            print(
-                                f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by the CPU "
-                                f"of all processes on 2 cores (CPU of --jobs 1 / half the CPU of --jobs 2): "
-                                f"{shared:.2f}x (median)"
-                            )
-                if args.ev == "both":
-                    for jobs in args.jobs:
-                        with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]
-                        without = results[(name, executor, jobs, "off")]["median_hands_per_s"]
-                        print(
-                            f"{name}, {_label(executor, jobs)}: with EV {with_ev:,.0f} / without {without:,.0f} "
-                            f"hands/s = {100 * with_ev / without:.1f} % (medians)"
-                        )
-                        if (
-                            jobs == 1 and executor == "pool"
-                        ):  # in-process: the main process's CPU is all the work
-                            cpu = {
-                                e: statistics.median(
-                                    x["hands_per_cpu_s"] for x in runs_of[(name, "pool", 1, e)]
-                                )
-                                for e in evs
-                            }
-                            print(
-                                f"{name}, --jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without "
-                                f"{cpu['off']:,.0f} = {100 * cpu['on'] / cpu['off']:.1f} % (medians; less "
-                                "sensitive to a busy machine)"
-                            )
+        for build in builds:
+            if len(builds) > 1:
+                print(f"== {build}")
+            runs_of = {key[1:]: runs for key, runs in every.items() if key[0] == build}
+            summarise(runs_of, args, inputs, executors, evs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def summarise(
+    runs_of: dict[tuple[str, str, int, str], list[dict[str, Any]]],
+    args: argparse.Namespace,
+    inputs: list[str],
+    executors: list[str],
+    evs: tuple[str, ...],
+) -> None:
+    """Print the medians of one build's runs, the speed-ups and the EV ratios."""
+    results: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    for key, runs in runs_of.items():
+        name, executor, jobs, ev = key
+        label = f"{name}, {_label(executor, jobs)}"
+        ordered = sorted(runs, key=lambda x: x["hands_per_s"])
+        r = dict(ordered[len(ordered) // 2])  # the median run (all its figures)
+        r["median_hands_per_s"] = statistics.median(x["hands_per_s"] for x in runs)
+        if args.repeat > 1:
+            print(
+                f"{label}, EV {ev}: hands/s of the {args.repeat} runs: {[round(x['hands_per_s']) for x in runs]} "
+                f"(spread {100 * (ordered[-1]['hands_per_s'] / ordered[0]['hands_per_s'] - 1):.0f} %)"
+            )
+        results[key] = r
+        line = (
+            f"{label}, EV {ev}: {r['read']:,} hands, median {r['median_hands_per_s']:,.0f} hands/s "
+            f"({r['median_hands_per_s'] / jobs:,.0f}/worker); new {r['new']:,}, rejected {r['rejected']:,}; "
+            f"peak RSS main {r['main_rss_mb']:.0f} MB, largest worker {r['worker_rss_mb']:.0f} MB, "
+            f"all {r['processes']} processes together {r['total_rss_mb']:.0f} MB; "
+            f"warehouse {r['warehouse_mb']:.1f} MB in {r['batches']} batches"
+        )
+        if _is_cluster(executor):
+            client = statistics.median(1e6 * x["cpu_seconds"] / x["read"] for x in runs)
+            workers = statistics.median(1e6 * x["worker_cpu_seconds"] / x["read"] for x in runs)
+            line += (
+                f"; CPU per hand (medians): client {client:.1f} µs, workers {workers:.1f} µs"
+                + (
+                    f", scheduler {statistics.median(1e6 * x['scheduler_cpu_seconds'] / x['read'] for x in runs):.1f} µs"
+                    if executor.startswith("tcp-")
+                    else ""
+                )
+                + "; "
+                f"cluster start {statistics.median(x['startup_seconds'] for x in runs):.1f} s"
+            )
+        if executor == "pool":
+            main_cpu = statistics.median(x["hands_per_cpu_s"] for x in runs)
+            all_cpu = statistics.median(x["hands_per_all_cpu_s"] for x in runs)
+            line += (
+                f"; per CPU second (medians): main process {main_cpu:,.0f} hands, "
+                f"all processes {all_cpu:,.0f} hands"
+            )
+        print(line)
+    for name in inputs:
+        for executor in executors:
+            for ev in evs:
+                k1, k2 = (name, executor, 1, ev), (name, executor, 2, ev)
+                if k1 in results and k2 in results:
+                    one, two = results[k1]["median_hands_per_s"], results[k2]["median_hands_per_s"]
+                    pairs = list(zip(runs_of[k1], runs_of[k2], strict=True))  # (--jobs 1, --jobs 2) a round
+                    paired = [b["hands_per_s"] / a["hands_per_s"] for a, b in pairs]
+                    print(
+                        f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}: "
+                        f"{two / one:.2f}x (medians); per round {', '.join(f'{x:.2f}' for x in paired)}"
+                    )
+                    if _is_cluster(executor):
+                        # What the user waits for: the cluster's start-up and shut-down too.
+                        whole = [a["total_seconds"] / b["total_seconds"] for a, b in pairs]
+                        print(
+                            f"{name}: speed-up {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, the "
+                            f"cluster's start-up and shut-down included: {statistics.median(whole):.2f}x "
+                            f"(median); per round {', '.join(f'{x:.2f}' for x in whole)}"
+                        )
+                    if executor == "pool":
+                        # On a machine with two idle cores the run takes at least as long as
+                        # its busiest process's CPU time: what the speed-up would be if only
+                        # CPU bounded it (waits and hand-offs not counted).
+                        bound = statistics.median(
+                            a["cpu_seconds"] / max(b["cpu_seconds"], b["busiest_descendant_cpu_seconds"])
+                            for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
+                        )
+                        print(
+                            f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by CPU "
+                            f"alone (CPU of --jobs 1 / busiest process of --jobs 2): {bound:.2f}x (median)"
+                        )
+                        # The main process and the workers share the two cores: the run takes
+                        # at least half the CPU of all its processes.
+                        shared = statistics.median(
+                            a["all_cpu_seconds"] / (b["all_cpu_seconds"] / 2)
+                            for a, b in zip(runs_of[k1], runs_of[k2], strict=True)
+                        )
+                        print(
+                            f"{name}: {_label(executor, 2)} / {_label(executor, 1)}, EV {ev}, bounded by the CPU "
+                            f"of all processes on 2 cores (CPU of --jobs 1 / half the CPU of --jobs 2): "
+                            f"{shared:.2f}x (median)"
+                        )
+            if args.ev == "both":
+                for jobs in args.jobs:
+                    with_ev = results[(name, executor, jobs, "on")]["median_hands_per_s"]
+                    without = results[(name, executor, jobs, "off")]["median_hands_per_s"]
+                    print(
+                        f"{name}, {_label(executor, jobs)}: with EV {with_ev:,.0f} / without {without:,.0f} "
+                        f"hands/s = {100 * with_ev / without:.1f} % (medians)"
+                    )
+                    if jobs == 1 and executor == "pool":  # in-process: the main process's CPU is all the work
+                        cpu = {
+                            e: statistics.median(x["hands_per_cpu_s"] for x in runs_of[(name, "pool", 1, e)])
+                            for e in evs
+                        }
+                        print(
+                            f"{name}, --jobs 1, per CPU second: with EV {cpu['on']:,.0f} / without "
+                            f"{cpu['off']:,.0f} = {100 * cpu['on'] / cpu['off']:.1f} % (medians; less "
+                            "sensitive to a busy machine)"
+                        )
+
+
+def _cli_figures(m: dict[str, Any], mem: dict[str, Any]) -> dict[str, Any]:
+    """One ``--cli`` run's figures (:data:`CHILD_CLI`), named as :data:`CHILD`'s are: its
+    ``seconds`` and ``cpu_seconds`` are the whole process's (spawn to exit, start-up, buckets and
+    exit included), the import's own as ``import_seconds``, and the budget's parts."""
+    tree = mem["tree_cpu_seconds"]
+    workers = m["cpu_children_end"]  # (the pool's workers, reaped when the import ended)
+    main_cpu = tree - workers
+    r = dict(m) | mem
+    r["seconds"] = mem["process_seconds"]
+    r["import_seconds"] = m["imported"] - m["import"]
+    r["cpu_seconds"] = main_cpu
+    r["descendants_cpu_seconds"] = workers
+    r["budget"] = {
+        # part: (wall s, CPU s of the main process)
+        "start-up": (m["import"] - mem["spawned"], m["cpu_import"]),
+        "import": (m["imported"] - m["import"], m["cpu_imported"] - m["cpu_import"]),
+        "buckets": (
+            (m["bucketed"] - m["buckets"], m["cpu_bucketed"] - m["cpu_buckets"])
+            if "bucketed" in m
+            else (0.0, 0.0)
+        ),
+        "rest": (
+            m["end"] - m.get("bucketed", m["imported"]),
+            m["cpu_end"] - m.get("cpu_bucketed", m["cpu_imported"]),
+        ),
+        "exit": (mem["exited"] - m["end"], main_cpu - m["cpu_end"]),
+    }
+    return r
+
+
+def budget(r: dict[str, Any]) -> str:
+    """Where a ``--cli`` run's time went, from the process's spawn to its exit: wall seconds and
+    the main process's CPU seconds of each part, the workers' CPU, and when the import's first
+    task started and last result came (wall from the spawn)."""
+    b = r["budget"]
+    parts = ", ".join(f"{k} {w:.2f} / {c:.2f}" for k, (w, c) in b.items())
+    t = r.get("trace") or {}
+    at = r.get("trace_started", r["spawned"]) - r["spawned"]
+    marks = t.get("marks", {})
+    ticks = " ".join(
+        f"{k} {at + marks[k]:.2f}"
+        for k in ("first_task", "first_result", "last_result", "done")
+        if k in marks
+    )
+    return (
+        f"    budget (wall s / CPU s of the main process): {parts}; workers' CPU "
+        f"{r['descendants_cpu_seconds']:.2f} s; all processes {r['tree_cpu_seconds']:.2f} s CPU; "
+        f"import phases from the spawn (wall s): {ticks}"
+    )
 
 
 def phases(r: dict[str, Any], jobs: int) -> str:
