@@ -214,3 +214,43 @@ def test_the_import_command_called_from_other_code_leaves_pandas_to_it(tmp_path:
 
     assert not refuses_pandas()
     import pandas  # noqa: F401  (still importable here)
+
+
+def test_the_import_command_leaves_its_heap_to_the_os_in_its_own_process(tmp_path: Path) -> None:
+    """``hhparse import`` in a process of its own ends with every object frozen out of the
+    collector's sight, so that the interpreter's finalization does not walk them all before the
+    process exits (:func:`hhparse.cli.common.leave_heap_to_the_os`); its output and its
+    warehouse are whole."""
+    import subprocess
+
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    probe = (
+        "import gc, sys\n"
+        "from hhparse.cli import main\n"
+        "sys.argv = ['hhparse', 'import', sys.argv[1], '--warehouse', sys.argv[2], '--jobs', '1']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    print('exit', exc.code, gc.get_freeze_count() > 0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "in"), str(tmp_path / "wh")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "2 hands read: 2 new" in out.stdout, out.stdout + out.stderr
+    assert out.stdout.split()[-3:] == ["exit", "0", "True"], out.stdout + out.stderr
+    assert read_views(tmp_path / "wh")["hands"].num_rows == 2
+
+
+def test_the_import_command_called_from_other_code_leaves_the_collector_alone(tmp_path: Path) -> None:
+    """Called from a caller's own program, the command freezes nothing: the caller's objects
+    stay collectable (:data:`hhparse.cli.common.OWN_PROCESS`)."""
+    import gc
+
+    gc.unfreeze()
+    write_hands(tmp_path / "in" / "a.txt", ["1"])
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(tmp_path / "wh"), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert gc.get_freeze_count() == 0

@@ -55,6 +55,22 @@ def keep_pandas_out() -> None:
     refuse_pandas()
 
 
+def leave_heap_to_the_os() -> None:
+    """At the end of a command in a process of its own (:data:`OWN_PROCESS`), move every object
+    out of the collector's sight (``gc.freeze``), so that Python's finalization skips its last
+    full collection: it walks everything still alive — the parser's and referee's tables, the
+    index of stored hands, pyarrow's and DuckDB's modules — only to free what the system frees
+    anyway when the process ends, and that walk was a measurable part of a short import's exit
+    (``docs/performance.md``). Objects in reference cycles are then not finalized: only for a
+    command whose files are all closed and committed by then (``import``: each batch is
+    committed with its ``fsync``s, the writer lock released); stdout and stderr are flushed at
+    exit whatever the collector does. A no-op when the app is called from other code."""
+    if OWN_PROCESS:
+        import gc
+
+        gc.freeze()
+
+
 WarehouseOption = Annotated[
     Path | None,
     typer.Option(

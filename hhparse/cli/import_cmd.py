@@ -439,6 +439,7 @@ def import_command(
             out.width,
             err=True,
         )
+    common.leave_heap_to_the_os()  # (its files committed and closed: nothing left to finalize)
     raise typer.Exit(int(result.exit_code))
 
 
