@@ -1285,6 +1285,7 @@ def import_paths(
     ev: bool = True,
     settle_seconds: float | None = None,
     executor: Executor | None = None,
+    after_commit: Callable[[Warehouse], object] | None = None,
 ) -> ImportResult:
     """Import every hand-history file under ``paths`` into the warehouse at ``warehouse``.
 
@@ -1305,6 +1306,8 @@ def import_paths(
         executor: where the tasks run (:class:`Executor`), e.g. a Dask cluster
             (:class:`hhparse.cluster.DaskExecutor`); ``None`` = :func:`local_executor` of ``jobs``.
             Everything else (planning, merging, publishing) is the same whatever runs them.
+        after_commit: called with the warehouse, its writer lock still held, once every batch
+            is committed and the workers are stopped (:meth:`ImportSession.import_files`).
     """
     problems: list[tuple[Path, OSError]] = []
     _settle_seconds(settle_seconds)  # a bad value is a usage error before anything is read
@@ -1318,7 +1321,7 @@ def import_paths(
         settle_seconds=settle_seconds,
         executor=executor,
     ) as session:
-        return session.import_files(files, problems, reporter=reporter)
+        return session.import_files(files, problems, reporter=reporter, after_commit=after_commit)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1403,6 +1406,7 @@ class ImportSession:
         *,
         reporter: Reporter | None = None,
         pool_min_bytes: int = 0,
+        after_commit: Callable[[Warehouse], object] | None = None,
     ) -> ImportResult:
         """Import ``files`` (already expanded: :func:`expand_paths`, or URLs: :func:`expand_inputs`); ``problems`` are inputs
         that could not be read, reported as such. The pool runs only when ``jobs`` > 1 and the
@@ -1411,7 +1415,15 @@ class ImportSession:
 
         A failure part-way (a full disk...) leaves the warehouse as its last commit left it; the
         session then reads its manifest and index again, so that its next import goes on from
-        there."""
+        there.
+
+        ``after_commit`` runs once the import is committed and its workers stopped, with the
+        session's warehouse and its writer lock: what is derived from the files the import added
+        (``hhparse import`` builds their player buckets, :mod:`hhparse.reports.buckets`) is built
+        there, through the manifest this writer holds, instead of by a second writer that opens
+        the warehouse again — its lock, its recovery, every listed file checked — once the
+        import has let go of it (``docs/performance.md``). It handles its own failures: the
+        import is committed whatever it does."""
         reporter = reporter or _NullReporter()
         import_id = f"{utc_now():%Y%m%dT%H%M%SZ}-{uuid.uuid4().hex[:8]}"
         stats = ImportStats()
@@ -1477,6 +1489,8 @@ class ImportSession:
         finally:
             if isinstance(executor, PoolExecutor):
                 executor.close()  # (started, then an error before its run: stopped at once)
+        if after_commit is not None:
+            after_commit(wh)
         notes = list(wh.notes)
         wh.notes.clear()
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, notes, self.settle_seconds)

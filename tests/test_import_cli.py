@@ -254,3 +254,55 @@ def test_the_import_command_called_from_other_code_leaves_the_collector_alone(tm
     r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(tmp_path / "wh"), "-j", "1"])
     assert r.exit_code == 0, r.output
     assert gc.get_freeze_count() == 0
+
+
+def test_the_import_command_builds_the_buckets_with_its_own_writer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hhparse import`` builds the player buckets of what it added through the warehouse it
+    holds, once its batches are committed (``after_commit``), not by opening it again after
+    letting it go: while they are built no other writer can take the warehouse."""
+    from hhparse.failures import WarehouseLockedError
+    from hhparse.reports import buckets
+
+    seen: list[tuple[bool, int, bool]] = []
+    real = buckets.refresh
+
+    def spy(root: Path | str, wh: Warehouse | None = None) -> buckets.Refresh | None:
+        try:
+            Warehouse(root, holder="test").close()
+            locked = False
+        except WarehouseLockedError:
+            locked = True
+        listed = len(wh.manifest.tables.get("hand_players", [])) if wh is not None else -1
+        seen.append((wh is not None, listed, locked))
+        return real(root, wh)
+
+    monkeypatch.setattr(buckets, "refresh", spy)
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    wh = tmp_path / "wh"
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert seen == [(True, 1, True)]
+    p = buckets.plan(wh)
+    assert p.covered and not p.uncovered and not p.stale
+
+
+def test_a_failed_bucket_build_is_a_note_and_the_import_stands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The buckets are derived rows: a failure to build them is one line, the import committed
+    and its exit code its own; the reports read the raw rows."""
+    from hhparse.reports import buckets
+
+    def broken(root: Path | str, wh: Warehouse | None = None) -> None:
+        raise RuntimeError("no buckets today")
+
+    monkeypatch.setattr(buckets, "refresh", broken)
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    wh = tmp_path / "wh"
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert "player buckets not built (no buckets today)" in r.output
+    assert read_views(wh)["hands"].num_rows == 2
+    assert not buckets.plan(wh).covered

@@ -551,3 +551,28 @@ def test_a_compressed_fragments_tables_come_back_as_built_table_by_table(
         raw = sum(len(staging.ipc_stream(t, None)) for t in result.tables.values() if t.num_rows)
         size = os.path.getsize(path)
         assert (size < raw / 2) if compression else (size > raw)
+
+
+def test_after_commit_runs_with_the_writer_once_the_workers_are_stopped(tmp_path: Path) -> None:
+    """``after_commit`` (``hhparse import`` builds the player buckets there) gets the warehouse
+    this import holds, with every batch committed, and runs once the pool's workers are gone."""
+    import multiprocessing
+
+    _real_referee()
+    src = _input(tmp_path / "in", files=2)
+    seen: list[tuple[int, int, int]] = []
+
+    def after(wh: Warehouse) -> None:
+        seen.append(
+            (
+                len(wh.manifest.tables.get("hands", [])),
+                len(wh.manifest.pending),
+                len(multiprocessing.active_children()),
+            )
+        )
+
+    r = import_paths([src], tmp_path / "wh", jobs=2, task_hands=10, after_commit=after)
+    assert r.stats.new == 50
+    assert len(seen) == 1
+    files, pending, children = seen[0]
+    assert files == r.stats.batches and pending == 0 and children == 0

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from rich.table import Table
 
     from hhparse.importer import Executor, FileRun, ImportResult, ImportStats
+    from hhparse.tables.store import Warehouse
 
 _LOG_EVERY_S = 5.0
 
@@ -407,10 +408,10 @@ def import_command(
                 reporter=reporter,
                 executor=executor,
                 settle_seconds=settle_seconds,
+                after_commit=lambda wh: _build_buckets(wh, console.width),
             )
         finally:
             reporter.stop()
-    _build_buckets(target, console.width)
     for note in result.notes:
         _say(visible(f"hhparse import: {note}"), console.width, err=True)
     out = Console(highlight=False)
@@ -443,15 +444,22 @@ def import_command(
     raise typer.Exit(int(result.exit_code))
 
 
-def _build_buckets(target: Path, width: int) -> None:
+def _build_buckets(wh: Warehouse, width: int) -> None:
     """Build the player buckets of the files this import added (one pass over their rows), so that
     the first summary report after a large import reads buckets rather than every new row. The
     import is committed by now and the buckets are only derived rows: a failure here is a note,
-    and the reports read the raw rows of what is not covered."""
-    from hhparse.reports.buckets import refresh
+    and the reports read the raw rows of what is not covered. Run by the import with its own
+    writer (``after_commit``): opening the warehouse again and planning the buckets twice cost
+    a step for every file a large warehouse lists."""
+    import duckdb
+    import pyarrow as pa
+
+    from hhparse.reports import buckets
 
     try:
-        refresh(target)
+        buckets.refresh(wh.root, wh)
+    except (OSError, duckdb.Error, pa.ArrowException):
+        pass  # a damaged source file: the report that reads it names it (as refresh does alone)
     except Exception as exc:  # any failure of a derived cache must not fail the committed import
         _say(
             visible(f"hhparse import: player buckets not built ({exc}); reports read the raw rows"),
