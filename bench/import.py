@@ -551,7 +551,9 @@ def main() -> None:
             for e in evs
         }
         for i in range(args.repeat):
-            for key in every:
+            # (builds alternate in going first, round after round)
+            order = builds if i % 2 == 0 else builds[::-1]
+            for key in sorted(every, key=lambda k: order.index(k[0])):
                 build, name, executor, jobs, ev = key
                 wh = work / f"wh-{len(builds) > 1 and builds.index(build)}-{name}-{executor}-{jobs}-{ev}-{i}"
                 loop = calibration_seconds()
