@@ -88,10 +88,11 @@ import hhparse.cli as cli
 from hhparse import importer
 from hhparse.reports import buckets
 marks = {"t0": t0, "cpu_t0": c0, "cli_imported": time.monotonic(), "cpu_cli_imported": time.process_time()}
+ev = sys.argv[4] == "on"  # (read now: the command's own argv replaces it below)
 import_paths, refresh = importer.import_paths, buckets.refresh
 def timed_import(*args, **kwargs):
     marks["import"], marks["cpu_import"] = time.monotonic(), time.process_time()
-    kwargs["ev"] = sys.argv[4] == "on"  # (the command always takes the EV: the bench can turn it off)
+    kwargs["ev"] = ev  # (the command always takes the EV: the bench can turn it off)
     r = import_paths(*args, **kwargs)
     marks["imported"], marks["cpu_imported"] = time.monotonic(), time.process_time()
     marks["result"] = r
@@ -119,6 +120,7 @@ finally:
         out |= {"read": r.stats.read, "new": r.stats.new, "rejected": r.stats.rejected, "batches": r.stats.batches,
                 "trace": r.stats.trace.summary(), "trace_started": r.stats.trace.started}
     out["main_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["ev"] = ev
     with open(os.environ["HHPARSE_BENCH_OUT"], "w") as fh:
         json.dump(out, fh)
 sys.exit(code)
