@@ -743,18 +743,24 @@ def _cli_figures(m: dict[str, Any], mem: dict[str, Any]) -> dict[str, Any]:
     r["import_seconds"] = m["imported"] - m["import"]
     r["cpu_seconds"] = main_cpu
     r["descendants_cpu_seconds"] = workers
+    built = (
+        (m["bucketed"] - m["buckets"], m["cpu_bucketed"] - m["cpu_buckets"])
+        if "bucketed" in m
+        else (0.0, 0.0)
+    )
+    # (built inside the import, with its writer, or after it, as a build before that did)
+    inside = "bucketed" in m and m["buckets"] < m["imported"]
     r["budget"] = {
         # part: (wall s, CPU s of the main process)
         "start-up": (m["import"] - mem["spawned"], m["cpu_import"]),
-        "import": (m["imported"] - m["import"], m["cpu_imported"] - m["cpu_import"]),
-        "buckets": (
-            (m["bucketed"] - m["buckets"], m["cpu_bucketed"] - m["cpu_buckets"])
-            if "bucketed" in m
-            else (0.0, 0.0)
+        "import": (
+            m["imported"] - m["import"] - (built[0] if inside else 0.0),
+            m["cpu_imported"] - m["cpu_import"] - (built[1] if inside else 0.0),
         ),
+        "buckets": built,
         "rest": (
-            m["end"] - m.get("bucketed", m["imported"]),
-            m["cpu_end"] - m.get("cpu_bucketed", m["cpu_imported"]),
+            m["end"] - (m["imported"] if inside else m.get("bucketed", m["imported"])),
+            m["cpu_end"] - (m["cpu_imported"] if inside else m.get("cpu_bucketed", m["cpu_imported"])),
         ),
         "exit": (mem["exited"] - m["end"], main_cpu - m["cpu_end"]),
     }
