@@ -1631,13 +1631,25 @@ def _clean(raw: str) -> tuple[str, bool]:
     return text, hashable
 
 
+def _hand_id(first: str, header: re.Match[str] | None) -> str | None:
+    """The hand id of the header line ``first`` (the first ``Hand #N:`` or ``Game #N:`` in it),
+    read from the header's own match when the line is a whole header.
+
+    Why: a whole header's ``id`` field is that first occurrence (the site is one word and the
+    kind's words hold no ``#`` before a digit), so searching the line a second time is spared on
+    every hand; ``tests/test_parse_hashable.py`` compares both on random header lines."""
+    if header is not None:
+        return header["id"]
+    idm = _HAND_ID_RE.search(first)
+    return idm[1] if idm else None
+
+
 def _parse_clean(block: Block, text: str) -> Hand | ParseError:
     """:func:`parse_block` of a hand's block whose text :func:`_clean` made ``text``."""
     first = text[: text.find("\n")]
-    idm = _HAND_ID_RE.search(first)
-    hand_id = idm[1] if idm else None
     # unsupported games are recognised from the header before the grammar sees the hand
     m = _builder().header_re.fullmatch(first)
+    hand_id = _hand_id(first, m)
     if m is None and HEADER_RE.match(first) is None:  # the splitter cut after a hand's blank lines
         return _err(
             block,

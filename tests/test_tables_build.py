@@ -206,6 +206,37 @@ def test_child_tables_copy_their_hands_columns() -> None:
     }
 
 
+def test_copied_columns_are_taken_per_row_of_the_child_tables() -> None:
+    """The key and copied columns come from one ``take`` over the hands' rows: each child row
+    gets its own hand's values whatever the batch holds — no accepted hand (every child table
+    empty, in its schema), hands without rows in a table, and more rows than hands — and equal
+    what taking each column of the ``hands`` table alone gives."""
+    import pyarrow as pa
+
+    empty = BatchBuilder()
+    empty.add_result(fake_result("9", errors=(Violation("x", 1, "m"),)), "bad")
+    for name, table in empty.finish().items():
+        assert table.column_names == [*TABLES[name].column_names, HAND_IDX], name
+        assert table.num_rows == (1 if name == "rejects" else 0), name
+    b = BatchBuilder()
+    for i in range(1, 8):
+        result = fake_result(str(i))
+        if i % 3 == 0:  # a hand without showdowns, awards or pots rows
+            facts = replace(result.facts, showdowns=(), awards=(), pots=())
+            result = replace(result, facts=facts)
+        b.add_result(result, HAND_TEXT.replace("96353118546", str(i)))
+    t = b.finish()
+    hands = t["hands"]
+    position = {h: k for k, h in enumerate(hands["hand_id"].to_pylist())}
+    assert t["showdowns"].num_rows == 5 and t["hand_players"].num_rows == 14
+    for name in ("hand_players", "actions", "pots", "awards", "showdowns"):
+        table = t[name]
+        where = pa.array([position[h] for h in table["hand_id"].to_pylist()], type=pa.int32())
+        for column in (*TABLES[name].hand_copies, "site", "hand_id", HAND_IDX):
+            alone = hands.column(column).combine_chunks().take(where)
+            assert table.column(column).combine_chunks().equals(alone), (name, column)
+
+
 def test_hands_cancelled_and_zoom_columns_follow_the_hand() -> None:
     """The ``hands`` row's ``cancelled`` (an exact type test over the events) agrees with
     :attr:`Hand.cancelled` wherever the cancel line is, and ``zoom`` with ``"Zoom" in hand_kind``

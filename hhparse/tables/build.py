@@ -646,7 +646,9 @@ class BatchBuilder:
         for k in range(len(self._hands)):
             try:
                 one = _Columns(self._hands[k : k + 1], _HAND_GETTERS)
-                hands = _table(_HANDS, one, pa.array([0], type=pa.int32()))
+                hands = pa.RecordBatch.from_arrays(
+                    _arrays(_HANDS, one, pa.array([0], type=pa.int32())), schema=_HANDS.schema
+                )
                 for rows, off in zip(children, offsets, strict=True):
                     part = rows.rows[int(off[k]) : int(off[k + 1])]
                     where = pa.array(np.zeros(len(part), dtype=np.int32), type=pa.int32())
@@ -718,8 +720,9 @@ class BatchBuilder:
 
     def _finish(self) -> dict[str, pa.Table]:
         cols = _Columns(self._hands, _HAND_GETTERS)
-        hands = _table(_HANDS, cols, pa.array(self._hand_idx, type=pa.int32()))
-        out = {"hands": hands}
+        hand_arrays = _arrays(_HANDS, cols, pa.array(self._hand_idx, type=pa.int32()))
+        out = {"hands": pa.Table.from_arrays(hand_arrays, schema=_HANDS.schema)}
+        hands = pa.RecordBatch.from_arrays(hand_arrays, schema=_HANDS.schema)
         positions = np.arange(len(self._hands), dtype=np.int32)
         for rows in (*self._children, self._ev_shares):
             hand_rows = pa.array(np.repeat(positions, rows.counts), type=pa.int32())
@@ -789,17 +792,34 @@ def _table(
     plan: _Plan,
     cols: Mapping[str, Column],
     hand_idx: pa.Array[Any] | None,
-    hands: tuple[pa.Table, pa.Array[Any]] | None = None,
+    hands: tuple[pa.RecordBatch, pa.Array[Any]] | None = None,
     extra: dict[str, pa.Array[Any]] | None = None,
 ) -> pa.Table:
-    """Table of ``plan`` from its transposed source fields; ``hands`` is the batch's hands table
-    and each row's position in it (for the key and copied columns, and ``_hand_idx``); ``extra``
-    the plan's ``external`` columns."""
+    """Table of ``plan`` (:func:`_arrays`)."""
+    return pa.Table.from_arrays(_arrays(plan, cols, hand_idx, hands, extra), schema=plan.schema)
+
+
+def _arrays(
+    plan: _Plan,
+    cols: Mapping[str, Column],
+    hand_idx: pa.Array[Any] | None,
+    hands: tuple[pa.RecordBatch, pa.Array[Any]] | None = None,
+    extra: dict[str, pa.Array[Any]] | None = None,
+) -> list[pa.Array[Any]]:
+    """The columns of ``plan``'s table, in its schema's order, from its transposed source fields;
+    ``hands`` is the batch's ``hands`` rows and each row's position in it (for the key and copied
+    columns, and ``_hand_idx``); ``extra`` the plan's ``external`` columns.
+
+    The copied columns are taken from the ``hands`` record batch in one ``take`` (one Arrow
+    kernel call for them all, where a call a column cost more than their values on a task's
+    small tables)."""
     taken: dict[str, pa.Array[Any]] = dict(extra) if extra else {}
     if hands is not None:
-        table, where = hands
-        for name in (*plan.from_hands, HAND_IDX):  # each column taken alone: no table to assemble
-            taken[name] = table.column(name).combine_chunks().take(where)
+        batch, where = hands
+        names = [*plan.from_hands, HAND_IDX]
+        copied = batch.select(names).take(where)
+        for i, name in enumerate(names):
+            taken[name] = copied.column(i)
     elif hand_idx is not None:
         taken[HAND_IDX] = hand_idx
     arrays: list[pa.Array[Any]] = []
@@ -808,7 +828,7 @@ def _table(
             arrays.append(taken[f.name])
         else:
             arrays.append(pa.array(plan.derive[f.name](cols), type=f.type))
-    return pa.Table.from_arrays(arrays, schema=plan.schema)
+    return arrays
 
 
 def strip_hand_idx(table: pa.Table) -> pa.Table:
