@@ -419,11 +419,6 @@ TRIPLE_CODE: Final = _triple_codes()
 _NF_COLS: Final = NF.shape[1]
 _NF_FLAT: Final = NF.ravel()
 _LOW_FLAT: Final = LOWTAB.ravel()
-_TRIPLE_WEIGHTS = np.array([2704, 52, 1], dtype=np.int64)
-
-
-def _triples(cards: Array) -> _Triples:
-    return _triples_of(TRIPLE_CODE[cards @ _TRIPLE_WEIGHTS])
 
 
 def _triples_of(code: Array) -> _Triples:
