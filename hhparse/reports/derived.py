@@ -60,6 +60,10 @@ ENV_SWITCH = "HHPARSE_BUCKETS"
 runs): every derived table at once."""
 
 
+SOURCE_KEY = b"source_file"
+"""The key of a derived file's Parquet metadata that names its source file."""
+
+
 @dataclass(frozen=True)
 class Derived:
     """One derived table: ``name`` (declared in ``DERIVED_TABLES``), the imported table ``source``
@@ -85,6 +89,14 @@ REGISTRY: Mapping[str, Derived] = {
             ("summary", "positions"),
             covered="hand_players_bucketed",
             uncovered="hand_players_unbucketed",
+        ),
+        Derived(
+            "door_buckets",
+            "hand_players",
+            ("door_buckets.sql",),
+            ("door-card",),
+            covered="hand_players_door_bucketed",
+            uncovered="hand_players_door_unbucketed",
         ),
     )
 }
@@ -121,10 +133,14 @@ class Plan:
 
 
 def _source_of(path: Path) -> str | None:
-    """The ``source_file`` of a derived file (one value per file; its Parquet statistics say it
-    without reading the column), ``None`` when the file cannot be read."""
+    """The ``source_file`` of a derived file: its key-value metadata's (:func:`build` stamps it,
+    an empty file too), else (a file of an older hhparse) its column's one value, which the Parquet
+    statistics say without reading the column; ``None`` when the file cannot be read."""
     try:
         pf = pq.ParquetFile(path)
+        named = (pf.schema_arrow.metadata or {}).get(SOURCE_KEY)
+        if named is not None:
+            return named.decode()
         i = pf.schema_arrow.get_field_index("source_file")
         if i < 0 or pf.metadata.num_row_groups == 0:
             return None
@@ -232,11 +248,15 @@ def build(d: Derived, path: Path | str, source: str) -> pa.Table:
     con = duckdb.connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
+        con.execute("SET enable_progress_bar = false")  # (a build inside an import or a report)
         con.execute(f"CREATE TEMP VIEW bucket_source AS {view_sql(d.source, [str(path)])}")
         table = con.sql(read_text("analytics", *d.sql), params={"source": source}).to_arrow_table()
     finally:
         con.close()
-    out: pa.Table = table.cast(arrow_schema(d.name))
+    schema = arrow_schema(d.name)
+    # the file names its source in its metadata as well: an empty one (a source without such
+    # rows: an Omaha file has no door card) is then still known to cover its source
+    out: pa.Table = table.cast(schema.with_metadata({**(schema.metadata or {}), SOURCE_KEY: source.encode()}))
     return out
 
 
