@@ -257,3 +257,40 @@ def test_the_registry_names_declared_tables_and_known_reports() -> None:
     assert len(views) == len(set(views))
     assert derived.needed("door-card") == ("door_buckets",)
     assert derived.needed("summary") == ("player_buckets",)
+
+
+def test_a_file_without_door_cards_is_covered_by_an_empty_door_bucket_file(tmp_path: Path) -> None:
+    """Regression: an Omaha-only hand_players file has no door-bucket rows; its door-bucket file is
+    written empty (naming its source in its metadata), so the file counts as covered and the next
+    refresh has nothing to do (it used to be built again by every door-card report)."""
+    rows = Rows()
+    rows.hand(
+        "o1",
+        [{"player": "Ann", "net": 5}, {"player": "Bo", "net": -5}],
+        game="omaha",
+        game_label="Omaha Hi/Lo Pot Limit",
+        exposed_card=None,
+    )
+    root = rows.publish(tmp_path / "wh")
+    done = derived.refresh(root, names=["door_buckets"])
+    assert done["door_buckets"].built == 1 and done["door_buckets"].rows == 0
+    p = derived.plan(root, "door_buckets")
+    assert len(p.covered) == 1 and not p.uncovered and not p.stale
+    assert derived.refresh(root, names=["door_buckets"]) == {}
+    assert hhparse.report("door-card", root).empty
+
+
+def test_a_derived_file_of_the_previous_version_is_still_read_by_its_column(tmp_path: Path) -> None:
+    """A bucket file written before derived files named their source in their metadata (by the
+    previous hhparse) is still matched to its source by its ``source_file`` column."""
+    import pyarrow.parquet as pq
+
+    root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
+    derived.refresh(root, names=["player_buckets"])
+    p = derived.plan(root, "player_buckets")
+    (path,) = [root / ".hhparse" / "files" / rel for rel in p.files]
+    table = pq.read_table(path)
+    meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != derived.SOURCE_KEY}
+    pq.write_table(table.replace_schema_metadata(meta), path)
+    assert derived.SOURCE_KEY not in (pq.read_schema(path).metadata or {})
+    assert derived.plan(root, "player_buckets") == p and p.covered
