@@ -294,24 +294,29 @@ CREATE OR REPLACE MACRO stats_rows_in(p_player, p_since, p_until, p_game, p_stak
 -- are player_rows_in's on the same stored columns (keys of the buckets). Time: a month bucket
 -- counts when its whole month lies in the range; a slot bucket when its local day does, unless
 -- its month is an edge month (then stats_source_rows reads that month's rows instead).
+-- in_bucket_days(since, until, utc_month, utc_slot): bucket_rows_within's time test of a bucket's
+-- keys, written once for every derived table keyed like the player buckets (door_bucket_rows_within).
+CREATE OR REPLACE MACRO in_bucket_days(p_since, p_until, m, slot) AS
+    -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
+    -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
+    -- skips the row groups outside it, as player_rows_within's bound on start_utc does
+    (p_since IS NULL
+     OR m >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
+    AND (p_until IS NULL
+         OR m <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
+    AND ((p_since IS NULL AND p_until IS NULL)
+         OR CASE WHEN slot IS NULL
+                 THEN (p_since IS NULL OR CAST(p_since AS DATE) <= m)
+                      AND (p_until IS NULL OR last_day(m) <= CAST(p_until AS DATE))
+                 ELSE NOT edge_month(m, p_since, p_until)
+                      AND (p_since IS NULL OR hand_day(slot) >= CAST(p_since AS DATE))
+                      AND (p_until IS NULL OR hand_day(slot) <= CAST(p_until AS DATE)) END);
+
 CREATE OR REPLACE MACRO bucket_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM player_buckets AS b
     WHERE (p_player IS NULL OR b.player = p_player)
-      -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
-      -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
-      -- skips the row groups outside it, as player_rows_within's bound on start_utc does
-      AND (p_since IS NULL
-           OR b.utc_month >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
-      AND (p_until IS NULL
-           OR b.utc_month <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
-      AND ((p_since IS NULL AND p_until IS NULL)
-           OR CASE WHEN b.utc_slot IS NULL
-                   THEN (p_since IS NULL OR CAST(p_since AS DATE) <= b.utc_month)
-                        AND (p_until IS NULL OR last_day(b.utc_month) <= CAST(p_until AS DATE))
-                   ELSE NOT edge_month(b.utc_month, p_since, p_until)
-                        AND (p_since IS NULL OR hand_day(b.utc_slot) >= CAST(p_since AS DATE))
-                        AND (p_until IS NULL OR hand_day(b.utc_slot) <= CAST(p_until AS DATE)) END);
+      AND in_bucket_days(p_since, p_until, b.utc_month, b.utc_slot);
 
 CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
@@ -330,6 +335,77 @@ CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_sta
     UNION ALL
     SELECT *
     FROM bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
+
+-- The door buckets (hhparse.reports.derived, analytics/door_buckets.sql), read by door_card.sql
+-- as player_stats reads the player buckets: door_source_rows / door_rows_in are stats_source_rows /
+-- stats_rows_in over the door buckets' own split of hand_players (hand_players_door_bucketed,
+-- hand_players_door_unbucketed: each derived table covers the files it was built for), and
+-- door_bucket_rows_in is bucket_rows_in over door_buckets (the same keys, the same tests).
+CREATE OR REPLACE MACRO door_source_rows(p_since, p_until) AS TABLE
+    SELECT * FROM hand_players_door_unbucketed
+    UNION ALL
+    SELECT * FROM hand_players_door_bucketed
+    WHERE start_utc >= utc_instant(since_edge(p_since))
+      AND start_utc < utc_instant(since_edge(p_since) + INTERVAL 1 MONTH)
+    UNION ALL
+    SELECT * FROM hand_players_door_bucketed
+    WHERE start_utc >= utc_instant(until_edge(p_since, p_until))
+      AND start_utc < utc_instant(until_edge(p_since, p_until) + INTERVAL 1 MONTH);
+
+CREATE OR REPLACE MACRO door_rows_within(p_player, p_since, p_until) AS TABLE
+    SELECT *
+    FROM door_source_rows(p_since, p_until) AS t
+    WHERE t.dealt_in
+      AND (p_player IS NULL OR t.player = p_player)
+      AND in_days(p_since, p_until, t.start_utc);
+
+CREATE OR REPLACE MACRO door_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+    UNION ALL
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
+    UNION ALL
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
+
+CREATE OR REPLACE MACRO door_bucket_rows_within(p_player, p_since, p_until) AS TABLE
+    SELECT *
+    FROM door_buckets AS b
+    WHERE (p_player IS NULL OR b.player = p_player)
+      AND in_bucket_days(p_since, p_until, b.utc_month, b.utc_slot);
+
+CREATE OR REPLACE MACRO door_bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+    UNION ALL
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
+    UNION ALL
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
       AND held_game(p_game, t.game, t.hilo, t.game_label)
       AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);

@@ -738,6 +738,65 @@ PLAYER_BUCKETS = Table(
     ),
 )
 
+DOOR_BUCKETS = Table(
+    "door_buckets",
+    "Derived, not imported: the dealt-in Courchevel rows (`exposed_card` known) of one `hand_players` "
+    "file (`source_file`) summed per player, unit, the keys of the --game and --stakes filters, the "
+    "time key of `player_buckets` and the door-card keys: what the `door-card` report reads instead of "
+    "those rows. Built like `player_buckets` (by `hhparse import`, `hhparse compact` or the first "
+    "report that needs it) and counts only while its `source_file` is a live `hand_players` file.",
+    (
+        "source_file",
+        "player",
+        "unit",
+        "small_blind",
+        "big_blind",
+        "buyin_label",
+        "game",
+        "hilo",
+        "game_label",
+        "utc_month",
+        "utc_slot",
+        "door_rank",
+        "pairs_code",
+        "suits_code",
+    ),
+    (
+        PLAYER_BUCKETS.columns[0],
+        _BUCKET_KEYS["player"],
+        _BUCKET_KEYS["unit"],
+        _BUCKET_KEYS["unit_scale"],
+        _BUCKET_KEYS["small_blind"],
+        _BUCKET_KEYS["big_blind"],
+        _BUCKET_KEYS["buyin_label"],
+        _BUCKET_KEYS["game"],
+        _BUCKET_KEYS["hilo"],
+        _BUCKET_KEYS["game_label"],
+        *(c for c in PLAYER_BUCKETS.columns if c.name in ("utc_month", "utc_slot")),
+        _c(
+            "door_rank",
+            _STR,
+            "The door card's rank (`A`, `K`, ... `2`: the first character of `exposed_card`).",
+        ),
+        _c(
+            "pairs_code",
+            _I8,
+            "Whether one of the player's hole cards has the door card's rank: 1 yes, 2 no, 0 unknown "
+            "(hole cards not known).",
+        ),
+        _c(
+            "suits_code",
+            _I8,
+            "Whether one of the player's hole cards has the door card's suit (codes as above).",
+        ),
+        _c("hands", _I64, "Rows (player-hands) summed in the bucket."),
+        _count("vpip", "with `vpip`"),
+        _count("pfr", "with `pfr`"),
+        _count("walks", "that are walks (the big blind wins the blinds uncontested)"),
+        _c("net", _I64, "Sum of `net`.", money=True),
+    ),
+)
+
 TABLES: Mapping[str, Table] = {
     t.name: t
     for t in (
@@ -756,7 +815,7 @@ TABLES: Mapping[str, Table] = {
 }
 """Every warehouse table, in documentation order."""
 
-DERIVED_TABLES: Mapping[str, Table] = {PLAYER_BUCKETS.name: PLAYER_BUCKETS}
+DERIVED_TABLES: Mapping[str, Table] = {t.name: t for t in (PLAYER_BUCKETS, DOOR_BUCKETS)}
 """Tables hhparse derives from the imported ones (never imported, never compacted with them):
 every row names the file it was derived from, and counts only while that file is live."""
 
