@@ -496,32 +496,32 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
     fine AS (
         SELECT
             player, unit, unit_scale,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE len(p_by) = 0
         GROUP BY player, unit, unit_scale
         UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, k_month,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE p_by = ['month']
         GROUP BY player, unit, unit_scale, k_month
         UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, position,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE p_by = ['position']
         GROUP BY player, unit, unit_scale, position
         UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE p_by = ['stakes']
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin
@@ -529,8 +529,8 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
             structure, k_month, position, k_seats,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'] OR p_by = ['stakes'])
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
@@ -598,20 +598,61 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         FROM bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes)
     ),
 
-    -- the buckets added up as `fine` adds up the rows (hundreds of thousands of buckets at most
-    -- where `fine` reads tens of millions of rows: one branch grouping by every key will do)
+    -- the buckets and the groups of `fine` (the raw rows, in the buckets' shape) added up: one
+    -- aggregate of both, so that a split whose labels name one key each (merged, below) needs no
+    -- second one; grouped, as `fine`, by the keys of the splits asked for alone for the common
+    -- lists (hundreds of thousands of buckets at most where `fine` reads tens of millions of rows)
+    parts AS NOT MATERIALIZED (
+        SELECT * FROM per_bucket
+        UNION ALL BY NAME
+        SELECT * FROM fine
+    ),
+
     fine_buckets AS (
+        SELECT
+            player, unit, unit_scale,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE len(p_by) = 0
+        GROUP BY player, unit, unit_scale
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_month,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE p_by = ['month']
+        GROUP BY player, unit, unit_scale, k_month
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, position,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE p_by = ['position']
+        GROUP BY player, unit, unit_scale, position
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE p_by = ['stakes']
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin
+        UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
             structure, k_month, position, k_seats,
             min(COLUMNS('^min_')), max(COLUMNS('^max_')),
             sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
-        FROM per_bucket
+        FROM parts
+        WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'] OR p_by = ['stakes'])
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
                  structure, k_month, position, k_seats
     ),
 
-    labelled AS (
+    labelled AS NOT MATERIALIZED (
         SELECT
             *,
             CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)
@@ -620,13 +661,15 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             strftime(k_month, '%Y-%m')                                                         AS month,
             CASE WHEN list_contains(p_by, 'table-size')
                  THEN coalesce(CAST(k_seats AS VARCHAR) || '-max', 'unknown') END              AS table_size
-        FROM (SELECT * FROM fine UNION ALL BY NAME SELECT * FROM fine_buckets)
+        FROM fine_buckets
     ),
 
-    -- one row per output row: the groups of `fine` and `fine_buckets` added up by their labels
-    -- (a buy-in, the blinds of two stakes' hands, a game and its slug, and one group of the raw
-    -- rows and one of the buckets with the same keys join here). A few thousand groups per
-    -- report on a big warehouse: the pass costs nothing next to the scan.
+    -- one row per output row: with a stakes or a game split, the groups of `fine_buckets` added
+    -- up by their labels (a buy-in, the blinds of two stakes' hands, a game and its slug join
+    -- here); without one, each label names one key (unit_scale follows the unit, a month label
+    -- its month, a table size its seats, NULL 'unknown') and the groups are the output rows
+    -- already, so they go on as they are: no second aggregate of the 479,091 groups of
+    -- `--by month` at 10 M hands. (The branch whose condition on p_by is false folds away.)
     merged AS (
         SELECT
             player, unit, stakes, game, structure, month, position, table_size,
@@ -669,7 +712,12 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             sum(wwsf)                                                 AS wwsf,
             sum(showdown_net)                                         AS showdown_net
         FROM labelled
+        WHERE list_contains(p_by, 'stakes') OR list_contains(p_by, 'game')
         GROUP BY player, unit, stakes, game, structure, month, position, table_size
+        UNION ALL BY NAME
+        SELECT * EXCLUDE (k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo, k_month, k_seats)
+        FROM labelled
+        WHERE NOT (list_contains(p_by, 'stakes') OR list_contains(p_by, 'game'))
     )
 
     SELECT

@@ -98,6 +98,14 @@ REGISTRY: Mapping[str, Derived] = {
             covered="hand_players_door_bucketed",
             uncovered="hand_players_door_unbucketed",
         ),
+        Derived(
+            "hero_slots",
+            "hand_players",
+            ("hero_slots.sql",),
+            ("graph", "summary"),  # the graph's hours, and the summary page's net-won lines
+            covered="hand_players_slotted",
+            uncovered="hand_players_unslotted",
+        ),
     )
 }
 """Every derived table, in build order."""

@@ -66,6 +66,7 @@ def warehouse(path: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConn
             if node.name.endswith(".sql"):
                 con.execute(node.read_text(encoding="utf-8"))
         con.execute(read_text("analytics", "stats.sql"))
+        con.execute(read_text("analytics", "pages", "hour_rows.sql"))
         con.execute(read_text("analytics", "pages", "player_hours.sql"))
     except BaseException as exc:
         con.close()

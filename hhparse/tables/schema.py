@@ -797,6 +797,61 @@ DOOR_BUCKETS = Table(
     ),
 )
 
+HERO_SLOTS = Table(
+    "hero_slots",
+    "Derived, not imported: the dealt-in hero rows (`is_hero`) of one `hand_players` file "
+    "(`source_file`) summed per line (unit, tournament), stakes and game keys, hour and 15-minute "
+    "UTC slot: what the `graph` report and the HTML pages' net-won lines add up per hour instead of "
+    "those rows. Built like `player_buckets` (by `hhparse import` once its batches are committed, "
+    "else by the first report that needs it, or by `hhparse compact`), and counts only while its "
+    "`source_file` is a live `hand_players` file. `hour` is the graphs' hour "
+    "(`epoch_us(start_utc) // 3600000000`); a slot lies in one local day in every time zone.",
+    (
+        "source_file",
+        "unit",
+        "tournament_id",
+        "small_blind",
+        "big_blind",
+        "buyin_label",
+        "game",
+        "hilo",
+        "game_label",
+        "hour",
+        "utc_slot",
+    ),
+    (
+        _c(
+            "source_file",
+            _STR,
+            "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums.",
+        ),
+        _BUCKET_KEYS["unit"],
+        _BUCKET_KEYS["unit_scale"],
+        _BUCKET_KEYS["tournament_id"],
+        _BUCKET_KEYS["small_blind"],
+        _BUCKET_KEYS["big_blind"],
+        _BUCKET_KEYS["buyin_label"],
+        _BUCKET_KEYS["game"],
+        _BUCKET_KEYS["hilo"],
+        _BUCKET_KEYS["game_label"],
+        _c("hour", _I64, "The hands' hour as the graphs bucket them: `epoch_us(start_utc) // 3600000000`."),
+        _c("utc_slot", _TS_UTC, "Start of the hands' 15-minute UTC slot."),
+        _c("hands", _I64, "Rows (hero hands) summed."),
+        _c("sd_up", _I64, "Sum of the positive `net` of the hands that went to showdown.", money=True),
+        _c("sd_down", _I64, "Sum of the negative `net` of the hands that went to showdown.", money=True),
+        _c("nsd_up", _I64, "Sum of the positive `net` of the hands that did not go to showdown.", money=True),
+        _c(
+            "nsd_down",
+            _I64,
+            "Sum of the negative `net` of the hands that did not go to showdown.",
+            money=True,
+        ),
+        _c("allin_ev", _I64, "Sum of `allin_ev`.", money=True),
+        _c("ev_up", _I64, "Sum of the positive `allin_ev`.", money=True),
+        _c("last_start", _TS_UTC, "Latest `start_utc` of the hands."),
+    ),
+)
+
 TABLES: Mapping[str, Table] = {
     t.name: t
     for t in (
@@ -815,7 +870,7 @@ TABLES: Mapping[str, Table] = {
 }
 """Every warehouse table, in documentation order."""
 
-DERIVED_TABLES: Mapping[str, Table] = {t.name: t for t in (PLAYER_BUCKETS, DOOR_BUCKETS)}
+DERIVED_TABLES: Mapping[str, Table] = {t.name: t for t in (PLAYER_BUCKETS, DOOR_BUCKETS, HERO_SLOTS)}
 """Tables hhparse derives from the imported ones (never imported, never compacted with them):
 every row names the file it was derived from, and counts only while that file is live."""
 
