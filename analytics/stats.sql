@@ -290,28 +290,33 @@ CREATE OR REPLACE MACRO stats_rows_in(p_player, p_since, p_until, p_game, p_stak
       AND held_game(p_game, t.game, t.hilo, t.game_label)
       AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
 
+-- bucket_in_days(since, until, utc_month, utc_slot): whether a bucket row keyed by utc_month and
+-- utc_slot (every derived table's time key, analytics/buckets.sql) counts for the range: a month
+-- bucket when its whole month lies in the range; a slot bucket when its local day does, unless
+-- its month is an edge month (then the raw rows of that month are read instead).
+CREATE OR REPLACE MACRO bucket_in_days(p_since, p_until, m, s) AS
+    -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
+    -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
+    -- skips the row groups outside it, as player_rows_within's bound on start_utc does
+    (p_since IS NULL
+     OR m >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
+    AND (p_until IS NULL
+         OR m <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
+    AND ((p_since IS NULL AND p_until IS NULL)
+         OR CASE WHEN s IS NULL
+                 THEN (p_since IS NULL OR CAST(p_since AS DATE) <= m)
+                      AND (p_until IS NULL OR last_day(m) <= CAST(p_until AS DATE))
+                 ELSE NOT edge_month(m, p_since, p_until)
+                      AND (p_since IS NULL OR hand_day(s) >= CAST(p_since AS DATE))
+                      AND (p_until IS NULL OR hand_day(s) <= CAST(p_until AS DATE)) END);
+
 -- bucket_rows_in: the live buckets within the report's filters. The player, game and stakes tests
--- are player_rows_in's on the same stored columns (keys of the buckets). Time: a month bucket
--- counts when its whole month lies in the range; a slot bucket when its local day does, unless
--- its month is an edge month (then stats_source_rows reads that month's rows instead).
+-- are player_rows_in's on the same stored columns (keys of the buckets); time: bucket_in_days.
 CREATE OR REPLACE MACRO bucket_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM player_buckets AS b
     WHERE (p_player IS NULL OR b.player = p_player)
-      -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
-      -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
-      -- skips the row groups outside it, as player_rows_within's bound on start_utc does
-      AND (p_since IS NULL
-           OR b.utc_month >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
-      AND (p_until IS NULL
-           OR b.utc_month <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
-      AND ((p_since IS NULL AND p_until IS NULL)
-           OR CASE WHEN b.utc_slot IS NULL
-                   THEN (p_since IS NULL OR CAST(p_since AS DATE) <= b.utc_month)
-                        AND (p_until IS NULL OR last_day(b.utc_month) <= CAST(p_until AS DATE))
-                   ELSE NOT edge_month(b.utc_month, p_since, p_until)
-                        AND (p_since IS NULL OR hand_day(b.utc_slot) >= CAST(p_since AS DATE))
-                        AND (p_until IS NULL OR hand_day(b.utc_slot) <= CAST(p_until AS DATE)) END);
+      AND bucket_in_days(p_since, p_until, b.utc_month, b.utc_slot);
 
 CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
