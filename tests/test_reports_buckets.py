@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hhparse
-from hhparse.reports import buckets
+from hhparse.reports import buckets, derived
 from hhparse.resources import read_text
 from hhparse.tables.store import Warehouse
 
@@ -296,19 +296,19 @@ def test_a_crash_while_building_leaves_the_buckets_as_they_were(
     announced tag is cleaned up and the next refresh builds everything."""
     root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
     _small(root, datetime(2024, 3, 10, tzinfo=UTC), prefix="g")
-    real = buckets.build
+    real = derived.build
     calls = []
 
-    def failing(path: Path | str, source: str) -> Any:
+    def failing(d: derived.Derived, path: Path | str, source: str) -> Any:
         calls.append(source)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return real(path, source)
+        return real(d, path, source)
 
-    monkeypatch.setattr(buckets, "build", failing)
+    monkeypatch.setattr(derived, "build", failing)
     with Warehouse(root) as wh, pytest.raises(OSError):
         buckets.refresh(root, wh)
-    monkeypatch.setattr(buckets, "build", real)
+    monkeypatch.setattr(derived, "build", real)
     assert len(buckets.plan(root).uncovered) == 2
     assert not list((root / ".hhparse" / "files" / "player_buckets").glob("*.parquet"))
     assert buckets.refresh(root) is not None and len(buckets.plan(root).covered) == 2

@@ -410,7 +410,7 @@ def import_command(
             )
         finally:
             reporter.stop()
-    _build_buckets(target, console.width)
+    _build_derived(target, console.width)
     for note in result.notes:
         _say(visible(f"hhparse import: {note}"), console.width, err=True)
     out = Console(highlight=False)
@@ -442,18 +442,19 @@ def import_command(
     raise typer.Exit(int(result.exit_code))
 
 
-def _build_buckets(target: Path, width: int) -> None:
-    """Build the player buckets of the files this import added (one pass over their rows), so that
-    the first summary report after a large import reads buckets rather than every new row. The
-    import is committed by now and the buckets are only derived rows: a failure here is a note,
-    and the reports read the raw rows of what is not covered."""
-    from hhparse.reports.buckets import refresh
+def _build_derived(target: Path, width: int) -> None:
+    """Build the derived tables (the player buckets...: :mod:`hhparse.reports.derived`) of the
+    files this import added (one pass over their rows each), so that the first report after a
+    large import reads them rather than every new row. The import is committed by now and these are
+    only derived rows: a failure here is a note, and the reports read the raw rows of what is not
+    covered."""
+    from hhparse.reports.derived import refresh
 
     try:
         refresh(target)
     except Exception as exc:  # any failure of a derived cache must not fail the committed import
         _say(
-            visible(f"hhparse import: player buckets not built ({exc}); reports read the raw rows"),
+            visible(f"hhparse import: derived tables not built ({exc}); reports read the raw rows"),
             width,
             err=True,
         )
