@@ -74,12 +74,12 @@ counts AS (
         unit,
         unit_scale,
         CAST(sum(hands) AS BIGINT)                                            AS hands,
-        CAST(sum(showdowns) AS BIGINT)                                        AS showdowns,
-        CAST(sum(won_at_showdown) AS BIGINT)                                  AS won_at_showdown,
-        CAST(sum(scoops) AS BIGINT)                                           AS scoops,
-        CAST(sum(high_only) AS BIGINT)                                        AS high_only,
-        CAST(sum(low_only) AS BIGINT)                                         AS low_only,
-        CAST(sum(quartered) AS BIGINT)                                        AS quartered,
+        CAST(sum(showdowns) AS HUGEINT)                                        AS showdowns,
+        CAST(sum(won_at_showdown) AS HUGEINT)                                  AS won_at_showdown,
+        CAST(sum(scoops) AS HUGEINT)                                           AS scoops,
+        CAST(sum(high_only) AS HUGEINT)                                        AS high_only,
+        CAST(sum(low_only) AS HUGEINT)                                         AS low_only,
+        CAST(sum(quartered) AS HUGEINT)                                        AS quartered,
         CAST(sum(pot_shares) AS BIGINT)                                       AS pot_shares,
         sum(pot_share_sum)                                                    AS pot_share_sum,
         sum(high_won)                                                         AS high_won,
@@ -88,6 +88,8 @@ counts AS (
     GROUP BY player, unit, unit_scale
 ),
 
+-- (the counts are HUGEINT, the type of count_if, which the raw formulation gives them; hands a
+-- count(*), BIGINT)
 stats AS (
     SELECT
         player,

@@ -746,7 +746,7 @@ PLAYER_BUCKETS = Table(
         _c(
             "pot_shares",
             _I64,
-            "Rows that collected something from a pot net of rake (`collected` > 0, `total_pot` > `rake`).",
+            "Rows that collected something (`collected` > 0) of a pot net of rake other than 0.",
         ),
         _c(
             "pot_share_sum",
