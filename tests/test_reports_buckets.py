@@ -299,11 +299,11 @@ def test_a_crash_while_building_leaves_the_buckets_as_they_were(
     real = derived.build
     calls = []
 
-    def failing(d: derived.Derived, path: Path | str, source: str) -> Any:
+    def failing(d: derived.Derived, path: Path | str, source: str, reads: Any = None) -> Any:
         calls.append(source)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return real(d, path, source)
+        return real(d, path, source, reads)
 
     monkeypatch.setattr(derived, "build", failing)
     with Warehouse(root) as wh, pytest.raises(OSError):

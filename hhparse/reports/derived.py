@@ -18,7 +18,8 @@ the same results: stale or missing files cost speed, never correctness.
 
 Adding a derived table: declare it in ``DERIVED_TABLES`` (``hhparse/tables/schema.py``, with a
 ``source_file`` column first), write its build SQL (one ``SELECT`` over the view ``bucket_source``,
-the one source file, run in a UTC session, ``$source`` the file's name for ``source_file``), add a
+the one source file, run in a UTC session, ``$source`` the file's name for ``source_file``; views of
+the tables the record ``reads`` as well, over their live files), add a
 :class:`Derived` record to :data:`REGISTRY`, and have the report's SQL read the three views
 :func:`create_views` makes (``name``, ``covered``, ``uncovered``). ``hhparse import`` (after its
 commit), ``hhparse compact`` and the first report that names it build the missing files.
@@ -27,7 +28,7 @@ commit), ``hhparse compact`` and the first report that names it build the missin
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,8 +69,9 @@ SOURCE_KEY = b"source_file"
 class Derived:
     """One derived table: ``name`` (declared in ``DERIVED_TABLES``), the imported table ``source``
     whose files it sums one by one, its build SQL (``sql``: a path under ``analytics/``), the
-    ``reports`` that read it (built before they run), and the views over the raw ``source`` rows
-    of the files it ``covered`` and of the rest (``uncovered``)."""
+    ``reports`` that read it (built before they run), the views over the raw ``source`` rows
+    of the files it ``covered`` and of the rest (``uncovered``), and the other tables its build
+    ``reads``."""
 
     name: str
     source: str
@@ -77,6 +79,11 @@ class Derived:
     reports: tuple[str, ...]
     covered: str
     uncovered: str
+    reads: tuple[str, ...] = ()
+    """Imported tables the build SQL reads besides its source file (a view of each over its live
+    files, under the table's name): what one source file's rows need from their hands. Exact for
+    as long as the source file is live, because a hand's rows in every table are written by one
+    batch and never change."""
 
 
 REGISTRY: Mapping[str, Derived] = {
@@ -86,7 +93,7 @@ REGISTRY: Mapping[str, Derived] = {
             "player_buckets",
             "hand_players",
             ("buckets.sql",),
-            ("summary", "positions"),
+            ("summary", "positions", "hilo"),
             covered="hand_players_bucketed",
             uncovered="hand_players_unbucketed",
         ),
@@ -105,6 +112,15 @@ REGISTRY: Mapping[str, Derived] = {
             ("graph", "summary"),  # the graph's hours, and the summary page's net-won lines
             covered="hand_players_slotted",
             uncovered="hand_players_unslotted",
+        ),
+        Derived(
+            "shown_lows",
+            "showdowns",
+            ("shown_lows.sql",),
+            ("hilo",),
+            covered="showdowns_covered",
+            uncovered="showdowns_uncovered",
+            reads=("hands",),
         ),
     )
 }
@@ -140,12 +156,23 @@ class Plan:
         return self.files
 
 
-def _source_of(path: Path) -> str | None:
-    """The ``source_file`` of a derived file: its key-value metadata's (:func:`build` stamps it,
-    an empty file too), else (a file of an older hhparse) its column's one value, which the Parquet
-    statistics say without reading the column; ``None`` when the file cannot be read."""
+def _current(name: str, schema: pa.Schema) -> bool:
+    """Whether a file of derived table ``name`` holds every declared column with its declared
+    type: a file an earlier hhparse wrote (before a column was added) is stale, rebuilt or read
+    raw, never read with a column missing."""
+    have = {f.name: f.type for f in schema}
+    return all(have.get(f.name) == f.type for f in arrow_schema(name))
+
+
+def _source_of(name: str, path: Path) -> str | None:
+    """The ``source_file`` of a file of derived table ``name``: its key-value metadata's
+    (:func:`build` stamps it, an empty file too), else (a file of an older hhparse) its column's
+    one value, which the Parquet statistics say without reading the column; ``None`` when the file
+    cannot be read or lacks a declared column (:func:`_current`)."""
     try:
         pf = pq.ParquetFile(path)
+        if not _current(name, pf.schema_arrow):
+            return None
         named = (pf.schema_arrow.metadata or {}).get(SOURCE_KEY)
         if named is not None:
             return named.decode()
@@ -164,12 +191,12 @@ def _source_of(path: Path) -> str | None:
         return None
 
 
-def _plan(live: list[str], derived_rels: list[str], where: Mapping[str, Path]) -> Plan:
+def _plan(name: str, live: list[str], derived_rels: list[str], where: Mapping[str, Path]) -> Plan:
     live_set = set(live)
     source: dict[str, str] = {}
     stale: list[str] = []
     for rel in derived_rels:
-        src = _source_of(where[rel]) if rel in where else None
+        src = _source_of(name, where[rel]) if rel in where else None
         if src is None or src not in live_set or src in source:
             stale.append(rel)
         else:
@@ -191,7 +218,7 @@ def plan(root: Path | str, name: str) -> Plan:
     """The plan of derived table ``name`` in the warehouse at ``root`` as its manifest lists it now."""
     d = REGISTRY[name]
     tables, where = _listed(Path(root))
-    return _plan(list(tables.get(d.source, {})), list(tables.get(d.name, {})), where)
+    return _plan(d.name, list(tables.get(d.source, {})), list(tables.get(d.name, {})), where)
 
 
 def exact_zone(con: Any) -> bool:
@@ -227,7 +254,7 @@ def create_views(con: Any, root: Path | str, *, use: bool | None = None) -> dict
     tables, where = _listed(Path(root))
     plans: dict[str, Plan] = {}
     for d in REGISTRY.values():
-        p = _plan(list(tables.get(d.source, {})), list(tables.get(d.name, {})) if use else [], where)
+        p = _plan(d.name, list(tables.get(d.source, {})), list(tables.get(d.name, {})) if use else [], where)
         for view, table, rels in (
             (d.name, d.name, p.files),
             (d.covered, d.source, p.covered),
@@ -248,16 +275,24 @@ class Refresh:
     retired: int
 
 
-def build(d: Derived, path: Path | str, source: str) -> pa.Table:
+def build(
+    d: Derived, path: Path | str, source: str, reads: Mapping[str, Sequence[Path]] | None = None
+) -> pa.Table:
     """The rows of derived table ``d`` for the source file at ``path`` (listed as ``source``), in
-    the declared schema."""
+    the declared schema; ``reads`` the live files of each table its build reads (``d.reads``)."""
     import duckdb
 
+    missing = [t for t in d.reads if reads is None or t not in reads]
+    if missing:
+        raise ValueError(f"building {d.name} reads {', '.join(missing)}: pass their live files")
     con = duckdb.connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")  # (a build inside an import or a report)
         con.execute(f"CREATE TEMP VIEW bucket_source AS {view_sql(d.source, [str(path)])}")
+        for table in d.reads:
+            files = [str(f) for f in (reads or {})[table]]
+            con.execute(f"CREATE TEMP VIEW {table} AS {view_sql(table, files)}")
         table = con.sql(read_text("analytics", *d.sql), params={"source": source}).to_arrow_table()
     finally:
         con.close()
@@ -289,7 +324,7 @@ def refresh(
     tables, where = _listed(root)
     todo = []
     for d in records:
-        p = _plan(list(tables.get(d.source, {})), list(tables.get(d.name, {})), where)
+        p = _plan(d.name, list(tables.get(d.source, {})), list(tables.get(d.name, {})), where)
         if p.uncovered or p.stale:
             todo.append(d)
     if not todo:
@@ -317,14 +352,15 @@ def _refresh(wh: Warehouse, d: Derived) -> Refresh | None:
     where = dict(zip(live, wh.files_of(d.source), strict=True)) | dict(
         zip(derived_rels, wh.files_of(d.name), strict=True)
     )
-    p = _plan(live, derived_rels, where)
+    p = _plan(d.name, live, derived_rels, where)
     if not p.uncovered and not p.stale:
         return None
     rows = [0]
+    reads = {table: wh.files_of(table) for table in d.reads}
 
     def tables() -> Iterator[pa.Table]:
         for rel in p.uncovered:
-            t = build(d, where[rel], rel)
+            t = build(d, where[rel], rel, reads)
             rows[0] += t.num_rows
             yield t
 
