@@ -449,6 +449,37 @@ def test_subset_ranks_are_lexicographic(n: int, s: int) -> None:
     assert np.array_equal(ranks, np.arange(len(subsets)))
 
 
+@pytest.mark.parametrize(("n", "b0"), [(9, 0), (9, 1), (9, 2), (9, 3), (9, 4), (41, 3), (40, 4), (44, 1)])
+def test_plan_groups_are_the_best_of_their_triples(n: int, b0: int) -> None:
+    """Every triple of ``j`` unseen and ``3 - j`` known cards listed once, and each group (a
+    ``j``-subset of the unseen cards, :func:`_combos` order after the groups of smaller ``j``)
+    the largest value of the triples whose unseen part it is: fails when a run's places are
+    read across groups or a run is left out."""
+    plan = E._plan(n, b0)
+    a, b, c = plan.cols
+    triples = [tuple(sorted(t)) for t in zip(a.tolist(), b.tolist(), c.tolist(), strict=True)]
+    jmin = max(0, 3 - b0)
+    expect = [
+        tuple(sorted((*k, *(x + b0 for x in u))))
+        for j in range(jmin, plan.s + 1)
+        for u in itertools.combinations(range(n), j)
+        for k in itertools.combinations(range(b0), 3 - j)
+    ]
+    assert sorted(triples) == sorted(expect) and len(set(triples)) == len(triples)
+    group_of: dict[tuple[int, ...], int] = {}
+    for j in range(jmin, plan.s + 1):
+        for u in itertools.combinations(range(n), j):
+            group_of[u] = len(group_of)
+    values = np.random.default_rng(n * 7 + b0).integers(
+        -(2**30), 2**30, size=(3, len(triples)), dtype=np.int32
+    )
+    want = np.full((3, len(group_of)), np.iinfo(np.int32).min, dtype=np.int32)
+    for t, triple in enumerate(triples):
+        g = group_of[tuple(x - b0 for x in triple if x >= b0)]
+        want[:, g] = np.maximum(want[:, g], values[:, t])
+    assert np.array_equal(E._groups(values, plan), want)
+
+
 def test_unknown_hole_cards_are_dealt_at_random() -> None:
     """A contender who mucked unseen: Monte Carlo over their possible hands and the board,
     against the exact average over every hand and board (a deck thinned by dead cards)."""

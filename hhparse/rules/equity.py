@@ -200,14 +200,20 @@ def _nf_table() -> Array:
     """Hole rank pair ``13 * r1 + r2`` (both orders) x board rank multiset → non-flush value.
 
     A value depends on the five ranks as a multiset, so each unordered pair (91 of them) is
-    evaluated once and its row copied to both orders (a process with the EV stage builds this
+    taken once and its row copied to both orders, and each of the (at most 6,188) multisets its
+    41,405 (pair, triple) rows make is evaluated once (a process with the EV stage builds this
     table at import)."""
     r1, r2 = _PAIRS2
     m = len(_MS3_RANKS)
     ranks = np.concatenate(
         [np.repeat(r1, m)[:, None], np.repeat(r2, m)[:, None], np.tile(_MS3_RANKS, (len(r1), 1))], axis=1
     )
-    rows = five_rank_values(ranks).reshape(len(r1), m)
+    ranks.sort(axis=1)
+    key = ranks[:, 0]
+    for e in range(1, 5):
+        key = key * 13 + ranks[:, e]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    rows = five_rank_values(ranks[first]).take(inverse.ravel()).reshape(len(r1), m)
     table = np.empty((169, m), dtype=rows.dtype)
     table[13 * r1 + r2] = rows
     table[13 * r2 + r1] = rows
@@ -274,10 +280,13 @@ class _Plan:
     """Index arrays for one shape of spot: ``n`` unseen cards, ``b0`` known board cards.
 
     Triples are made of ``j`` unseen cards and ``3 - j`` known board cards, for every ``j`` a
-    board can use (``jmin`` .. ``s``). ``tidx`` lists them (indices into ``unseen + known``),
-    grouped by their unseen part, the groups of each ``j`` in the lexicographic order of their
-    ``j``-subsets (:func:`_combos`), one ``j`` after the other: each group's best is
-    ``V[j-subset]``. ``M[s-subset]`` is the best over the groups a subset of it forms: its own
+    board can use (``jmin`` .. ``s``). ``cols`` lists them (indices into ``known + unseen``, one
+    contiguous column per card of a triple, the known cards first), one ``j`` after the other;
+    within a ``j``, one run per ``(3 - j)``-subset of the known cards (``blocks``), each run the
+    ``j``-subsets of the unseen cards in their lexicographic order (:func:`_combos`). The group of
+    a ``j``-subset is the same place in every run of its ``j``, and its best, ``V[j-subset]``, the
+    largest of those places: a few whole-row maxima of contiguous runs, not a reduction per
+    group. ``M[s-subset]`` is the best over the groups a subset of it forms: its own
     (the groups from ``own`` on, in the order of the ``s``-subsets), the one of no unseen card
     (column ``no_unseen``, when ``jmin`` is 0) and the others, found by their lexicographic rank
     (``parts``); a board is the best over its ``s``-subsets, found by their lexicographic rank
@@ -288,8 +297,8 @@ class _Plan:
     b0: int
     k: int
     s: int  # size of the subsets M is indexed by: min(3, k)
-    tidx: Array  # (T, 3) every triple, as indices into concat(unseen, known)
-    starts: Array | None  # first triple of each group (None when every group is one triple)
+    cols: tuple[Array, Array, Array]  # every triple's three cards, indices into concat(known, unseen)
+    blocks: tuple[tuple[int, int, int, int], ...]  # per j: (first group, first triple, groups, runs)
     own: int  # the first group of s unseen cards
     no_unseen: int | None  # the group of known cards only (None when a triple needs an unseen card)
     parts: tuple[Array, ...]  # per part of 1 .. s - 1 unseen cards of an s-subset: its group, (C(n, s),)
@@ -303,19 +312,21 @@ def _plan(n: int, b0: int) -> _Plan:
     s = min(3, k)
     jmin = max(0, 3 - b0)
     tidx: list[Array] = []
-    sizes: list[Array] = []
+    blocks: list[tuple[int, int, int, int]] = []
     first: dict[int, int] = {}
-    groups = 0
+    groups = triples = 0
     for j in range(jmin, s + 1):
-        rcomb = _combos(n, j)
-        kcomb = _combos(b0, 3 - j) + n  # known cards follow the unseen ones
+        rcomb = _combos(n, j) + b0  # unseen cards follow the known ones
+        kcomb = _combos(b0, 3 - j)
         cr, ck = len(rcomb), len(kcomb)
-        tidx.append(np.concatenate([np.repeat(rcomb, ck, axis=0), np.tile(kcomb, (cr, 1))], axis=1))
-        sizes.append(np.full(cr, ck, dtype=np.int64))
+        # known cards first: TRIPLE_CODE is symmetric, and a run's look-ups then stay within the
+        # part of it that starts with the run's known cards (a few kB, not the whole table)
+        tidx.append(np.concatenate([np.repeat(kcomb, cr, axis=0), np.tile(rcomb, (ck, 1))], axis=1))
+        blocks.append((groups, triples, cr, ck))
         first[j] = groups
         groups += cr
-    group = np.concatenate(sizes)
-    starts = None if (group == 1).all() else np.concatenate([[0], np.cumsum(group)[:-1]])
+        triples += cr * ck
+    every = np.concatenate(tidx)
     ssets = _combos(n, s)
     parts: list[Array] = []
     for j in range(max(jmin, 1), s):
@@ -323,18 +334,19 @@ def _plan(n: int, b0: int) -> _Plan:
         for pos in _combos(s, j).tolist():
             rank = first[j] + sum(table[e].take(ssets[:, c]).astype(np.int64) for e, c in enumerate(pos))
             parts.append(np.ascontiguousarray(rank, dtype=np.intp))
+    cols = tuple(np.ascontiguousarray(every[:, e], dtype=np.intp) for e in range(3))
     return _Plan(
         n,
         b0,
         k,
         s,
-        np.concatenate(tidx),
-        starts,
+        (cols[0], cols[1], cols[2]),
+        tuple(blocks),
         first[s],
         first[0] if jmin == 0 else None,
         tuple(parts),
         _combos(k, s),
-        starts is None and jmin == s,
+        triples == groups and jmin == s,
     )
 
 
@@ -407,11 +419,10 @@ TRIPLE_CODE: Final = _triple_codes()
 _NF_COLS: Final = NF.shape[1]
 _NF_FLAT: Final = NF.ravel()
 _LOW_FLAT: Final = LOWTAB.ravel()
-_TRIPLE_WEIGHTS = np.array([2704, 52, 1], dtype=np.int64)
 
 
-def _triples(cards: Array) -> _Triples:
-    code = TRIPLE_CODE[cards @ _TRIPLE_WEIGHTS]
+def _triples_of(code: Array) -> _Triples:
+    """The features of triples from their :data:`TRIPLE_CODE` entries."""
     su = (code >> 17) & 7
     suited = np.flatnonzero(su)
     return _Triples(code & 511, (code >> 9) & 255, suited, su[suited] - 1, (code[suited] >> 20) & 8191)
@@ -531,7 +542,12 @@ def _board_flat_rows(new: Array, n: int, b0: int) -> tuple[Array, ...]:
 
 def _spot_triples(known: Array, unseen: Array) -> _Triples:
     plan = _plan(len(unseen), len(known))
-    return _triples(np.concatenate([unseen, known])[plan.tidx])
+    cards = np.concatenate([known, unseen])
+    a, b, c = plan.cols
+    code = (2704 * cards).take(a)
+    code += (52 * cards).take(b)
+    code += cards.take(c)
+    return _triples_of(TRIPLE_CODE.take(code))
 
 
 def _m_table(values: Array, plan: _Plan) -> Array:
@@ -540,13 +556,26 @@ def _m_table(values: Array, plan: _Plan) -> Array:
     subset's own group, and the best of its parts' groups and of the known cards' alone."""
     if plan.direct:  # no known board card: the subsets are the triples, in the same order
         return values
-    group = values if plan.starts is None else np.maximum.reduceat(values, plan.starts, axis=1)
+    group = _groups(values, plan)
     m = np.array(group[:, plan.own :])
     for col in plan.parts:
         np.maximum(m, group.take(col, axis=1), out=m)
     if plan.no_unseen is not None:
         np.maximum(m, group[:, plan.no_unseen : plan.no_unseen + 1], out=m)
     return m
+
+
+def _groups(values: Array, plan: _Plan) -> Array:
+    """Each group's best (the largest of its triples' values, per row), in group order: per
+    ``j``, the largest of its runs, place by place (:class:`_Plan`)."""
+    if all(runs == 1 for _, _, _, runs in plan.blocks):
+        return values
+    rows = len(values)
+    out = np.empty((rows, sum(size for _, _, size, _ in plan.blocks)), dtype=values.dtype)
+    for g0, t0, size, runs in plan.blocks:
+        block = values[:, t0 : t0 + runs * size].reshape(rows, runs, size)
+        np.max(block, axis=1, out=out[:, g0 : g0 + size])
+    return out
 
 
 def _over_boards(m: Array, flat: tuple[Array, ...]) -> Array:
