@@ -256,7 +256,9 @@ def test_the_registry_names_declared_tables_and_known_reports() -> None:
         views += [d.name, d.covered, d.uncovered]
     assert len(views) == len(set(views))
     assert derived.needed("door-card") == ("door_buckets",)
-    assert derived.needed("summary") == ("player_buckets",)
+    # the summary page's net-won lines read the hero's slots
+    assert derived.needed("summary") == ("player_buckets", "hero_slots")
+    assert derived.needed("hilo") == ("player_buckets", "shown_lows")
 
 
 def test_a_file_without_door_cards_is_covered_by_an_empty_door_bucket_file(tmp_path: Path) -> None:
@@ -294,3 +296,59 @@ def test_a_derived_file_of_the_previous_version_is_still_read_by_its_column(tmp_
     pq.write_table(table.replace_schema_metadata(meta), path)
     assert derived.SOURCE_KEY not in (pq.read_schema(path).metadata or {})
     assert derived.plan(root, "player_buckets") == p and p.covered
+
+
+OF_HAND_PLAYERS = [d.name for d in derived.REGISTRY.values() if d.source == "hand_players"]
+
+
+def test_a_refresh_builds_every_derived_table_in_one_commit(tmp_path: Path) -> None:
+    """Every derived table of the new files is added by one manifest commit (one batch), through
+    one DuckDB session: a small import used to pay one commit and one connection per table and
+    source file."""
+    root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
+    _small(root, datetime(2024, 3, 10, tzinfo=UTC), prefix="k")
+    sessions: list[object] = []
+    opened = derived._session
+
+    def counted() -> Any:
+        sessions.append(object())
+        return opened()
+
+    with Warehouse(root) as wh:
+        batch, commits = wh.manifest.next_batch, wh.commits
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(derived, "_session", counted)
+            done = derived.refresh(root, wh)
+        assert sorted(done) == sorted(OF_HAND_PLAYERS)  # (these hands have no showdowns rows)
+        assert wh.manifest.next_batch == batch + 1 and wh.commits == commits + 2  # announce, commit
+        assert len(sessions) == 1
+        assert all(done[d].built == 2 for d in ("player_buckets", "door_buckets", "hero_slots"))
+    for name in OF_HAND_PLAYERS:
+        p = derived.plan(root, name)
+        assert p.covered and not p.uncovered and not p.stale, name
+    assert derived.refresh(root) == {}
+
+
+def test_a_failed_build_of_one_derived_table_leaves_every_table_as_it_was(tmp_path: Path) -> None:
+    """One commit for all: a build that fails after other tables' files were written leaves the
+    manifest as it was and no file of the batch behind (the reports read the raw rows)."""
+    root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
+    files = root / ".hhparse" / "files"
+    before = sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file())
+    build = derived._build_in
+
+    def failing(con: Any, d: derived.Derived, path: Path | str, source: str) -> Any:
+        if d.name == "hero_slots":
+            raise OSError(28, "No space left on device")
+        return build(con, d, path, source)
+
+    with Warehouse(root) as wh, pytest.MonkeyPatch.context() as mp:
+        mp.setattr(derived, "_build_in", failing)
+        with pytest.raises(OSError, match="No space"):
+            derived.refresh(root, wh)
+        assert not [p for name in derived.REGISTRY for p in (files / name).glob("*.parquet")]
+    after = sorted(p.relative_to(root) for p in root.rglob("*") if p.is_file() and "staging" not in p.parts)
+    assert [p for p in after if p not in before and p.suffix == ".parquet"] == []
+    for name in OF_HAND_PLAYERS:
+        assert not derived.plan(root, name).covered and derived.plan(root, name).uncovered, name
+    assert sorted(derived.refresh(root)) == sorted(OF_HAND_PLAYERS)

@@ -275,32 +275,49 @@ class Refresh:
     retired: int
 
 
-def build(
-    d: Derived, path: Path | str, source: str, reads: Mapping[str, Sequence[Path]] | None = None
-) -> pa.Table:
-    """The rows of derived table ``d`` for the source file at ``path`` (listed as ``source``), in
-    the declared schema; ``reads`` the live files of each table its build reads (``d.reads``)."""
+def _session() -> Any:
+    """A DuckDB connection for derived builds: a UTC session (the derived tables key time by UTC
+    month and slot) that draws no progress bar (a build runs inside an import or a report)."""
     import duckdb
 
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
+def _reads_views(con: Any, d: Derived, reads: Mapping[str, Sequence[Path]] | None) -> None:
     missing = [t for t in d.reads if reads is None or t not in reads]
     if missing:
         raise ValueError(f"building {d.name} reads {', '.join(missing)}: pass their live files")
-    con = duckdb.connect()
-    try:
-        con.execute("SET TimeZone = 'UTC'")
-        con.execute("SET enable_progress_bar = false")  # (a build inside an import or a report)
-        con.execute(f"CREATE TEMP VIEW bucket_source AS {view_sql(d.source, [str(path)])}")
-        for table in d.reads:
-            files = [str(f) for f in (reads or {})[table]]
-            con.execute(f"CREATE TEMP VIEW {table} AS {view_sql(table, files)}")
-        table = con.sql(read_text("analytics", *d.sql), params={"source": source}).to_arrow_table()
-    finally:
-        con.close()
+    for table in d.reads:
+        files = [str(f) for f in (reads or {})[table]]
+        con.execute(f"CREATE OR REPLACE TEMP VIEW {table} AS {view_sql(table, files)}")
+
+
+def _build_in(con: Any, d: Derived, path: Path | str, source: str) -> pa.Table:
+    """One source file's rows of ``d`` in session ``con`` (:func:`_session`, with the views of
+    ``d.reads`` made), in the declared schema, the source named in the schema's metadata."""
+    con.execute(f"CREATE OR REPLACE TEMP VIEW bucket_source AS {view_sql(d.source, [str(path)])}")
+    table = con.sql(read_text("analytics", *d.sql), params={"source": source}).to_arrow_table()
     schema = arrow_schema(d.name)
     # the file names its source in its metadata as well: an empty one (a source without such
     # rows: an Omaha file has no door card) is then still known to cover its source
     out: pa.Table = table.cast(schema.with_metadata({**(schema.metadata or {}), SOURCE_KEY: source.encode()}))
     return out
+
+
+def build(
+    d: Derived, path: Path | str, source: str, reads: Mapping[str, Sequence[Path]] | None = None
+) -> pa.Table:
+    """The rows of derived table ``d`` for the source file at ``path`` (listed as ``source``), in
+    the declared schema; ``reads`` the live files of each table its build reads (``d.reads``)."""
+    con = _session()
+    try:
+        _reads_views(con, d, reads)
+        return _build_in(con, d, path, source)
+    finally:
+        con.close()
 
 
 def refresh(
@@ -339,33 +356,37 @@ def refresh(
 
 
 def _refresh_all(wh: Warehouse, records: list[Derived]) -> dict[str, Refresh]:
-    done: dict[str, Refresh] = {}
-    for d in records:
-        r = _refresh(wh, d)
-        if r is not None:
-            done[d.name] = r
-    return done
+    """Every derived table of ``records`` brought up to date in one DuckDB session and one commit:
+    a small import pays one connection and one manifest swap, not one per table and source file."""
+    files = {table: list(wh.manifest.tables.get(table, [])) for d in records for table in (d.source, d.name)}
+    where = {
+        rel: path for table, rels in files.items() for rel, path in zip(rels, wh.files_of(table), strict=True)
+    }
+    todo = [
+        (d, p)
+        for d in records
+        for p in [_plan(d.name, files[d.source], files[d.name], where)]
+        if p.uncovered or p.stale
+    ]
+    if not todo:
+        return {}
+    rows = dict.fromkeys((d.name for d, _ in todo), 0)
+    con = _session()
+    try:
 
+        def tables(d: Derived, p: Plan) -> Iterator[pa.Table]:
+            _reads_views(con, d, {table: wh.files_of(table) for table in d.reads})
+            for rel in p.uncovered:
+                t = _build_in(con, d, where[rel], rel)
+                rows[d.name] += t.num_rows
+                yield t
 
-def _refresh(wh: Warehouse, d: Derived) -> Refresh | None:
-    live, derived_rels = list(wh.manifest.tables.get(d.source, [])), list(wh.manifest.tables.get(d.name, []))
-    where = dict(zip(live, wh.files_of(d.source), strict=True)) | dict(
-        zip(derived_rels, wh.files_of(d.name), strict=True)
-    )
-    p = _plan(d.name, live, derived_rels, where)
-    if not p.uncovered and not p.stale:
-        return None
-    rows = [0]
-    reads = {table: wh.files_of(table) for table in d.reads}
-
-    def tables() -> Iterator[pa.Table]:
-        for rel in p.uncovered:
-            t = build(d, where[rel], rel, reads)
-            rows[0] += t.num_rows
-            yield t
-
-    built = wh.update_derived(d.name, tables(), p.stale)
-    return Refresh(built=len(built), rows=rows[0], retired=len(p.stale))
+        built = wh.update_derived({d.name: (tables(d, p), p.stale) for d, p in todo})
+    finally:
+        con.close()
+    return {
+        d.name: Refresh(built=len(built[d.name]), rows=rows[d.name], retired=len(p.stale)) for d, p in todo
+    }
 
 
 def _check() -> None:
