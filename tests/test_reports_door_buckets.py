@@ -148,7 +148,7 @@ _ranges = st.tuples(
 )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
     zone=st.sampled_from(ZONES),

@@ -148,11 +148,11 @@ def _graph(con: duckdb.DuckDBPyConnection, params: dict[str, Any], detail: int |
     return query.frame(con.sql(query.report_sql("graph"), params=p))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=30),
     zone=st.sampled_from(ZONES),
-    filters=st.lists(_filters, min_size=1, max_size=3),
+    filters=st.lists(_filters, min_size=1, max_size=2),
 )
 def test_slot_path_equals_raw_path_on_random_warehouses(
     tmp_path_factory: pytest.TempPathFactory,

@@ -152,7 +152,7 @@ _filters = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
     zone=st.sampled_from(ZONES),
