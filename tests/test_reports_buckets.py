@@ -296,19 +296,19 @@ def test_a_crash_while_building_leaves_the_buckets_as_they_were(
     announced tag is cleaned up and the next refresh builds everything."""
     root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
     _small(root, datetime(2024, 3, 10, tzinfo=UTC), prefix="g")
-    real = derived.build
+    real = derived._build_in
     calls = []
 
-    def failing(d: derived.Derived, path: Path | str, source: str, reads: Any = None) -> Any:
+    def failing(con: Any, d: derived.Derived, path: Path | str, source: str) -> Any:
         calls.append(source)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return real(d, path, source, reads)
+        return real(con, d, path, source)
 
-    monkeypatch.setattr(derived, "build", failing)
+    monkeypatch.setattr(derived, "_build_in", failing)
     with Warehouse(root) as wh, pytest.raises(OSError):
         buckets.refresh(root, wh)
-    monkeypatch.setattr(derived, "build", real)
+    monkeypatch.setattr(derived, "_build_in", real)
     assert len(buckets.plan(root).uncovered) == 2
     assert not list((root / ".hhparse" / "files" / "player_buckets").glob("*.parquet"))
     assert buckets.refresh(root) is not None and len(buckets.plan(root).covered) == 2
