@@ -53,7 +53,16 @@ SELECT
     count_if(saw_flop)                                                  AS saw_flop,
     count_if(went_to_showdown)                                          AS wtsd,
     count_if(won_at_showdown)                                           AS wsd,
-    count_if(saw_flop AND collected > 0)                                AS wwsf
+    count_if(saw_flop AND collected > 0)                                AS wwsf,
+    -- the hilo report's (analytics/reports/hilo.sql, which defines them on the raw rows alike)
+    count_if(scooped)                                                   AS scoops,
+    count_if(won_at_showdown AND won_high AND NOT won_low AND NOT scooped) AS high_only,
+    count_if(won_at_showdown AND won_low AND NOT won_high)              AS low_only,
+    count_if(quartered)                                                 AS quartered,
+    count(pot_share)                                                    AS pot_shares,
+    coalesce(sum(pot_share), 0)                                         AS pot_share_sum,
+    CAST(sum(high_won) AS BIGINT)                                       AS high_won,
+    CAST(sum(low_won) AS BIGINT)                                        AS low_won
 FROM (
     SELECT
         *,
@@ -61,7 +70,12 @@ FROM (
         CASE WHEN start_utc >= date_trunc('month', start_utc) + INTERVAL 14 HOUR
                   AND start_utc < date_trunc('month', start_utc) + INTERVAL 1 MONTH - INTERVAL 14 HOUR
              THEN NULL
-             ELSE time_bucket(INTERVAL 15 MINUTE, start_utc) END        AS utc_slot
+             ELSE time_bucket(INTERVAL 15 MINUTE, start_utc) END        AS utc_slot,
+        -- a pot share as hilo.sql's raw path rounds it (pot_share there): a decimal, so that the
+        -- sums of the buckets and of the raw rows are the same number whatever their order
+        CASE WHEN collected > 0
+             THEN CAST(CAST(collected AS DOUBLE) / NULLIF(CAST(total_pot - rake AS DOUBLE), 0)
+                       AS DECIMAL(38, 20)) END                          AS pot_share
     FROM bucket_source
     WHERE dealt_in
 )

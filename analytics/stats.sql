@@ -294,24 +294,29 @@ CREATE OR REPLACE MACRO stats_rows_in(p_player, p_since, p_until, p_game, p_stak
 -- are player_rows_in's on the same stored columns (keys of the buckets). Time: a month bucket
 -- counts when its whole month lies in the range; a slot bucket when its local day does, unless
 -- its month is an edge month (then stats_source_rows reads that month's rows instead).
+-- in_bucket_days(since, until, utc_month, utc_slot): bucket_rows_within's time test of a bucket's
+-- keys, written once for every derived table keyed like the player buckets (door_bucket_rows_within).
+CREATE OR REPLACE MACRO in_bucket_days(p_since, p_until, m, slot) AS
+    -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
+    -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
+    -- skips the row groups outside it, as player_rows_within's bound on start_utc does
+    (p_since IS NULL
+     OR m >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
+    AND (p_until IS NULL
+         OR m <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
+    AND ((p_since IS NULL AND p_until IS NULL)
+         OR CASE WHEN slot IS NULL
+                 THEN (p_since IS NULL OR CAST(p_since AS DATE) <= m)
+                      AND (p_until IS NULL OR last_day(m) <= CAST(p_until AS DATE))
+                 ELSE NOT edge_month(m, p_since, p_until)
+                      AND (p_since IS NULL OR hand_day(slot) >= CAST(p_since AS DATE))
+                      AND (p_until IS NULL OR hand_day(slot) <= CAST(p_until AS DATE)) END);
+
 CREATE OR REPLACE MACRO bucket_rows_within(p_player, p_since, p_until) AS TABLE
     SELECT *
     FROM player_buckets AS b
     WHERE (p_player IS NULL OR b.player = p_player)
-      -- a bound on the stored utc_month, a month wider than the range on each side (the slots of
-      -- a month's first and last 14 hours can fall on the neighbouring month's days): the scan
-      -- skips the row groups outside it, as player_rows_within's bound on start_utc does
-      AND (p_since IS NULL
-           OR b.utc_month >= CAST(date_trunc('month', CAST(p_since AS DATE)) - INTERVAL 1 MONTH AS DATE))
-      AND (p_until IS NULL
-           OR b.utc_month <= CAST(date_trunc('month', CAST(p_until AS DATE)) + INTERVAL 1 MONTH AS DATE))
-      AND ((p_since IS NULL AND p_until IS NULL)
-           OR CASE WHEN b.utc_slot IS NULL
-                   THEN (p_since IS NULL OR CAST(p_since AS DATE) <= b.utc_month)
-                        AND (p_until IS NULL OR last_day(b.utc_month) <= CAST(p_until AS DATE))
-                   ELSE NOT edge_month(b.utc_month, p_since, p_until)
-                        AND (p_since IS NULL OR hand_day(b.utc_slot) >= CAST(p_since AS DATE))
-                        AND (p_until IS NULL OR hand_day(b.utc_slot) <= CAST(p_until AS DATE)) END);
+      AND in_bucket_days(p_since, p_until, b.utc_month, b.utc_slot);
 
 CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     SELECT *
@@ -330,6 +335,77 @@ CREATE OR REPLACE MACRO bucket_rows_in(p_player, p_since, p_until, p_game, p_sta
     UNION ALL
     SELECT *
     FROM bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
+
+-- The door buckets (hhparse.reports.derived, analytics/door_buckets.sql), read by door_card.sql
+-- as player_stats reads the player buckets: door_source_rows / door_rows_in are stats_source_rows /
+-- stats_rows_in over the door buckets' own split of hand_players (hand_players_door_bucketed,
+-- hand_players_door_unbucketed: each derived table covers the files it was built for), and
+-- door_bucket_rows_in is bucket_rows_in over door_buckets (the same keys, the same tests).
+CREATE OR REPLACE MACRO door_source_rows(p_since, p_until) AS TABLE
+    SELECT * FROM hand_players_door_unbucketed
+    UNION ALL
+    SELECT * FROM hand_players_door_bucketed
+    WHERE start_utc >= utc_instant(since_edge(p_since))
+      AND start_utc < utc_instant(since_edge(p_since) + INTERVAL 1 MONTH)
+    UNION ALL
+    SELECT * FROM hand_players_door_bucketed
+    WHERE start_utc >= utc_instant(until_edge(p_since, p_until))
+      AND start_utc < utc_instant(until_edge(p_since, p_until) + INTERVAL 1 MONTH);
+
+CREATE OR REPLACE MACRO door_rows_within(p_player, p_since, p_until) AS TABLE
+    SELECT *
+    FROM door_source_rows(p_since, p_until) AS t
+    WHERE t.dealt_in
+      AND (p_player IS NULL OR t.player = p_player)
+      AND in_days(p_since, p_until, t.start_utc);
+
+CREATE OR REPLACE MACRO door_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+    UNION ALL
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
+    UNION ALL
+    SELECT *
+    FROM door_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
+
+CREATE OR REPLACE MACRO door_bucket_rows_within(p_player, p_since, p_until) AS TABLE
+    SELECT *
+    FROM door_buckets AS b
+    WHERE (p_player IS NULL OR b.player = p_player)
+      AND in_bucket_days(p_since, p_until, b.utc_month, b.utc_slot);
+
+CREATE OR REPLACE MACRO door_bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until)
+    WHERE p_game IS NULL AND p_stakes IS NULL
+    UNION ALL
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NOT NULL AND p_stakes IS NULL
+      AND held_game(p_game, t.game, t.hilo, t.game_label)
+    UNION ALL
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until) AS t
+    WHERE p_game IS NULL AND p_stakes IS NOT NULL
+      AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind)
+    UNION ALL
+    SELECT *
+    FROM door_bucket_rows_within(p_player, p_since, p_until) AS t
     WHERE p_game IS NOT NULL AND p_stakes IS NOT NULL
       AND held_game(p_game, t.game, t.hilo, t.game_label)
       AND held_stake(p_stakes, t.buyin_label, t.unit, t.small_blind, t.big_blind);
@@ -420,32 +496,32 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
     fine AS (
         SELECT
             player, unit, unit_scale,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE len(p_by) = 0
         GROUP BY player, unit, unit_scale
         UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, k_month,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE p_by = ['month']
         GROUP BY player, unit, unit_scale, k_month
         UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, position,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE p_by = ['position']
         GROUP BY player, unit, unit_scale, position
         UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE p_by = ['stakes']
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin
@@ -453,8 +529,8 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
             structure, k_month, position, k_seats,
-            count(*) AS hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
-            sum(COLUMNS('^sum_(.*)')) AS '\1', count_if(COLUMNS('^if_(.*)')) AS '\1'
+            count(*) AS n_hands, min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_')), count_if(COLUMNS('^if_(.*)')) AS 'n_\1'
         FROM per_row
         WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'] OR p_by = ['stakes'])
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
@@ -522,20 +598,61 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
         FROM bucket_rows_in(p_player, p_since, p_until, p_game, p_stakes)
     ),
 
-    -- the buckets added up as `fine` adds up the rows (hundreds of thousands of buckets at most
-    -- where `fine` reads tens of millions of rows: one branch grouping by every key will do)
+    -- the buckets and the groups of `fine` (the raw rows, in the buckets' shape) added up: one
+    -- aggregate of both, so that a split whose labels name one key each (merged, below) needs no
+    -- second one; grouped, as `fine`, by the keys of the splits asked for alone for the common
+    -- lists (hundreds of thousands of buckets at most where `fine` reads tens of millions of rows)
+    parts AS NOT MATERIALIZED (
+        SELECT * FROM per_bucket
+        UNION ALL BY NAME
+        SELECT * FROM fine
+    ),
+
     fine_buckets AS (
+        SELECT
+            player, unit, unit_scale,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE len(p_by) = 0
+        GROUP BY player, unit, unit_scale
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_month,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE p_by = ['month']
+        GROUP BY player, unit, unit_scale, k_month
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, position,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE p_by = ['position']
+        GROUP BY player, unit, unit_scale, position
+        UNION ALL BY NAME
+        SELECT
+            player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin,
+            min(COLUMNS('^min_')), max(COLUMNS('^max_')),
+            sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
+        FROM parts
+        WHERE p_by = ['stakes']
+        GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin
+        UNION ALL BY NAME
         SELECT
             player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
             structure, k_month, position, k_seats,
             min(COLUMNS('^min_')), max(COLUMNS('^max_')),
             sum(COLUMNS('^sum_(.*)')) AS '\1', sum(COLUMNS('^n_(.*)')) AS '\1'
-        FROM per_bucket
+        FROM parts
+        WHERE NOT (len(p_by) = 0 OR p_by = ['month'] OR p_by = ['position'] OR p_by = ['stakes'])
         GROUP BY player, unit, unit_scale, k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo,
                  structure, k_month, position, k_seats
     ),
 
-    labelled AS (
+    labelled AS NOT MATERIALIZED (
         SELECT
             *,
             CASE WHEN k_cash THEN stakes_label(to_money(k_small_blind, unit_scale), to_money(k_big_blind, unit_scale), unit)
@@ -544,13 +661,15 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             strftime(k_month, '%Y-%m')                                                         AS month,
             CASE WHEN list_contains(p_by, 'table-size')
                  THEN coalesce(CAST(k_seats AS VARCHAR) || '-max', 'unknown') END              AS table_size
-        FROM (SELECT * FROM fine UNION ALL BY NAME SELECT * FROM fine_buckets)
+        FROM fine_buckets
     ),
 
-    -- one row per output row: the groups of `fine` and `fine_buckets` added up by their labels
-    -- (a buy-in, the blinds of two stakes' hands, a game and its slug, and one group of the raw
-    -- rows and one of the buckets with the same keys join here). A few thousand groups per
-    -- report on a big warehouse: the pass costs nothing next to the scan.
+    -- one row per output row: with a stakes or a game split, the groups of `fine_buckets` added
+    -- up by their labels (a buy-in, the blinds of two stakes' hands, a game and its slug join
+    -- here); without one, each label names one key (unit_scale follows the unit, a month label
+    -- its month, a table size its seats, NULL 'unknown') and the groups are the output rows
+    -- already, so they go on as they are: no second aggregate of the 479,091 groups of
+    -- `--by month` at 10 M hands. (The branch whose condition on p_by is false folds away.)
     merged AS (
         SELECT
             player, unit, stakes, game, structure, month, position, table_size,
@@ -593,7 +712,12 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             sum(wwsf)                                                 AS wwsf,
             sum(showdown_net)                                         AS showdown_net
         FROM labelled
+        WHERE list_contains(p_by, 'stakes') OR list_contains(p_by, 'game')
         GROUP BY player, unit, stakes, game, structure, month, position, table_size
+        UNION ALL BY NAME
+        SELECT * EXCLUDE (k_cash, k_small_blind, k_big_blind, k_buyin, k_game, k_hilo, k_month, k_seats)
+        FROM labelled
+        WHERE NOT (list_contains(p_by, 'stakes') OR list_contains(p_by, 'game'))
     )
 
     SELECT

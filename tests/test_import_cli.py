@@ -263,12 +263,12 @@ def test_the_import_command_builds_the_buckets_with_its_own_writer(
     holds, once its batches are committed (``after_commit``), not by opening it again after
     letting it go: while they are built no other writer can take the warehouse."""
     from hhparse.failures import WarehouseLockedError
-    from hhparse.reports import buckets
+    from hhparse.reports import buckets, derived
 
     seen: list[tuple[bool, int, bool]] = []
-    real = buckets.refresh
+    real = derived.refresh
 
-    def spy(root: Path | str, wh: Warehouse | None = None) -> buckets.Refresh | None:
+    def spy(root: Path | str, wh: Warehouse | None = None) -> dict[str, derived.Refresh]:
         try:
             Warehouse(root, holder="test").close()
             locked = False
@@ -278,7 +278,7 @@ def test_the_import_command_builds_the_buckets_with_its_own_writer(
         seen.append((wh is not None, listed, locked))
         return real(root, wh)
 
-    monkeypatch.setattr(buckets, "refresh", spy)
+    monkeypatch.setattr(derived, "refresh", spy)
     write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
     wh = tmp_path / "wh"
     r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
@@ -293,16 +293,16 @@ def test_a_failed_bucket_build_is_a_note_and_the_import_stands(
 ) -> None:
     """The buckets are derived rows: a failure to build them is one line, the import committed
     and its exit code its own; the reports read the raw rows."""
-    from hhparse.reports import buckets
+    from hhparse.reports import buckets, derived
 
     def broken(root: Path | str, wh: Warehouse | None = None) -> None:
         raise RuntimeError("no buckets today")
 
-    monkeypatch.setattr(buckets, "refresh", broken)
+    monkeypatch.setattr(derived, "refresh", broken)
     write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
     wh = tmp_path / "wh"
     r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
     assert r.exit_code == 0, r.output
-    assert "player buckets not built (no buckets today)" in r.output
+    assert "derived tables not built (no buckets today)" in r.output
     assert read_views(wh)["hands"].num_rows == 2
     assert not buckets.plan(wh).covered

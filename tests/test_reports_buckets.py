@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hhparse
-from hhparse.reports import buckets
+from hhparse.reports import buckets, derived
 from hhparse.resources import read_text
 from hhparse.tables.store import Warehouse
 
@@ -165,7 +165,7 @@ _ranges = st.tuples(
 )
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
     zone=st.sampled_from(ZONES),
@@ -296,19 +296,19 @@ def test_a_crash_while_building_leaves_the_buckets_as_they_were(
     announced tag is cleaned up and the next refresh builds everything."""
     root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
     _small(root, datetime(2024, 3, 10, tzinfo=UTC), prefix="g")
-    real = buckets.build
+    real = derived._build_in
     calls = []
 
-    def failing(path: Path | str, source: str) -> Any:
+    def failing(con: Any, d: derived.Derived, path: Path | str, source: str) -> Any:
         calls.append(source)
         if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return real(path, source)
+        return real(con, d, path, source)
 
-    monkeypatch.setattr(buckets, "build", failing)
+    monkeypatch.setattr(derived, "_build_in", failing)
     with Warehouse(root) as wh, pytest.raises(OSError):
         buckets.refresh(root, wh)
-    monkeypatch.setattr(buckets, "build", real)
+    monkeypatch.setattr(derived, "_build_in", real)
     assert len(buckets.plan(root).uncovered) == 2
     assert not list((root / ".hhparse" / "files" / "player_buckets").glob("*.parquet"))
     assert buckets.refresh(root) is not None and len(buckets.plan(root).covered) == 2

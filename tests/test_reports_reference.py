@@ -541,6 +541,19 @@ def test_graph_points_are_the_full_series_on_sample_and_corpus(
             assert hourly[0] < whole[1]  # the hourly path thinned the series
 
 
+_RAW_HOUR_ROWS = """
+CREATE MACRO hour_rows_in(p, s, u, g, st) AS TABLE SELECT * FROM player_rows_in(p, s, u, g, st);
+CREATE MACRO slot_rows_in(p, s, u, g, st) AS TABLE
+    SELECT NULL::VARCHAR AS unit, NULL::VARCHAR AS tournament_id, NULL::BIGINT AS hour, NULL::SMALLINT AS unit_scale,
+           NULL::BIGINT AS hands, NULL::BIGINT AS sd_up, NULL::BIGINT AS sd_down, NULL::BIGINT AS nsd_up,
+           NULL::BIGINT AS nsd_down, NULL::BIGINT AS allin_ev, NULL::BIGINT AS ev_up,
+           NULL::TIMESTAMPTZ AS last_start, NULL::BIGINT AS big_blind
+    WHERE false;
+"""
+"""The rows player_hours adds up (pages/hour_rows.sql), for a series given as ``player_rows_in``:
+its raw rows, and no hero slots."""
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
     """Long random series (thousands of hands, several an hour, some at one instant, hand numbers
@@ -594,6 +607,7 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
                   true AS is_hero, 100 AS unit_scale, net_cents AS net, ev_cents AS allin_ev, 25 AS big_blind
            FROM series_df"""
     )
+    con.execute(_RAW_HOUR_ROWS)
     con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
     params: dict[str, Any] = {"player": None, "since": None, "until": None, "game": None, "stakes": None}
     full = query.frame(con.sql((REFERENCE / "graph.sql").read_text(encoding="utf-8"), params=params))
@@ -707,6 +721,7 @@ def _lines_walk(seed: int) -> duckdb.DuckDBPyConnection:
                   net_cents AS net, bb_cents AS big_blind, NULL::BIGINT AS allin_ev
            FROM series_df"""
     )
+    con.execute(_RAW_HOUR_ROWS)
     con.execute((REPO / "analytics" / "pages" / "player_hours.sql").read_text(encoding="utf-8"))
     con.execute("CREATE VIEW hands AS SELECT start_utc FROM series_df")
     return con

@@ -4,6 +4,11 @@
 -- pages' net-won lines (pages/graph_lines.sql). Read on its own by each; a page that shows the
 -- `graph` report with its lines makes these rows once, as a temporary table both read
 -- (hhparse.reports.html.shared_hours), so the player's hands are added up once instead of twice.
+-- The hero's hours (no p_player) come from the derived table hero_slots (analytics/hero_slots.sql:
+-- per hand_players file, the hero's rows summed per line, stakes and game keys, hour and 15-minute
+-- UTC slot) for the files it covers, and from the raw rows of the others
+-- (hand_players_unslotted); with p_player, from the raw rows of every file: hour_rows_in and
+-- slot_rows_in (pages/hour_rows.sql).
 -- Money stays in minor units (player_rows_in), added as integers: any sum of the hours is the
 -- sum of their hands. Per hour: the hands, the showdown and non-showdown gains and losses apart
 -- (the graph's bounds), the all-in EV and its gains, the last start, the net won and the showdown
@@ -20,24 +25,63 @@ CREATE OR REPLACE MACRO player_hour_hands(p_player, p_since, p_until, p_game, p_
     FROM player_rows_in(p_player, p_since, p_until, p_game, p_stakes)
     WHERE CAST(p_player AS VARCHAR) IS NOT NULL OR is_hero;
 
+-- per unit, tournament and hour: the raw rows not covered by the slots added up, and the slots
+-- in the same shape (the net and showdown net are the four signed sums' parts; the big-blind
+-- sums one division per slot by its big_blind key, where the raw rows add one quotient per hand:
+-- the two agree to the last bits of a double), then both added up (a covered and an uncovered
+-- file can hold hands of the same hour).
 CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
+    WITH raw_hours AS (
+        SELECT
+            unit,
+            tournament_id,
+            epoch_us(start_utc) // 3600000000                                                  AS hour,
+            any_value(unit_scale)                                                              AS unit_scale,
+            count(*)                                                                           AS n,
+            coalesce(sum(net) FILTER (WHERE went_to_showdown AND net > 0), 0)                  AS sd_up,
+            coalesce(sum(net) FILTER (WHERE went_to_showdown AND net < 0), 0)                  AS sd_down,
+            coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net > 0), 0)              AS nsd_up,
+            coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net < 0), 0)              AS nsd_down,
+            sum(allin_ev)                                                                      AS ev,
+            coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0)                             AS ev_up,
+            max(start_utc)                                                                     AS last_start,
+            sum(net)                                                                           AS net,
+            sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                                AS showdown_net,
+            sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                    AS net_bb,
+            sum(CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
+                     ELSE 0 END)                                                               AS showdown_bb
+        FROM hour_rows_in(p_player, p_since, p_until, p_game, p_stakes)
+        GROUP BY unit, tournament_id, epoch_us(start_utc) // 3600000000
+    ),
+    slot_hours AS (
+        SELECT
+            unit, tournament_id, hour, unit_scale,
+            hands                                                                              AS n,
+            sd_up, sd_down, nsd_up, nsd_down,
+            allin_ev                                                                           AS ev,
+            ev_up, last_start,
+            sd_up + sd_down + nsd_up + nsd_down                                                AS net,
+            sd_up + sd_down                                                                    AS showdown_net,
+            CAST(sd_up + sd_down + nsd_up + nsd_down AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0) AS net_bb,
+            CAST(sd_up + sd_down AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)             AS showdown_bb
+        FROM slot_rows_in(p_player, p_since, p_until, p_game, p_stakes)
+    )
     SELECT
         unit,
         tournament_id,
         hour,
         any_value(unit_scale)                                                              AS unit_scale,
-        count(*)                                                                           AS n,
-        coalesce(sum(net) FILTER (WHERE went_to_showdown AND net > 0), 0)                  AS sd_up,
-        coalesce(sum(net) FILTER (WHERE went_to_showdown AND net < 0), 0)                  AS sd_down,
-        coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net > 0), 0)              AS nsd_up,
-        coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net < 0), 0)              AS nsd_down,
-        sum(allin_ev)                                                                      AS ev,
-        coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0)                             AS ev_up,
-        max(start_utc)                                                                     AS last_start,
+        CAST(sum(n) AS BIGINT)                                                             AS n,
+        sum(sd_up)                                                                         AS sd_up,
+        sum(sd_down)                                                                       AS sd_down,
+        sum(nsd_up)                                                                        AS nsd_up,
+        sum(nsd_down)                                                                      AS nsd_down,
+        sum(ev)                                                                            AS ev,
+        sum(ev_up)                                                                         AS ev_up,
+        max(last_start)                                                                    AS last_start,
         sum(net)                                                                           AS net,
-        sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                                AS showdown_net,
-        sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                    AS net_bb,
-        sum(CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
-                 ELSE 0 END)                                                               AS showdown_bb
-    FROM player_hour_hands(p_player, p_since, p_until, p_game, p_stakes)
+        sum(showdown_net)                                                                  AS showdown_net,
+        sum(net_bb)                                                                        AS net_bb,
+        sum(showdown_bb)                                                                   AS showdown_bb
+    FROM (SELECT * FROM raw_hours UNION ALL BY NAME SELECT * FROM slot_hours)
     GROUP BY unit, tournament_id, hour;

@@ -9,49 +9,93 @@
 -- the other, the door card's rank can only match a rank and its suit only a suit, so one substring
 -- test per row answers each question (no per-card lambda).
 -- VPIP and PFR follow stats.sql (walks excluded from the denominator).
--- The rows are the raw hand_players' (player_rows_in: money in minor units, flags as booleans),
--- their sums made exact decimals once per player and unit (to_money_sum).
-WITH scope AS (
-    SELECT *
-    FROM player_rows_in($player, $since, $until, $game, $stakes)
-    WHERE exposed_card IS NOT NULL
-),
-
-cards AS (
+--
+-- Read for tens of millions of player-hands (issue #18): the rows come from the door buckets
+-- (analytics/door_buckets.sql, a derived table: per hand_players file, player, unit, filter keys,
+-- time key, door rank, pairs and suits codes, the counts and the integer net summed;
+-- door_bucket_rows_in) for the files they cover, and from the raw hand_players rows for the rest
+-- (door_rows_in: money in minor units, flags as booleans), both brought to the same grain with the
+-- same integer sums; bb/100 divides each (player, unit, big blind, door rank, codes) group's
+-- integer net by its big blind once, on either path, and the sums are made exact decimals once
+-- per player and unit (to_money_sum).
+WITH raw_cards AS (
     SELECT
         player,
         unit,
         unit_scale,
+        big_blind,
         exposed_card[1]                                                       AS door_rank,
         exposed_card[2]                                                       AS door_suit,
         CASE WHEN hole_cards IS NULL THEN '' ELSE array_to_string(hole_cards, '') END AS hole,
         vpip,
         pfr,
         position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0 AS walk,
-        net,
-        CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)            AS net_bb
-    FROM scope
+        net
+    FROM door_rows_in($player, $since, $until, $game, $stakes)
+    WHERE exposed_card IS NOT NULL
 ),
 
--- One pass over the player-hands to the finest grain of the four breakdowns, grouped by small
--- codes (0 unknown, 1 yes, 2 no) rather than by the labels, and without door_low (a function of
--- door_rank, labelled after the pass); the breakdowns then re-add these partial counts and sums,
--- which is exact for counts and decimals and is much cheaper than four passes over every row.
+-- One pass over the raw player-hands to the finest grain of the four breakdowns (the door
+-- buckets' grain without their filter and time keys), grouped by small codes (0 unknown, 1 yes,
+-- 2 no) rather than by the labels, and without door_low (a function of door_rank, labelled after
+-- the pass); the breakdowns then re-add these partial counts and sums, which is exact for counts
+-- and integers and is much cheaper than four passes over every row.
+raw_partial AS (
+    SELECT
+        player,
+        unit,
+        unit_scale,
+        big_blind,
+        door_rank,
+        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_rank) THEN 1 ELSE 2 END AS TINYINT) AS pairs_code,
+        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_suit) THEN 1 ELSE 2 END AS TINYINT) AS suits_code,
+        count(*)                                                              AS hands,
+        count_if(vpip)                                                        AS vpip,
+        count_if(pfr)                                                         AS pfr,
+        count_if(walk)                                                        AS walks,
+        sum(net)                                                              AS net
+    FROM raw_cards
+    GROUP BY ALL
+),
+
+bucket_partial AS (
+    SELECT
+        player,
+        unit,
+        unit_scale,
+        big_blind,
+        door_rank,
+        pairs_code,
+        suits_code,
+        sum(hands)                                                            AS hands,
+        sum(vpip)                                                             AS vpip,
+        sum(pfr)                                                              AS pfr,
+        sum(walks)                                                            AS walks,
+        sum(net)                                                              AS net
+    FROM door_bucket_rows_in($player, $since, $until, $game, $stakes)
+    GROUP BY ALL
+),
+
 partial AS (
     SELECT
         player,
         unit,
         unit_scale,
         door_rank,
-        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_rank) THEN 1 ELSE 2 END AS UTINYINT) AS pairs_code,
-        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_suit) THEN 1 ELSE 2 END AS UTINYINT) AS suits_code,
-        count(*)                                                              AS hands,
-        count_if(vpip)                                                        AS vpip,
-        count_if(pfr)                                                         AS pfr,
-        count_if(walk)                                                        AS walks,
+        pairs_code,
+        suits_code,
+        sum(hands)                                                            AS hands,
+        sum(vpip)                                                             AS vpip,
+        sum(pfr)                                                              AS pfr,
+        sum(walks)                                                            AS walks,
         sum(net)                                                              AS net,
-        sum(net_bb)                                                           AS net_bb
-    FROM cards
+        sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))       AS net_bb
+    FROM (
+        SELECT player, unit, unit_scale, big_blind, door_rank, pairs_code, suits_code,
+               sum(hands) AS hands, sum(vpip) AS vpip, sum(pfr) AS pfr, sum(walks) AS walks, sum(net) AS net
+        FROM (SELECT * FROM raw_partial UNION ALL SELECT * FROM bucket_partial)
+        GROUP BY ALL
+    )
     GROUP BY ALL
 ),
 

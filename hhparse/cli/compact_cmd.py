@@ -29,13 +29,13 @@ def compact_command(
     Replaced files leave the table folders at once and are deleted a day later.
     """
     from hhparse.importer import compact
-    from hhparse.reports.buckets import refresh
+    from hhparse.reports.derived import refresh
 
     target = warehouse_dir(warehouse)
     notes: list[str] = []
     report = compact(target, target_rows, notes)
-    # the compacted hand_players files have no player buckets yet: build them now rather than in
-    # the next summary report (nothing is done when the buckets are off)
+    # the compacted files have no derived rows yet (player buckets...): build them now rather than
+    # in the next report that reads them (nothing is done when derived tables are off)
     refresh(target)
     for note in notes:
         typer.echo(visible(f"hhparse compact: {note}"), err=True)

@@ -408,7 +408,7 @@ def import_command(
                 reporter=reporter,
                 executor=executor,
                 settle_seconds=settle_seconds,
-                after_commit=lambda wh: _build_buckets(wh, console.width),
+                after_commit=lambda wh: _build_derived(wh, console.width),
             )
         finally:
             reporter.stop()
@@ -444,25 +444,25 @@ def import_command(
     raise typer.Exit(int(result.exit_code))
 
 
-def _build_buckets(wh: Warehouse, width: int) -> None:
-    """Build the player buckets of the files this import added (one pass over their rows), so that
-    the first summary report after a large import reads buckets rather than every new row. The
-    import is committed by now and the buckets are only derived rows: a failure here is a note,
-    and the reports read the raw rows of what is not covered. Run by the import with its own
-    writer (``after_commit``): opening the warehouse again and planning the buckets twice cost
-    a step for every file a large warehouse lists."""
+def _build_derived(wh: Warehouse, width: int) -> None:
+    """Build the derived tables (:mod:`hhparse.reports.derived`: the player buckets...) of the
+    files this import added (one pass over their rows each), so that the first report after a
+    large import reads them rather than every new row. The import is committed by now and these are
+    only derived rows: a failure here is a note, and the reports read the raw rows of what is not
+    covered. Run by the import with its own writer (``after_commit``): opening the warehouse again
+    and planning them twice cost a step for every file a large warehouse lists."""
     import duckdb
     import pyarrow as pa
 
-    from hhparse.reports import buckets
+    from hhparse.reports import derived
 
     try:
-        buckets.refresh(wh.root, wh)
+        derived.refresh(wh.root, wh)
     except (OSError, duckdb.Error, pa.ArrowException):
         pass  # a damaged source file: the report that reads it names it (as refresh does alone)
     except Exception as exc:  # any failure of a derived cache must not fail the committed import
         _say(
-            visible(f"hhparse import: player buckets not built ({exc}); reports read the raw rows"),
+            visible(f"hhparse import: derived tables not built ({exc}); reports read the raw rows"),
             width,
             err=True,
         )

@@ -20,7 +20,7 @@ import duckdb
 import pandas as pd
 
 from hhparse.failures import UsageError
-from hhparse.reports import buckets
+from hhparse.reports import derived
 from hhparse.reports.catalog import BY, REPORTS
 from hhparse.reports.columns import label
 from hhparse.reports.filters import Scope, resolve
@@ -59,13 +59,14 @@ def warehouse(path: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConn
     con = duckdb.connect()
     try:
         create_views(con, root, missing_ok=False)
-        buckets.create_views(con, root)
+        derived.create_views(con, root)
         con.execute("SET VARIABLE hhparse_warehouse = $root", {"root": str(root)})
         staging = data_dir("analytics").joinpath("staging")
         for node in sorted(staging.iterdir(), key=lambda n: n.name):
             if node.name.endswith(".sql"):
                 con.execute(node.read_text(encoding="utf-8"))
         con.execute(read_text("analytics", "stats.sql"))
+        con.execute(read_text("analytics", "pages", "hour_rows.sql"))
         con.execute(read_text("analytics", "pages", "player_hours.sql"))
     except BaseException as exc:
         con.close()
@@ -76,23 +77,20 @@ def warehouse(path: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConn
     return con
 
 
-_BUCKETED = ("summary", "positions")
-"""The reports that read ``player_stats``, which reads the player buckets (:mod:`.buckets`)."""
-
-
-def _refresh_buckets(con: duckdb.DuckDBPyConnection) -> None:
-    """Bring the player buckets of the connection's warehouse up to date before a report that
-    reads them (built once after each import; nothing to do otherwise), and point its views at
-    them. A connection that is not :func:`warehouse`'s, or a warehouse that cannot be written
-    now, keeps the views it has: they read the raw rows of whatever the buckets do not cover."""
+def _refresh_derived(con: duckdb.DuckDBPyConnection, names: tuple[str, ...]) -> None:
+    """Bring the derived tables ``names`` (:mod:`.derived`) of the connection's warehouse up to
+    date before a report that reads them (built once after each import; nothing to do otherwise),
+    and point its views at them. A connection that is not :func:`warehouse`'s, or a warehouse that
+    cannot be written now, keeps the views it has: they read the raw rows of whatever the derived
+    files do not cover."""
     try:
         root = con.execute("SELECT getvariable('hhparse_warehouse')").fetchone()
     except duckdb.Error:
         return
     if root is None or root[0] is None:
         return
-    if buckets.refresh(Path(str(root[0]))) is not None:
-        buckets.create_views(con, Path(str(root[0])))
+    if derived.refresh(Path(str(root[0])), names=names):
+        derived.create_views(con, Path(str(root[0])))
 
 
 def report_sql(name: str) -> str:
@@ -206,8 +204,9 @@ def report(
             f"--by is for the summary report, not {name} (the positions report is summary --by position)"
         )
     con = _connection(warehouse)
-    if name in _BUCKETED:
-        _refresh_buckets(con)
+    needs = derived.needed(name)
+    if needs:
+        _refresh_derived(con, needs)
     scope = (
         resolve(con, player=player, since=since, until=until, game=game, stakes=stakes)
         if name != "hand"

@@ -650,6 +650,10 @@ TOURNAMENT_SUMMARIES = Table(
 _BUCKET_KEYS = {c.name: c for c in HAND_PLAYERS.columns}
 
 
+POT_SHARE = pa.decimal128(38, 20)
+"""A sum of pot shares (each in [0, 1]): 20 decimals, room for 10^18 rows."""
+
+
 def _count(name: str, what: str) -> Column:
     return _c(name, _I64, f"Rows of the bucket {what}.")
 
@@ -735,6 +739,179 @@ PLAYER_BUCKETS = Table(
         _count("wtsd", "with `went_to_showdown`"),
         _count("wsd", "with `won_at_showdown`"),
         _count("wwsf", "that saw the flop and collected something"),
+        _count("scoops", "with `scooped`"),
+        _count("high_only", "that won at showdown a high half or whole pot but no low half, not scooping"),
+        _count("low_only", "that won at showdown a low half but no high half"),
+        _count("quartered", "with `quartered`"),
+        _c(
+            "pot_shares",
+            _I64,
+            "Rows that collected something (`collected` > 0) of a pot net of rake other than 0.",
+        ),
+        _c(
+            "pot_share_sum",
+            POT_SHARE,
+            "Sum over those rows of `collected` / (`total_pot` - `rake`), each quotient (a double) "
+            "rounded to 20 decimals: exact decimal sums add up alike in any order and any grouping.",
+        ),
+        _c("high_won", _I64, "Sum of `high_won`.", money=True),
+        _c("low_won", _I64, "Sum of `low_won`.", money=True),
+    ),
+)
+
+SHOWN_LOWS = Table(
+    "shown_lows",
+    "Derived, not imported: the hands of hi/lo games that one `showdowns` file (`source_file`) "
+    "shows (rows not `mucked`, a hand and player once whatever its runs), counted per player and "
+    "group key of their hand (the `hands` row), with how many held a qualifying low: what the "
+    "`hilo` report reads instead of those rows. Built and counted like `player_buckets` (same "
+    "time key), from `showdowns` files instead of `hand_players` files.",
+    (
+        "source_file",
+        "player",
+        "unit",
+        "small_blind",
+        "big_blind",
+        "buyin_label",
+        "game",
+        "hilo",
+        "game_label",
+        "utc_month",
+        "utc_slot",
+    ),
+    (
+        _c(
+            "source_file",
+            _STR,
+            "The `showdowns` file (`showdowns/<name>.parquet`) whose rows this counts.",
+        ),
+        _BUCKET_KEYS["player"],
+        _BUCKET_KEYS["unit"],
+        _BUCKET_KEYS["unit_scale"],
+        _BUCKET_KEYS["small_blind"],
+        _BUCKET_KEYS["big_blind"],
+        _BUCKET_KEYS["buyin_label"],
+        _BUCKET_KEYS["game"],
+        _BUCKET_KEYS["hilo"],
+        _BUCKET_KEYS["game_label"],
+        PLAYER_BUCKETS.columns[PLAYER_BUCKETS.column_names.index("utc_month")],
+        PLAYER_BUCKETS.columns[PLAYER_BUCKETS.column_names.index("utc_slot")],
+        _c("hands_shown", _I64, "Hands the player showed (any run)."),
+        _c("lows_made", _I64, "Of those, hands holding a qualifying 8-or-better low on some run."),
+    ),
+)
+
+DOOR_BUCKETS = Table(
+    "door_buckets",
+    "Derived, not imported: the dealt-in Courchevel rows (`exposed_card` known) of one `hand_players` "
+    "file (`source_file`) summed per player, unit, the keys of the --game and --stakes filters, the "
+    "time key of `player_buckets` and the door-card keys: what the `door-card` report reads instead of "
+    "those rows. Built like `player_buckets` (by `hhparse import`, `hhparse compact` or the first "
+    "report that needs it) and counts only while its `source_file` is a live `hand_players` file.",
+    (
+        "source_file",
+        "player",
+        "unit",
+        "small_blind",
+        "big_blind",
+        "buyin_label",
+        "game",
+        "hilo",
+        "game_label",
+        "utc_month",
+        "utc_slot",
+        "door_rank",
+        "pairs_code",
+        "suits_code",
+    ),
+    (
+        PLAYER_BUCKETS.columns[0],
+        _BUCKET_KEYS["player"],
+        _BUCKET_KEYS["unit"],
+        _BUCKET_KEYS["unit_scale"],
+        _BUCKET_KEYS["small_blind"],
+        _BUCKET_KEYS["big_blind"],
+        _BUCKET_KEYS["buyin_label"],
+        _BUCKET_KEYS["game"],
+        _BUCKET_KEYS["hilo"],
+        _BUCKET_KEYS["game_label"],
+        *(c for c in PLAYER_BUCKETS.columns if c.name in ("utc_month", "utc_slot")),
+        _c(
+            "door_rank",
+            _STR,
+            "The door card's rank (`A`, `K`, ... `2`: the first character of `exposed_card`).",
+        ),
+        _c(
+            "pairs_code",
+            _I8,
+            "Whether one of the player's hole cards has the door card's rank: 1 yes, 2 no, 0 unknown "
+            "(hole cards not known).",
+        ),
+        _c(
+            "suits_code",
+            _I8,
+            "Whether one of the player's hole cards has the door card's suit (codes as above).",
+        ),
+        _c("hands", _I64, "Rows (player-hands) summed in the bucket."),
+        _count("vpip", "with `vpip`"),
+        _count("pfr", "with `pfr`"),
+        _count("walks", "that are walks (the big blind wins the blinds uncontested)"),
+        _c("net", _I64, "Sum of `net`.", money=True),
+    ),
+)
+
+HERO_SLOTS = Table(
+    "hero_slots",
+    "Derived, not imported: the dealt-in hero rows (`is_hero`) of one `hand_players` file "
+    "(`source_file`) summed per line (unit, tournament), stakes and game keys, hour and 15-minute "
+    "UTC slot: what the `graph` report and the HTML pages' net-won lines add up per hour instead of "
+    "those rows. Built like `player_buckets` (by `hhparse import` once its batches are committed, "
+    "else by the first report that needs it, or by `hhparse compact`), and counts only while its "
+    "`source_file` is a live `hand_players` file. `hour` is the graphs' hour "
+    "(`epoch_us(start_utc) // 3600000000`); a slot lies in one local day in every time zone.",
+    (
+        "source_file",
+        "unit",
+        "tournament_id",
+        "small_blind",
+        "big_blind",
+        "buyin_label",
+        "game",
+        "hilo",
+        "game_label",
+        "hour",
+        "utc_slot",
+    ),
+    (
+        _c(
+            "source_file",
+            _STR,
+            "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums.",
+        ),
+        _BUCKET_KEYS["unit"],
+        _BUCKET_KEYS["unit_scale"],
+        _BUCKET_KEYS["tournament_id"],
+        _BUCKET_KEYS["small_blind"],
+        _BUCKET_KEYS["big_blind"],
+        _BUCKET_KEYS["buyin_label"],
+        _BUCKET_KEYS["game"],
+        _BUCKET_KEYS["hilo"],
+        _BUCKET_KEYS["game_label"],
+        _c("hour", _I64, "The hands' hour as the graphs bucket them: `epoch_us(start_utc) // 3600000000`."),
+        _c("utc_slot", _TS_UTC, "Start of the hands' 15-minute UTC slot."),
+        _c("hands", _I64, "Rows (hero hands) summed."),
+        _c("sd_up", _I64, "Sum of the positive `net` of the hands that went to showdown.", money=True),
+        _c("sd_down", _I64, "Sum of the negative `net` of the hands that went to showdown.", money=True),
+        _c("nsd_up", _I64, "Sum of the positive `net` of the hands that did not go to showdown.", money=True),
+        _c(
+            "nsd_down",
+            _I64,
+            "Sum of the negative `net` of the hands that did not go to showdown.",
+            money=True,
+        ),
+        _c("allin_ev", _I64, "Sum of `allin_ev`.", money=True),
+        _c("ev_up", _I64, "Sum of the positive `allin_ev`.", money=True),
+        _c("last_start", _TS_UTC, "Latest `start_utc` of the hands."),
     ),
 )
 
@@ -756,7 +933,9 @@ TABLES: Mapping[str, Table] = {
 }
 """Every warehouse table, in documentation order."""
 
-DERIVED_TABLES: Mapping[str, Table] = {PLAYER_BUCKETS.name: PLAYER_BUCKETS}
+DERIVED_TABLES: Mapping[str, Table] = {
+    t.name: t for t in (PLAYER_BUCKETS, DOOR_BUCKETS, HERO_SLOTS, SHOWN_LOWS)
+}
 """Tables hhparse derives from the imported ones (never imported, never compacted with them):
 every row names the file it was derived from, and counts only while that file is live."""
 
@@ -788,6 +967,8 @@ def _duckdb_type(type_: pa.DataType) -> str:
         return "TIMESTAMPTZ" if type_.tz else "TIMESTAMP"
     if pa.types.is_date32(type_):
         return "DATE"
+    if pa.types.is_decimal(type_):
+        return f"DECIMAL({type_.precision}, {type_.scale})"
     simple = {
         pa.string(): "VARCHAR",
         pa.int64(): "BIGINT",

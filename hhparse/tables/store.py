@@ -46,7 +46,7 @@ import signal
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -213,11 +213,22 @@ def _write_json_atomic(data: Any, tmp: Path, dest: Path, replaced: Callable[[], 
     _fsync_dir(dest.parent)
 
 
-def write_parquet_atomic(table_name: str, table: pa.Table, dest: Path, tmp: Path | None = None) -> None:
+def write_parquet_atomic(
+    table_name: str,
+    table: pa.Table,
+    dest: Path,
+    tmp: Path | None = None,
+    metadata: Mapping[str, str] | None = None,
+) -> None:
     """Write ``table`` (checked against its declaration) to ``dest`` via a fsynced temp file
-    (``tmp``, by default beside ``dest``); on any failure the temp file is removed."""
+    (``tmp``, by default beside ``dest``); on any failure the temp file is removed. ``metadata``
+    is added to the file's key-value metadata (a derived file's ``source_file``)."""
     check_schema(table_name, table)
     table = table.cast(arrow_schema(table_name))  # carries the schema_version metadata
+    if metadata:
+        merged = dict(table.schema.metadata or {})
+        merged.update((k.encode(), v.encode()) for k, v in metadata.items())
+        table = table.replace_schema_metadata(merged)
     tmp = tmp if tmp is not None else dest.with_name(f".tmp-{uuid.uuid4().hex}-{dest.name}")
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -987,12 +998,14 @@ class Warehouse:
 
     # -- publishing ------------------------------------------------------------------------
 
-    def _write_file(self, name: str, rel: str, table: pa.Table) -> None:
+    def _write_file(
+        self, name: str, rel: str, table: pa.Table, metadata: Mapping[str, str] | None = None
+    ) -> None:
         """Write ``rel`` into ``.hhparse/files`` through ``staging`` (temp name: the batch tag,
         the table and the part, which is what :meth:`_discard` looks for)."""
         stem = Path(rel).stem  # <tag> or <tag>-NNNN
         tmp = self.root / STAGING_DIR / f"{stem[:18]}.{name}{stem[18:]}.parquet.tmp"
-        write_parquet_atomic(name, table, self.stored(rel), tmp)
+        write_parquet_atomic(name, table, self.stored(rel), tmp, metadata)
 
     def publish(self, tables: dict[str, pa.Table], files: dict[str, dict[str, Any]]) -> None:
         """Atomically add a batch (non-empty tables) and the import progress it completes.
@@ -1169,44 +1182,60 @@ class Warehouse:
         self.manifest.next_batch = batch + 1
         self._commit(lambda: self._undo_rewrite(old, batch, tag), lambda: self._swap_visible(old, new_tables))
 
-    def update_derived(self, name: str, tables: Iterable[pa.Table], drop: Iterable[str]) -> list[str]:
-        """Add files to the derived table ``name`` (:data:`~hhparse.tables.schema.DERIVED_TABLES`)
-        and retire its files ``drop``, with :meth:`compact`'s protocol: announced, written (one
-        file per non-empty table of ``tables``, consumed one at a time so that memory holds one),
-        then one manifest swap; the retired files stay readable for connections opened before.
-        Returns the new files' names (``<table>/<file>.parquet``)."""
-        if name not in DERIVED_TABLES:
-            raise ValueError(f"{name!r} is not a derived table")
-        gone = list(drop)
+    def update_derived(
+        self, updates: Mapping[str, tuple[Iterable[pa.Table], Iterable[str]]]
+    ) -> dict[str, list[str]]:
+        """Add files to the derived tables named in ``updates``
+        (:data:`~hhparse.tables.schema.DERIVED_TABLES`) and retire their files listed beside them,
+        with :meth:`compact`'s protocol and one commit for all of them: announced, written (one file
+        per table of each iterable, consumed one at a time so that memory holds one), then one
+        manifest swap; the retired files stay readable for connections opened before. A table whose
+        schema metadata names its ``source_file`` keeps it in the file's metadata, and is written
+        even when empty: the file then records that its source has no such rows (else that source
+        would count as not covered, and be built again by every refresh); an empty table without it
+        is skipped. Returns each table's new files (``<table>/<file>.parquet``)."""
+        unknown = [name for name in updates if name not in DERIVED_TABLES]
+        if unknown:
+            raise ValueError(f"{', '.join(map(repr, unknown))} not a derived table")
         batch = self.manifest.next_batch
         tag = self._new_tag("c")
         self._announce(tag)
-        rels: list[str] = []
+        made: dict[str, list[str]] = {}
+        gone: dict[str, list[str]] = {}
+        part = 0
         try:
-            for table in tables:
-                if table.num_rows:
-                    rel = f"{name}/{tag}-{len(rels):04d}.parquet"
-                    self._write_file(name, rel, table)
-                    self._rows[rel] = table.num_rows
-                    rels.append(rel)
-            if rels:
-                _fsync_dir(self.root / FILES_DIR / name)
+            for name, (tables, drop) in updates.items():
+                gone[name] = list(drop)
+                rels = made.setdefault(name, [])
+                for table in tables:
+                    source = (table.schema.metadata or {}).get(b"source_file")
+                    if table.num_rows or source is not None:
+                        rel = f"{name}/{tag}-{part:04d}.parquet"
+                        part += 1
+                        meta = {"source_file": source.decode()} if source is not None else None
+                        self._write_file(name, rel, table, meta)
+                        self._rows[rel] = table.num_rows
+                        rels.append(rel)
+                if rels:
+                    _fsync_dir(self.root / FILES_DIR / name)
         except BaseException:
             with contextlib.suppress(OSError):
                 self._discard(tag)
             raise
-        old = list(self.manifest.tables.get(name, []))
-        self.manifest.tables[name] = [rel for rel in old if rel not in gone] + rels
+        old = {name: list(self.manifest.tables.get(name, [])) for name in updates}
+        for name in updates:
+            self.manifest.tables[name] = [rel for rel in old[name] if rel not in gone[name]] + made[name]
         retired_at = time.time()
-        for rel in gone:
-            self.manifest.retired[rel] = retired_at
+        for rels in gone.values():
+            for rel in rels:
+                self.manifest.retired[rel] = retired_at
         self.manifest.pending.remove(tag)
         self.manifest.next_batch = batch + 1
         self._commit(
-            lambda: self._undo_rewrite({name: old}, batch, tag, {name: gone}),
-            lambda: self._swap_visible({name: gone}, {name: rels}),
+            lambda: self._undo_rewrite(old, batch, tag, gone),
+            lambda: self._swap_visible(gone, made),
         )
-        return rels
+        return made
 
     def drop_superseded_rejects(self) -> int:
         """Rewrite the ``rejects`` files that hold superseded rows without them; the row count.

@@ -1,0 +1,40 @@
+-- The hero's slots of one hand_players file (the view `bucket_source` over it, set up by
+-- hhparse.reports.derived): its dealt-in hero rows summed per line (unit, tournament), the keys
+-- the graphs' filters test (stakes, game), the hour the graphs bucket hands by and the 15-minute
+-- UTC slot, so that player_hours (pages/player_hours.sql: the first pass of the `graph` report
+-- and of the pages' net-won lines) adds up these rows instead of the file's (docs/performance.md,
+-- "month30"). Run in a UTC session: the time keys are UTC.
+--
+-- `hour` is the graphs' own bucket (epoch_us(start_utc) // 3600000000, the expression
+-- player_hour_hands computes per hand), stored rather than derived from the slot, so that the
+-- two passes put every hand in the same hour whatever its date; the slot is for --since/--until:
+-- every zone's offset and every DST shift are whole quarter-hours, so one slot is one local day in
+-- every zone. Every sum is of integers (money in minor units); the big-blind sums are derived per
+-- row from the integer sums and the big_blind key.
+SELECT
+    $source                                                                   AS source_file,
+    unit,
+    unit_scale,
+    tournament_id,
+    small_blind,
+    big_blind,
+    buyin_label,
+    game,
+    hilo,
+    game_label,
+    epoch_us(start_utc) // 3600000000                                         AS hour,
+    time_bucket(INTERVAL 15 MINUTE, start_utc)                                AS utc_slot,
+    count(*)                                                                  AS hands,
+    CAST(coalesce(sum(net) FILTER (WHERE went_to_showdown AND net > 0), 0) AS BIGINT)       AS sd_up,
+    CAST(coalesce(sum(net) FILTER (WHERE went_to_showdown AND net < 0), 0) AS BIGINT)       AS sd_down,
+    CAST(coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net > 0), 0) AS BIGINT)   AS nsd_up,
+    CAST(coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net < 0), 0) AS BIGINT)   AS nsd_down,
+    CAST(sum(allin_ev) AS BIGINT)                                             AS allin_ev,
+    CAST(coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0) AS BIGINT)    AS ev_up,
+    max(start_utc)                                                            AS last_start
+FROM bucket_source
+WHERE dealt_in AND is_hero
+GROUP BY unit, unit_scale, tournament_id, small_blind, big_blind, buyin_label, game, hilo, game_label,
+         epoch_us(start_utc) // 3600000000, time_bucket(INTERVAL 15 MINUTE, start_utc)
+-- in time order: the Parquet statistics of utc_slot then let a --since/--until skip row groups
+ORDER BY utc_slot, unit, tournament_id
