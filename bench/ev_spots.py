@@ -14,11 +14,15 @@ in this one process, and each spot's results must be identical; Monte Carlo spot
 unless ``--mc``). ``batches OUT`` prints how many spots of the same shape a batch of ``--window``
 consecutive hands would hold, per kind (the flop's and turn's shape: board cards, unseen cards,
 hole cards, hi/lo, contenders; pre-flop: hole cards, hi/lo, contenders), the spot's own group
-counted for each spot.
+counted for each spot. ``stacked OUT`` times the part of a pre-flop spot that is the same numpy
+work for every spot (each contender's tables and best value per rank class, ``_players`` and
+``_class_values``) spot by spot against the spots of each batch of ``--window`` hands stacked in
+one call: what batching buys where it is easiest.
 
 Usage: python bench/ev_spots.py record OUT.pkl [--mix DIR]
        python bench/ev_spots.py time OUT.pkl [--rounds 5] [--ab OTHER_CHECKOUT] [--mc]
        python bench/ev_spots.py batches OUT.pkl [--window 50 500]
+       python bench/ev_spots.py stacked OUT.pkl [--window 50] [--rounds 7]
 """
 
 from __future__ import annotations
@@ -143,6 +147,44 @@ def batches(path: Path, windows: list[int]) -> None:
             )
 
 
+def stacked(path: Path, window: int, rounds: int) -> None:
+    import numpy as np
+
+    import hhparse.rules.equity as eq
+
+    with path.open("rb") as f:
+        data = pickle.load(f)
+    by_batch: dict[tuple[int, int, bool], list[Any]] = defaultdict(list)
+    for at, spot, _ in data["spots"]:
+        if not spot.board and all(len(h) == spot.hole_size for h in spot.holes):
+            holes = np.array([[eq.CARD_INDEX[c] for c in h] for h in spot.holes], dtype=np.int64)
+            by_batch[(at // window, spot.hole_size, spot.hilo)].append(holes)
+    rc = eq._rank_classes()
+    n = sum(len(v) for v in by_batch.values())
+
+    def alone() -> None:
+        for (_, _, hilo), spots in by_batch.items():
+            for holes in spots:
+                eq._class_values(eq._players(holes), rc, hilo)
+
+    def together() -> None:
+        for (_, _, hilo), spots in by_batch.items():
+            eq._class_values(eq._players(np.concatenate(spots)), rc, hilo)
+
+    per: dict[str, list[float]] = {"spot by spot": [], "stacked": []}
+    for i in range(rounds):
+        cases = [("spot by spot", alone), ("stacked", together)]
+        for name, fn in cases if i % 2 == 0 else cases[::-1]:
+            t0 = time.process_time()
+            fn()
+            per[name].append((time.process_time() - t0) / n * 1e6)
+    print(f"{n:,} pre-flop spots in {len(by_batch):,} batches of {window} hands (by hole cards, hi/lo)")
+    for name, xs in per.items():
+        print(
+            f"  {name:13s} median {statistics.median(xs):7.1f} µs of CPU a spot ({', '.join(f'{x:.0f}' for x in xs)})"
+        )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -157,13 +199,19 @@ def main() -> int:
     b = sub.add_parser("batches")
     b.add_argument("spots", type=Path)
     b.add_argument("--window", type=int, nargs="+", default=[50, 500])
+    st = sub.add_parser("stacked")
+    st.add_argument("spots", type=Path)
+    st.add_argument("--window", type=int, default=50)
+    st.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
     if args.cmd == "record":
         record(args.out, args.mix)
     elif args.cmd == "time":
         timing(args.spots, args.rounds, args.ab, args.mc)
-    else:
+    elif args.cmd == "batches":
         batches(args.spots, args.window)
+    else:
+        stacked(args.spots, args.window, args.rounds)
     return 0
 
 

@@ -776,20 +776,3 @@ def test_tiled_is_numpys_tile(row: list[int], times: int) -> None:
     a = np.array(row, dtype=np.int64)
     got = E._tiled(a, times)
     assert got.dtype == np.int64 and got.tolist() == np.tile(a, times).tolist()
-
-
-def test_straight_flush_needs_are_the_flush_tables_straight_flushes() -> None:
-    """A lone flusher's straight flushes (:func:`_straight_needs`): for every suited pair and
-    every set of three to five other ranks of its suit, the set holds a pair's need exactly when
-    the flush table gives that pair and one of the set's triples a straight flush (the wheel and
-    the royal included)."""
-    straight_flush = E.STRAIGHT_FLUSH << 20
-    pairs = [(1 << a) | (1 << b) for a, b in itertools.combinations(range(13), 2)]
-    for j in (3, 4, 5):
-        for pair in pairs:
-            fidx, tmask, smask = E._suited_sets(j, pair)  # the pair's own ranks are not dealt
-            needs = E._straight_needs(np.array([pair], dtype=np.int64))
-            holds = ((smask[:, None] & needs) == needs).any(axis=1)
-            want = E.FL[pair | tmask].max(axis=1) >= straight_flush
-            assert holds.tolist() == want.tolist()
-            assert len(fidx) == math.comb(11, j)

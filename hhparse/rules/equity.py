@@ -838,16 +838,15 @@ def _preflop_counts(
         absent = ~int(RBIT.take(unseen[in_suit]).sum())  # ranks of the suit not in the deck
         off = available - np.bincount(ranks_unseen[in_suit], minlength=13)
         alone = flushers[0] if len(flushers) == 1 else -1
+        # A lone flusher whose suited pairs fit in no straight cannot make a straight flush.
+        straights = alone < 0 or bool(_IN_A_STRAIGHT.take(pair_masks[alone]).any())
         if alone >= 0:
             lone_cls = plain_cls.setdefault(alone, [])
             lone_ways = plain_ways.setdefault(alone, [])
-            # the board ranks that complete a straight flush with one of its suited pairs (none
-            # when no pair fits in a straight: then it cannot make one)
-            needs = _straight_needs(pair_masks[alone])
         for j in (3, 4, 5):
             if u < j:
                 break
-            fidx, tmask, smask = _suited_sets(j, absent)
+            fidx, tmask = _suited_sets(j, absent)
             ow = _other_ways(j, off)
             if alone >= 0:
                 # Every flush of the lone flusher counted as plain (a multiset of the others'
@@ -855,16 +854,14 @@ def _preflop_counts(
                 # below, are taken back out and counted board by board.
                 lone_cls.append(rc.with_suited[j].take(fidx, axis=0).ravel())
                 lone_ways.append(_tiled(ow, len(fidx)))
-                if not len(needs):
+                if not straights:
                     continue
-                # its straight flushes: the sets holding the three ranks a pair needs (only
-                # their flush values are looked up, not every set's: the usual set has none)
-                sel = np.flatnonzero(((smask[:, None] & needs) == needs).any(axis=1))
+                fl = FL[pair_masks[alone][:, None, None] | tmask[None, :, :]].max(axis=(0, 2))
+                sel = np.flatnonzero(fl >= _STRAIGHT_FLUSH_MIN)
                 if not len(sel):
                     continue
-                fl = FL[pair_masks[alone][:, None, None] | tmask.take(sel, axis=0)[None, :, :]]
                 fidx = fidx.take(sel)
-                fls = {alone: fl.max(axis=(0, 2))}
+                fls = {alone: fl.take(sel)}
             else:
                 fls = {
                     r: FL[pair_masks[r][:, None, None] | tmask[None, :, :]].max(axis=(0, 2)) for r in flushers
@@ -908,25 +905,21 @@ def _preflop_counts(
     return _count_outcomes(codes, widths, np.concatenate(weights), 0)
 
 
+_STRAIGHT_FLUSH_MIN: Final = STRAIGHT_FLUSH << 20
 _FULL_HOUSE_MIN: Final = FULL_HOUSE << 20
 
 
-_STRAIGHTS: Final = np.array(
-    [(1 << 12) | 0b1111, *(0b11111 << (top - 4) for top in range(4, 13))], dtype=np.int64
-)
-"""The 13-bit rank mask of every straight, the wheel first."""
+def _straight_submasks() -> Array:
+    """13-bit rank mask → whether some straight (the wheel included) holds all its ranks."""
+    masks = np.arange(8192)
+    fits = np.zeros(8192, dtype=bool)
+    for top in range(3, 13):
+        straight = (1 << 12) | 0b1111 if top == 3 else 0b11111 << (top - 4)
+        fits |= (masks & ~straight) == 0
+    return fits
 
 
-def _straight_needs(pair_masks: Array) -> Array:
-    """The rank masks of three board cards of the suit that make a straight flush with one of
-    the suited pairs ``pair_masks`` (each straight holding a pair, without the pair's ranks).
-
-    A set of suited board ranks gives a straight flush exactly when it holds one of these: its
-    ranks never include a pair's (those cards are in the hand), so a pair and three of its ranks
-    are five ranks, a straight flush when they are a straight."""
-    fits = (pair_masks[:, None] & ~_STRAIGHTS) == 0
-    out: Array = (_STRAIGHTS[None, :] & ~pair_masks[:, None])[fits]
-    return out
+_IN_A_STRAIGHT: Final = _straight_submasks()
 
 
 def _suited_grid(table: Array, fidx: Array, keep: Array | None) -> Array:
@@ -1003,18 +996,16 @@ def _lone_flush(
 
 
 @lru_cache(maxsize=256)
-def _suited_sets(j: int, absent: int) -> tuple[Array, Array, Array]:
+def _suited_sets(j: int, absent: int) -> tuple[Array, Array]:
     """The sets of ``j`` ranks of a suit none of which is ``absent`` (by lexicographic rank among
-    :func:`_combos` (13, j)), the 13-bit rank masks of their triples, (F, C(j, 3)), and their own
-    rank masks, (F,). A suit's cards out of the deck repeat from spot to spot (the same few hole
-    cards), hence the cache."""
+    :func:`_combos` (13, j)) and the 13-bit rank masks of their triples, (F, C(j, 3)). A suit's
+    cards out of the deck repeat from spot to spot (the same few hole cards), hence the cache."""
     rc = _rank_classes()
     fidx = np.flatnonzero((rc.suited_mask[j] & absent) == 0)
     tmask = rc.suited_tmask[j].take(fidx, axis=0)
-    smask = rc.suited_mask[j].take(fidx)
-    for a in (fidx, tmask, smask):
-        a.setflags(write=False)
-    return fidx, tmask, smask
+    fidx.setflags(write=False)
+    tmask.setflags(write=False)
+    return fidx, tmask
 
 
 def _tiled(row: Array, times: int) -> Array:
