@@ -11,7 +11,8 @@
 -- slot_rows_in (pages/hour_rows.sql).
 -- Money stays in minor units (player_rows_in), added as integers: any sum of the hours is the
 -- sum of their hands. Per hour: the hands, the showdown and non-showdown gains and losses apart
--- (the graph's bounds), the all-in EV and its gains, the last start, the net won and the showdown
+-- (the graph's bounds), the all-in EV and its gains, the last start and the last hand (in the
+-- graphs' order, start_utc then hand_id: the hand a point at the hour's end names), the net won and the showdown
 -- net (the lines': read alone, each query's aggregate computes only the sums it reads), and both
 -- in big blinds (each hand in its own big blind: float sums).
 -- player_hour_hands: the hands of that player (player_rows_in's raw rows: money in minor units),
@@ -45,6 +46,7 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
             sum(allin_ev)                                                                      AS ev,
             coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0)                             AS ev_up,
             max(start_utc)                                                                     AS last_start,
+            arg_max(hand_id, (start_utc, hand_id))                                             AS last_id,
             sum(net)                                                                           AS net,
             sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                                AS showdown_net,
             sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                    AS net_bb,
@@ -59,7 +61,7 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
             hands                                                                              AS n,
             sd_up, sd_down, nsd_up, nsd_down,
             allin_ev                                                                           AS ev,
-            ev_up, last_start,
+            ev_up, last_start, last_id,
             sd_up + sd_down + nsd_up + nsd_down                                                AS net,
             sd_up + sd_down                                                                    AS showdown_net,
             CAST(sd_up + sd_down + nsd_up + nsd_down AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0) AS net_bb,
@@ -79,6 +81,7 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
         sum(ev)                                                                            AS ev,
         sum(ev_up)                                                                         AS ev_up,
         max(last_start)                                                                    AS last_start,
+        arg_max(last_id, (last_start, last_id))                                            AS last_id,
         sum(net)                                                                           AS net,
         sum(showdown_net)                                                                  AS showdown_net,
         sum(net_bb)                                                                        AS net_bb,
