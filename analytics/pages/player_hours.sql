@@ -30,7 +30,9 @@ CREATE OR REPLACE MACRO player_hour_hands(p_player, p_since, p_until, p_game, p_
 -- in the same shape (the net and showdown net are the four signed sums' parts; the big-blind
 -- sums one division per slot by its big_blind key, where the raw rows add one quotient per hand:
 -- the two agree to the last bits of a double), then both added up (a covered and an uncovered
--- file can hold hands of the same hour).
+-- file can hold hands of the same hour). An hour's integer sums are BIGINT again (DuckDB's sum of
+-- BIGINT is a HUGEINT; an hour's money is far from either bound, and a cast that overflowed would
+-- fail, not wrap): the graphs' windows over the hours then add 8-byte integers.
 CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     WITH raw_hours AS (
         SELECT
@@ -74,16 +76,16 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
         hour,
         any_value(unit_scale)                                                              AS unit_scale,
         CAST(sum(n) AS BIGINT)                                                             AS n,
-        sum(sd_up)                                                                         AS sd_up,
-        sum(sd_down)                                                                       AS sd_down,
-        sum(nsd_up)                                                                        AS nsd_up,
-        sum(nsd_down)                                                                      AS nsd_down,
-        sum(ev)                                                                            AS ev,
-        sum(ev_up)                                                                         AS ev_up,
+        CAST(sum(sd_up) AS BIGINT)                                                         AS sd_up,
+        CAST(sum(sd_down) AS BIGINT)                                                       AS sd_down,
+        CAST(sum(nsd_up) AS BIGINT)                                                        AS nsd_up,
+        CAST(sum(nsd_down) AS BIGINT)                                                      AS nsd_down,
+        CAST(sum(ev) AS BIGINT)                                                            AS ev,
+        CAST(sum(ev_up) AS BIGINT)                                                         AS ev_up,
         max(last_start)                                                                    AS last_start,
         arg_max(last_id, (last_start, last_id))                                            AS last_id,
-        sum(net)                                                                           AS net,
-        sum(showdown_net)                                                                  AS showdown_net,
+        CAST(sum(net) AS BIGINT)                                                           AS net,
+        CAST(sum(showdown_net) AS BIGINT)                                                  AS showdown_net,
         sum(net_bb)                                                                        AS net_bb,
         sum(showdown_bb)                                                                   AS showdown_bb
     FROM (SELECT * FROM raw_hours UNION ALL BY NAME SELECT * FROM slot_hours)

@@ -33,19 +33,20 @@ WITH scope AS NOT MATERIALIZED (
 
 -- per hour: the hands, and the gains and losses of each line apart (showdown and non-showdown
 -- hands are net's two parts, so four sums give three lines and their bounds): player_hours'
--- rows (pages/player_hours.sql, per unit, tournament and hour), a unit's tournaments added up
+-- rows (pages/player_hours.sql, per unit, tournament and hour), a unit's tournaments added up (as
+-- BIGINT: see player_hours)
 hour_sums AS (
     SELECT
         unit,
         hour,
         any_value(unit_scale)                                                 AS unit_scale,
         CAST(sum(n) AS BIGINT)                                                AS n,
-        sum(sd_up)                                                            AS sd_up,
-        sum(sd_down)                                                          AS sd_down,
-        sum(nsd_up)                                                           AS nsd_up,
-        sum(nsd_down)                                                         AS nsd_down,
-        sum(ev)                                                               AS ev,
-        sum(ev_up)                                                            AS ev_up,
+        CAST(sum(sd_up) AS BIGINT)                                            AS sd_up,
+        CAST(sum(sd_down) AS BIGINT)                                          AS sd_down,
+        CAST(sum(nsd_up) AS BIGINT)                                           AS nsd_up,
+        CAST(sum(nsd_down) AS BIGINT)                                         AS nsd_down,
+        CAST(sum(ev) AS BIGINT)                                               AS ev,
+        CAST(sum(ev_up) AS BIGINT)                                            AS ev_up,
         max(last_start)                                                       AS last_start,
         arg_max(last_id, (last_start, last_id))                               AS last_id
     FROM player_hours($player, $since, $until, $game, $stakes)
