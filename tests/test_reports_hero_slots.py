@@ -351,3 +351,41 @@ def test_a_slot_and_an_hour_name_their_last_hand_in_the_graphs_order(tmp_path: P
     finally:
         fast.close()
         raw.close()
+
+
+def test_the_graphs_hour_of_two_tournaments_names_the_later_hand(tmp_path: Path) -> None:
+    """The `graph` report adds a unit's tournaments up per hour: the hour's last hand is the later
+    of the tournaments' last hands, not the one with the larger id."""
+    at = datetime(2024, 2, 10, 12, tzinfo=UTC)
+    played = [  # (hand id, seconds after 12:00, tournament, net, showdown), as in the test above
+        ("0101", -3000, "111", 1000, True),
+        ("0102", -2900, "111", -1000, False),
+        ("0009", 3000, "111", 0, False),
+        ("0006", 3010, "222", 0, False),  # later, smaller id, another tournament: the hour's last
+        ("0301", 3700, "111", 2000, True),
+        ("0302", 3800, "111", -3000, False),
+        ("0401", 7300, "111", -5000, True),
+        ("0402", 7400, "111", 9000, False),
+    ]
+    rows = Rows()
+    for hand_id, seconds, tournament, net, showdown in played:
+        hero = {"player": "Ann", "is_hero": True, "net": net, "went_to_showdown": showdown, "allin_ev": net}
+        rows.hand(
+            hand_id,
+            [hero, {"player": "Bo", "net": -net}],
+            unit="chips",
+            tournament_id=tournament,
+            buyin_label=f"${tournament[0]}.00+$0.10 USD",
+            start_utc=at + timedelta(seconds=seconds),
+        )
+    rows.publish(root := tmp_path / "wh")
+    derived.refresh(root, names=["hero_slots"])
+    fast, raw = hhparse.warehouse(root), _raw(root)
+    try:
+        params = resolve(raw).params()
+        graph = _graph(fast, params, 0)  # 8 hands, 3 points asked: every 2nd, at the hours' ends
+        pd.testing.assert_frame_equal(graph, _graph(raw, params, 0), check_exact=True)
+        assert graph.loc[graph["hand_no"] == 4, "hand_id"].tolist() == ["0006"]
+    finally:
+        fast.close()
+        raw.close()
