@@ -268,7 +268,7 @@ def _shown_arrow(column: pd.Series) -> pa.Array[Any] | None:
     if dtype.kind == "O":
         try:
             found = pa.array(column.to_numpy(), from_pandas=True)
-        except (pa.ArrowException, TypeError, ValueError):
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):  # (an int past 64 bits)
             return None
         if isinstance(found, pa.ChunkedArray):
             found = found.combine_chunks()
