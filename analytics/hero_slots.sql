@@ -10,7 +10,9 @@
 -- two passes put every hand in the same hour whatever its date; the slot is for --since/--until:
 -- every zone's offset and every DST shift are whole quarter-hours, so one slot is one local day in
 -- every zone. Every sum is of integers (money in minor units); the big-blind sums are derived per
--- row from the integer sums and the big_blind key.
+-- row from the integer sums and the big_blind key. last_id is the slot's last hand in the graphs'
+-- order (start_utc, then hand_id): the hand a graph's point at an hour's end names, so that the
+-- `graph` report reads the raw rows of the few hours that may hold a line's extreme only.
 SELECT
     $source                                                                   AS source_file,
     unit,
@@ -31,7 +33,8 @@ SELECT
     CAST(coalesce(sum(net) FILTER (WHERE NOT went_to_showdown AND net < 0), 0) AS BIGINT)   AS nsd_down,
     CAST(sum(allin_ev) AS BIGINT)                                             AS allin_ev,
     CAST(coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0) AS BIGINT)    AS ev_up,
-    max(start_utc)                                                            AS last_start
+    max(start_utc)                                                            AS last_start,
+    arg_max(hand_id, (start_utc, hand_id))                                    AS last_id
 FROM bucket_source
 WHERE dealt_in AND is_hero
 GROUP BY unit, unit_scale, tournament_id, small_blind, big_blind, buyin_label, game, hilo, game_label,

@@ -1235,6 +1235,8 @@ def _zone(name: str) -> ZoneInfo:
 def _utc(local: datetime, zone: str, date: str, time: str) -> datetime:
     """``local.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)`` (``date`` and ``time``: the texts
     ``local`` was read from), through :data:`_OFFSETS`. Raises what that raises."""
+    if local.fold:  # (never from a header's text; a caller's fold=1 must not fill the memo)
+        return local.replace(tzinfo=_zone(zone)).astimezone(UTC)
     key = (zone, date, time[: time.index(":")])
     offset = _OFFSETS.get(key)
     if offset is not None:

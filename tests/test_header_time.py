@@ -62,6 +62,20 @@ def test_a_change_of_offset_reads_alike_through_the_memo_in_every_zone() -> None
                 _same(local, zone)
 
 
+def test_a_fold_of_one_does_not_fill_the_memo_for_the_hours_other_times() -> None:
+    """(found by hypothesis) a time in the hour skipped by a change of offset, read with fold=1
+    (after the change), then with fold=0 (before it): each converts as the zone says."""
+    parsing._OFFSETS.clear()
+    gap = datetime(2324, 3, 30, 2, 30)
+    for local in (
+        gap.replace(fold=1),
+        gap,
+        datetime(2024, 3, 31, 2, 10, fold=1),
+        datetime(2024, 3, 31, 2, 20),
+    ):
+        _same(local, "Europe/Paris")
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(ZONES),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -306,3 +307,34 @@ def test_a_failed_bucket_build_is_a_note_and_the_import_stands(
     assert "derived tables not built (no buckets today)" in r.output
     assert read_views(wh)["hands"].num_rows == 2
     assert not buckets.plan(wh).covered
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (OSError(28, "No space left on device"), True),
+        (OSError(122, "Disk quota exceeded"), True),
+        (OSError(5, "Input/output error reading a source file"), False),
+    ],
+)
+def test_a_full_disk_while_building_the_derived_tables_is_a_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: OSError, said: bool
+) -> None:
+    """Regression: an OSError of the derived build was silent, a full disk included (the reports
+    then read raw rows with no word why). A full disk or a quota is a note; any other OSError is a
+    damaged source file, which the report that reads it names. The import stands either way."""
+    from hhparse.reports import derived
+
+    def full(con: Any, d: derived.Derived, path: Path | str, source: str) -> Any:
+        raise error
+
+    monkeypatch.setattr(derived, "_build_in", full)
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    wh = tmp_path / "wh"
+    r = runner.invoke(_app(), ["import", str(tmp_path / "in"), "-w", str(wh), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert ("derived tables not built" in r.output) == said, r.output
+    assert read_views(wh)["hands"].num_rows == 2
+    assert not [
+        p for p in (wh / ".hhparse" / "files").rglob("*.parquet") if p.parent.name in derived.REGISTRY
+    ]

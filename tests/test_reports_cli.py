@@ -104,3 +104,23 @@ def test_report_usage_errors(app: typer.Typer, wh: str, tmp_path: Path) -> None:
         runner.invoke(app, ["report", "summary", "-w", wh, "-f", "png", "-o", str(tmp_path / "x")]).exit_code
         == 2
     )
+
+
+def test_a_table_written_as_it_is_laid_out_is_the_table_written_to_a_file(
+    app: typer.Typer, wh: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On standard output the terminal table is written a block of rows at a time, as laid
+    out; to a file, once whole: the same text."""
+    from hhparse.reports import terminal
+
+    monkeypatch.setattr(terminal, "_CHUNK_ROWS", 1)
+    for args in (["summary", "--by", "month"], ["hands"], ["positions"]):
+        out = tmp_path / f"{args[0]}.txt"
+        res = runner.invoke(app, ["report", *args, "-w", wh], env={"COLUMNS": "97"})
+        assert res.exit_code == 0, res.output
+        assert (
+            runner.invoke(app, ["report", *args, "-w", wh, "-o", str(out)], env={"COLUMNS": "97"}).exit_code
+            == 0
+        )
+        assert res.stdout == out.read_text(encoding="utf-8")
+        assert res.stdout.count("\n") > 4

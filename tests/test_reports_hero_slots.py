@@ -300,3 +300,92 @@ def test_slots_cut_at_each_zones_local_midnight(tmp_path: Path, zone: str) -> No
     finally:
         fast.close()
         raw.close()
+
+
+def test_a_slot_and_an_hour_name_their_last_hand_in_the_graphs_order(tmp_path: Path) -> None:
+    """``last_id``: the last hand by start, then hand id (the order both graphs number hands in),
+    not the largest id; two hands started in the same second (two tables) are ordered by id, in a
+    slot and across the slots of one hour (two stakes: two slot rows with the same last start).
+    The graph's point at the end of an hour that it does not order hand by hand names that hand,
+    through the slots as through the raw rows (a regression test: the hypothesis test above
+    seldom draws a later hand with a smaller id in one slot)."""
+    at = datetime(2024, 2, 10, 12, tzinfo=UTC)
+    played = [  # (hand id, seconds after 12:00, big blind, net, showdown): the lines' extremes
+        # lie in the hours before and after 12:00, so that hour is read from its sums alone
+        ("0101", -3000, 25, 1000, True),
+        ("0102", -2900, 25, -1000, False),
+        ("0009", 5, 25, 0, False),
+        ("0003", 10, 25, 0, False),  # later, smaller id: the first slot's last hand
+        ("0007", 1200, 25, 0, False),
+        ("0002", 1200, 25, 0, False),  # the same second: 0007 is the second slot's last
+        ("0004", 3000, 25, 0, False),
+        ("0006", 3000, 50, 0, False),  # the hour's last hands, in two slot rows: 0006 is the hour's
+        ("0301", 3700, 25, 2000, True),
+        ("0302", 3800, 25, -3000, False),
+        ("0401", 7300, 25, -5000, True),
+        ("0402", 7400, 25, 9000, False),
+    ]
+    rows = Rows()
+    for hand_id, seconds, bb, net, showdown in played:
+        hero = {"player": "Ann", "is_hero": True, "net": net, "went_to_showdown": showdown, "allin_ev": net}
+        rows.hand(
+            hand_id, [hero, {"player": "Bo", "net": -net}], bb=bb, start_utc=at + timedelta(seconds=seconds)
+        )
+    rows.publish(root := tmp_path / "wh")
+    derived.refresh(root, names=["hero_slots"])
+    fast, raw = hhparse.warehouse(root), _raw(root)
+    try:
+        slots = fast.execute(
+            "SELECT big_blind, last_id FROM hero_slots WHERE utc_slot >= $at AND utc_slot < $at + INTERVAL 1 HOUR "
+            "ORDER BY utc_slot, big_blind",
+            {"at": at},
+        ).fetchall()
+        assert slots == [(25, "0003"), (25, "0007"), (25, "0004"), (50, "0006")]
+        hours = "SELECT hour, last_id FROM player_hours(NULL, NULL, NULL, NULL, NULL) ORDER BY hour"
+        assert [h[1] for h in fast.execute(hours).fetchall()] == ["0102", "0006", "0302", "0402"]
+        assert fast.execute(hours).fetchall() == raw.execute(hours).fetchall()
+        params = resolve(raw).params()
+        graph = _graph(fast, params, 0)  # 12 hands, 3 points asked: every 4th, at the hours' ends
+        pd.testing.assert_frame_equal(graph, _graph(raw, params, 0), check_exact=True)
+        assert graph.loc[graph["hand_no"] == 8, "hand_id"].tolist() == ["0006"]
+    finally:
+        fast.close()
+        raw.close()
+
+
+def test_the_graphs_hour_of_two_tournaments_names_the_later_hand(tmp_path: Path) -> None:
+    """The `graph` report adds a unit's tournaments up per hour: the hour's last hand is the later
+    of the tournaments' last hands, not the one with the larger id."""
+    at = datetime(2024, 2, 10, 12, tzinfo=UTC)
+    played = [  # (hand id, seconds after 12:00, tournament, net, showdown), as in the test above
+        ("0101", -3000, "111", 1000, True),
+        ("0102", -2900, "111", -1000, False),
+        ("0009", 3000, "111", 0, False),
+        ("0006", 3010, "222", 0, False),  # later, smaller id, another tournament: the hour's last
+        ("0301", 3700, "111", 2000, True),
+        ("0302", 3800, "111", -3000, False),
+        ("0401", 7300, "111", -5000, True),
+        ("0402", 7400, "111", 9000, False),
+    ]
+    rows = Rows()
+    for hand_id, seconds, tournament, net, showdown in played:
+        hero = {"player": "Ann", "is_hero": True, "net": net, "went_to_showdown": showdown, "allin_ev": net}
+        rows.hand(
+            hand_id,
+            [hero, {"player": "Bo", "net": -net}],
+            unit="chips",
+            tournament_id=tournament,
+            buyin_label=f"${tournament[0]}.00+$0.10 USD",
+            start_utc=at + timedelta(seconds=seconds),
+        )
+    rows.publish(root := tmp_path / "wh")
+    derived.refresh(root, names=["hero_slots"])
+    fast, raw = hhparse.warehouse(root), _raw(root)
+    try:
+        params = resolve(raw).params()
+        graph = _graph(fast, params, 0)  # 8 hands, 3 points asked: every 2nd, at the hours' ends
+        pd.testing.assert_frame_equal(graph, _graph(raw, params, 0), check_exact=True)
+        assert graph.loc[graph["hand_no"] == 4, "hand_id"].tolist() == ["0006"]
+    finally:
+        fast.close()
+        raw.close()

@@ -547,7 +547,7 @@ CREATE MACRO slot_rows_in(p, s, u, g, st) AS TABLE
     SELECT NULL::VARCHAR AS unit, NULL::VARCHAR AS tournament_id, NULL::BIGINT AS hour, NULL::SMALLINT AS unit_scale,
            NULL::BIGINT AS hands, NULL::BIGINT AS sd_up, NULL::BIGINT AS sd_down, NULL::BIGINT AS nsd_up,
            NULL::BIGINT AS nsd_down, NULL::BIGINT AS allin_ev, NULL::BIGINT AS ev_up,
-           NULL::TIMESTAMPTZ AS last_start, NULL::BIGINT AS big_blind
+           NULL::TIMESTAMPTZ AS last_start, NULL::VARCHAR AS last_id, NULL::BIGINT AS big_blind
     WHERE false;
 """
 """The rows player_hours adds up (pages/hour_rows.sql), for a series given as ``player_rows_in``:

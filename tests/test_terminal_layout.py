@@ -373,3 +373,60 @@ def test_text_caps_fill_the_room_never_beyond_it(naturals: list[int], left: int)
     assert sum(caps.values()) <= room or all(caps[c] <= terminal._MIN_TEXT for c in cols)
     if room >= terminal._MIN_TEXT * len(cols) and any(caps[c] < n for c, n in cols.items()):
         assert sum(caps.values()) == room  # a column is cut only when no cell is left over
+
+
+@pytest.mark.parametrize("block", [1, 7, 1499, 1500, 1 << 16])
+def test_a_long_table_laid_out_in_blocks_of_rows_is_the_table(
+    monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """The lines made a block of rows at a time (render_parts) are Rich's table, whatever the
+    block's size against the rows' count; a table of several blocks comes in several parts."""
+    rows = _crafted_rows(1500, 11)
+    columns: Sequence[str] = list(rows[0])
+    data = {c: [r[c] for r in rows] for c in columns}
+    monkeypatch.setattr(terminal, "_CHUNK_ROWS", block)
+    for color, width in ((False, 132), (True, 80), (False, 57)):
+        out = _both(
+            monkeypatch,
+            lambda color=color, width=width: terminal.render(rows, columns, width=width, color=color),
+        )
+        parts = list(
+            terminal.render_parts(data, columns, len(rows), width=width, color=color, notes=["a note"])
+        )
+        assert "".join(parts) == out + "a note\n"
+        assert len(parts) >= -(-1500 // block)
+
+
+def test_a_cell_rich_would_lay_out_otherwise_is_found_before_the_first_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cell the fast layout cannot fit as Rich (:class:`terminal._Unlike`) in a late block of
+    rows sends the whole table to Rich before anything is given: never half a table, then an
+    error."""
+    rows = [
+        {"player": "王小明" if i != 900 else "Zoë", "hands": i, "net": Decimal(i) / 100} for i in range(1000)
+    ]
+    columns = ["player", "hands", "net"]
+    data = {c: [r[c] for r in rows] for c in columns}
+    fit = terminal._fit
+
+    def unlike_zoe(text: str, *args: Any) -> tuple[str, str]:
+        if text.startswith("Zoë"):
+            raise terminal._Unlike(text)
+        return fit(text, *args)
+
+    monkeypatch.setattr(terminal, "_CHUNK_ROWS", 100)
+    with monkeypatch.context() as m:
+        m.setattr(terminal, "_fast_layout", lambda *a, **k: None)
+        want = "".join(terminal.render_parts(data, columns, len(rows), width=80))
+    monkeypatch.setattr(terminal, "_fit", unlike_zoe)
+    laid: list[Any] = []
+    fast = terminal._fast_layout
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        laid.append(fast(*args, **kwargs))
+        return laid[-1]
+
+    monkeypatch.setattr(terminal, "_fast_layout", spy)
+    assert "".join(terminal.render_parts(data, columns, len(rows), width=80)) == want
+    assert laid == [None]  # Rich's, decided before the first part

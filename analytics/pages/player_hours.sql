@@ -11,7 +11,8 @@
 -- slot_rows_in (pages/hour_rows.sql).
 -- Money stays in minor units (player_rows_in), added as integers: any sum of the hours is the
 -- sum of their hands. Per hour: the hands, the showdown and non-showdown gains and losses apart
--- (the graph's bounds), the all-in EV and its gains, the last start, the net won and the showdown
+-- (the graph's bounds), the all-in EV and its gains, the last start and the last hand (in the
+-- graphs' order, start_utc then hand_id: the hand a point at the hour's end names), the net won and the showdown
 -- net (the lines': read alone, each query's aggregate computes only the sums it reads), and both
 -- in big blinds (each hand in its own big blind: float sums).
 -- player_hour_hands: the hands of that player (player_rows_in's raw rows: money in minor units),
@@ -29,7 +30,9 @@ CREATE OR REPLACE MACRO player_hour_hands(p_player, p_since, p_until, p_game, p_
 -- in the same shape (the net and showdown net are the four signed sums' parts; the big-blind
 -- sums one division per slot by its big_blind key, where the raw rows add one quotient per hand:
 -- the two agree to the last bits of a double), then both added up (a covered and an uncovered
--- file can hold hands of the same hour).
+-- file can hold hands of the same hour). An hour's integer sums are BIGINT again (DuckDB's sum of
+-- BIGINT is a HUGEINT; an hour's money is far from either bound, and a cast that overflowed would
+-- fail, not wrap): the graphs' windows over the hours then add 8-byte integers.
 CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stakes) AS TABLE
     WITH raw_hours AS (
         SELECT
@@ -45,6 +48,7 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
             sum(allin_ev)                                                                      AS ev,
             coalesce(sum(allin_ev) FILTER (WHERE allin_ev > 0), 0)                             AS ev_up,
             max(start_utc)                                                                     AS last_start,
+            arg_max(hand_id, (start_utc, hand_id))                                             AS last_id,
             sum(net)                                                                           AS net,
             sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                                AS showdown_net,
             sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                    AS net_bb,
@@ -59,7 +63,7 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
             hands                                                                              AS n,
             sd_up, sd_down, nsd_up, nsd_down,
             allin_ev                                                                           AS ev,
-            ev_up, last_start,
+            ev_up, last_start, last_id,
             sd_up + sd_down + nsd_up + nsd_down                                                AS net,
             sd_up + sd_down                                                                    AS showdown_net,
             CAST(sd_up + sd_down + nsd_up + nsd_down AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0) AS net_bb,
@@ -72,15 +76,16 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
         hour,
         any_value(unit_scale)                                                              AS unit_scale,
         CAST(sum(n) AS BIGINT)                                                             AS n,
-        sum(sd_up)                                                                         AS sd_up,
-        sum(sd_down)                                                                       AS sd_down,
-        sum(nsd_up)                                                                        AS nsd_up,
-        sum(nsd_down)                                                                      AS nsd_down,
-        sum(ev)                                                                            AS ev,
-        sum(ev_up)                                                                         AS ev_up,
+        CAST(sum(sd_up) AS BIGINT)                                                         AS sd_up,
+        CAST(sum(sd_down) AS BIGINT)                                                       AS sd_down,
+        CAST(sum(nsd_up) AS BIGINT)                                                        AS nsd_up,
+        CAST(sum(nsd_down) AS BIGINT)                                                      AS nsd_down,
+        CAST(sum(ev) AS BIGINT)                                                            AS ev,
+        CAST(sum(ev_up) AS BIGINT)                                                         AS ev_up,
         max(last_start)                                                                    AS last_start,
-        sum(net)                                                                           AS net,
-        sum(showdown_net)                                                                  AS showdown_net,
+        arg_max(last_id, (last_start, last_id))                                            AS last_id,
+        CAST(sum(net) AS BIGINT)                                                           AS net,
+        CAST(sum(showdown_net) AS BIGINT)                                                  AS showdown_net,
         sum(net_bb)                                                                        AS net_bb,
         sum(showdown_bb)                                                                   AS showdown_bb
     FROM (SELECT * FROM raw_hours UNION ALL BY NAME SELECT * FROM slot_hours)

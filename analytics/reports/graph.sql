@@ -14,6 +14,9 @@
 -- the lowest point of each of the four lines are kept too, exactly: an hour can hold a line's
 -- extreme only if the line at its start plus every gain (or loss) in it reaches past the
 -- extremes seen at the hours' ends, and only those hours (and the first) are ordered hand by hand.
+-- A point at an hour's end names the hour's last hand, which player_hours keeps (last_id, from the
+-- hero's slots): the second pass reads the hands of those few hours alone, and
+-- hhparse.reports.hours.graph_hours lets the scan skip the row groups of other times.
 -- tests/test_reports_reference.py checks the points, the totals and the extremes against the
 -- full per-hand series (tests/data/report_reference/graph.sql, every hand unthinned).
 -- The hands are the raw hand_players rows (player_rows_in): money stays in minor units, added
@@ -30,27 +33,29 @@ WITH scope AS NOT MATERIALIZED (
 
 -- per hour: the hands, and the gains and losses of each line apart (showdown and non-showdown
 -- hands are net's two parts, so four sums give three lines and their bounds): player_hours'
--- rows (pages/player_hours.sql, per unit, tournament and hour), a unit's tournaments added up
+-- rows (pages/player_hours.sql, per unit, tournament and hour), a unit's tournaments added up (as
+-- BIGINT: see player_hours)
 hour_sums AS (
     SELECT
         unit,
         hour,
         any_value(unit_scale)                                                 AS unit_scale,
         CAST(sum(n) AS BIGINT)                                                AS n,
-        sum(sd_up)                                                            AS sd_up,
-        sum(sd_down)                                                          AS sd_down,
-        sum(nsd_up)                                                           AS nsd_up,
-        sum(nsd_down)                                                         AS nsd_down,
-        sum(ev)                                                               AS ev,
-        sum(ev_up)                                                            AS ev_up,
-        max(last_start)                                                       AS last_start
+        CAST(sum(sd_up) AS BIGINT)                                            AS sd_up,
+        CAST(sum(sd_down) AS BIGINT)                                          AS sd_down,
+        CAST(sum(nsd_up) AS BIGINT)                                           AS nsd_up,
+        CAST(sum(nsd_down) AS BIGINT)                                         AS nsd_down,
+        CAST(sum(ev) AS BIGINT)                                               AS ev,
+        CAST(sum(ev_up) AS BIGINT)                                            AS ev_up,
+        max(last_start)                                                       AS last_start,
+        arg_max(last_id, (last_start, last_id))                               AS last_id
     FROM player_hours($player, $since, $until, $game, $stakes)
     GROUP BY unit, hour
 ),
 
 hours AS (
     SELECT
-        unit, hour, unit_scale, n, last_start,
+        unit, hour, unit_scale, n, last_start, last_id,
         sd_up + sd_down + nsd_up + nsd_down                                   AS net,
         sd_up + nsd_up                                                        AS net_up,
         sd_down + nsd_down                                                    AS net_down,
@@ -128,35 +133,25 @@ detail_hours AS (
        OR cum_allin_ev - ev + ev_up >= ev_hi OR cum_allin_ev - ev + ev_down <= ev_lo
 ),
 
--- the hours whose end is a point (of a long unit): their last hand's number is read below
+-- the hours whose end is a point (of a long unit): their last hand is the hour's (player_hours:
+-- last_start, last_id), so no hand of theirs is read
 point_hours AS (
-    SELECT unit, hour, last_start, hand_no // k > (hand_no - n) // k OR hand_no = unit_hands AS regular
+    SELECT unit, hour, hand_no // k > (hand_no - n) // k OR hand_no = unit_hands AS regular
     FROM bounds
     WHERE unit_hands > coalesce(CAST($graph_detail AS BIGINT), 10000)
 ),
 
+-- the hours whose hands the second pass reads (hhparse.reports.hours.graph_hours reads them
+-- alone, to read the player's rows of their time only)
 needed_hours AS (
-    SELECT unit, hour, max(last_start) AS last_start
-    FROM (
-        SELECT unit, hour, NULL::TIMESTAMPTZ AS last_start FROM detail_hours
-        UNION ALL
-        SELECT unit, hour, last_start FROM point_hours WHERE regular
-    )
-    GROUP BY unit, hour
+    SELECT DISTINCT unit, hour FROM detail_hours
 ),
 
 -- the second and last pass over the player's hands: only the rows of the hours above go on
 rows_needed AS (
-    SELECT s.*, n.last_start
+    SELECT s.*
     FROM scope AS s
-    JOIN needed_hours AS n USING (unit, hour)
-),
-
-last_ids AS (
-    SELECT unit, hour, max(hand_id) AS last_id
-    FROM rows_needed
-    WHERE start_utc = last_start
-    GROUP BY unit, hour
+    SEMI JOIN needed_hours AS n USING (unit, hour)
 ),
 
 detail AS (
@@ -180,12 +175,11 @@ detail AS (
 -- every hand whose exact values are known: the points at hours' ends, the detailed hands (an
 -- hour's end that reaches a line's extreme is in a detailed hour: see detail_hours)
 known AS (
-    SELECT b.unit, b.unit_scale, b.k, b.unit_hands, b.hand_no, l.last_id AS hand_id, b.last_start AS start_utc,
+    SELECT b.unit, b.unit_scale, b.k, b.unit_hands, b.hand_no, b.last_id AS hand_id, b.last_start AS start_utc,
            b.cum_net, b.cum_showdown, b.cum_nonshowdown, b.cum_allin_ev,
            p.regular
     FROM bounds AS b
     JOIN point_hours AS p USING (unit, hour)
-    JOIN last_ids AS l USING (unit, hour)
     ANTI JOIN detail_hours AS d USING (unit, hour)
     WHERE p.regular
     UNION ALL

@@ -15,6 +15,7 @@ as markup, with control characters made visible.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import textwrap
@@ -456,16 +457,21 @@ def _build_derived(wh: Warehouse, width: int) -> None:
 
     from hhparse.reports import derived
 
+    note = "hhparse import: derived tables not built ({}); reports read the raw rows"
     try:
         derived.refresh(wh.root, wh)
-    except (OSError, duckdb.Error, pa.ArrowException):
-        pass  # a damaged source file: the report that reads it names it (as refresh does alone)
+    except OSError as exc:
+        if exc.errno in _DISK_FULL:  # the disk, not a source file: the user must hear of it
+            _say(visible(note.format(exc)), width, err=True)
+        # else a damaged source file: the report that reads it names it (as refresh does alone)
+    except (duckdb.Error, pa.ArrowException):
+        pass  # a damaged source file, as above
     except Exception as exc:  # any failure of a derived cache must not fail the committed import
-        _say(
-            visible(f"hhparse import: derived tables not built ({exc}); reports read the raw rows"),
-            width,
-            err=True,
-        )
+        _say(visible(note.format(exc)), width, err=True)
+
+
+_DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
+"""The errors of a write that no report would name later: a full disk, a quota, a read-only one."""
 
 
 @contextlib.contextmanager

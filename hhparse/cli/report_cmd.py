@@ -399,11 +399,16 @@ def report_command(
 
             text = to_json(df)
         else:
-            from hhparse.reports.output import to_table
+            from hhparse.reports.output import table_parts
 
             color = out is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
             notes = _notes(name, df, {**filters, "by": by})
-            text = to_table(df, name=name, color=color, single=bool(player), notes=notes)
+            parts = table_parts(df, name=name, color=color, single=bool(player), notes=notes)
+            if out is None:  # written as it is laid out: a long table's text is never held whole
+                for part in parts:
+                    typer.echo(part, nl=False)
+                return
+            text = "".join(parts)  # a file is written once the whole table is made
         emit(text, out)
 
 

@@ -224,18 +224,6 @@ def graph_lines(
     return df
 
 
-_LAST = "SELECT * FROM final"
-
-
-def _hours_of(sql: str, cte: str) -> str:
-    """A graph's query (``graph.sql``, ``graph_lines.sql``) answering, instead of its points, the
-    hours its second pass reads the hands of (its CTE ``cte``: unit and hour)."""
-    body = sql.rstrip()
-    if not body.endswith(_LAST):
-        raise ValueError(f"a graph's query ends with {_LAST!r}")
-    return body.removesuffix(_LAST) + f"SELECT DISTINCT unit, hour FROM {cte}"
-
-
 @contextmanager
 def shared_hours(
     con: duckdb.DuckDBPyConnection,
@@ -249,15 +237,16 @@ def shared_hours(
 ) -> Iterator[None]:
     """Within the block, report ``name`` and :func:`graph_lines`, run on ``con`` under these
     filters, read the player's hours and the hands of the hours they order hand by hand from two
-    temporary tables made here (``pages/player_hours.sql``): a page that shows the ``graph``
-    report with its net-won lines reads the player's hands twice (once to add them up per hour,
-    once for the hands of the hours either graph needs) instead of twice for each. Nothing is made
-    for a report that does not read the hours.
+    temporary tables made here (:func:`hhparse.reports.hours.graph_hours`): a page that shows the
+    ``graph`` report with its net-won lines reads the player's hands twice (once to add them up
+    per hour, once for the hands of the hours either graph needs) instead of twice for each.
+    Nothing is made for a report that does not read the hours.
 
     Only for the report and the lines of one page: inside the block, ``player_hours`` and
     ``player_hour_hands`` return these filters' rows whatever they are asked (the hands only
     those of the hours the two graphs read: the report's own SQL and the lines' say which);
     after it, the macros are the warehouse's again."""
+    from hhparse.reports.hours import graph_hours
     from hhparse.reports.query import report_sql
 
     sql = report_sql(name)
@@ -265,31 +254,9 @@ def shared_hours(
         yield
         return
     params = resolve(con, player=player, since=since, until=until, game=game, stakes=stakes).params()
-    tail = "($player, $since, $until, $game, $stakes)"
-    try:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE page_hours AS SELECT * FROM player_hours{tail}", params)
-        con.execute(
-            "CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stakes) AS TABLE "
-            "SELECT * FROM page_hours"
-        )
-        graph = _hours_of(sql, "needed_hours")
-        lines = _hours_of(read_text("analytics", "pages", "graph_lines.sql"), "point_hours")
-        keys = f"CREATE OR REPLACE TEMP TABLE page_hour_keys AS SELECT * FROM ({graph}) UNION SELECT * FROM ({lines})"
-        con.execute(keys, {key: params.get(key) for key in set(re.findall(r"\$([a-z_]+)", keys))})
-        con.execute(
-            f"CREATE OR REPLACE TEMP TABLE page_hour_hands AS SELECT * FROM player_hour_hands{tail} "
-            "SEMI JOIN page_hour_keys USING (unit, hour)",
-            params,
-        )
-        con.execute(
-            "CREATE OR REPLACE MACRO player_hour_hands(p_player, p_since, p_until, p_game, p_stakes) AS TABLE "
-            "SELECT * FROM page_hour_hands"
-        )
+    lines = read_text("analytics", "pages", "graph_lines.sql")
+    with graph_hours(con, ((sql, "needed_hours"), (lines, "point_hours")), params):
         yield
-    finally:
-        con.execute(read_text("analytics", "pages", "player_hours.sql"))
-        for table in ("page_hours", "page_hour_keys", "page_hour_hands"):
-            con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def _num(values: Iterable[Any]) -> list[float | int]:

@@ -14,7 +14,7 @@ plain text (no matplotlib mathtext, so ``$...$`` in a name is just dollars).
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -161,9 +161,23 @@ def to_table(
     line (default: the terminal's, ``$COLUMNS``), columns chosen by importance with a legend, or
     a card when ``single`` (one player) and few rows; the ``hand`` report as its replay lines.
     Control and bidi characters in names are shown as escapes, never sent to the terminal."""
+    return "".join(table_parts(df, name=name, width=width, color=color, single=single, notes=notes))
+
+
+def table_parts(
+    df: pd.DataFrame,
+    *,
+    name: str = "",
+    width: int | None = None,
+    color: bool = False,
+    single: bool = False,
+    notes: Sequence[str] = (),
+) -> Iterator[str]:
+    """:func:`to_table`'s text in parts to write one after the other
+    (:func:`hhparse.reports.terminal.render_parts`): a long table is never held whole."""
     import shutil
 
-    from hhparse.reports.terminal import render_columns
+    from hhparse.reports.terminal import render_parts
 
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns
@@ -175,7 +189,7 @@ def to_table(
     # a nullable integer column iterates as numpy scalars, never coloured (terminal._sign)
     masked = {n for k, n in enumerate(names) if _masked_int(df.iloc[:, k])}
     first = REPORTS[name].first if name in REPORTS else ()
-    return render_columns(
+    return render_parts(
         data,
         names,
         len(df),
@@ -254,7 +268,7 @@ def _shown_arrow(column: pd.Series) -> pa.Array[Any] | None:
     if dtype.kind == "O":
         try:
             found = pa.array(column.to_numpy(), from_pandas=True)
-        except (pa.ArrowException, TypeError, ValueError):
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):  # (an int past 64 bits)
             return None
         if isinstance(found, pa.ChunkedArray):
             found = found.combine_chunks()

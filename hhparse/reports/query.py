@@ -9,6 +9,7 @@ each column means (``columns``: :mod:`hhparse.reports.columns`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import warnings
@@ -24,6 +25,7 @@ from hhparse.reports import derived
 from hhparse.reports.catalog import BY, REPORTS
 from hhparse.reports.columns import label
 from hhparse.reports.filters import Scope, resolve
+from hhparse.reports.hours import graph_hours, shared
 from hhparse.resources import data_dir, read_text
 from hhparse.tables.schema import create_views
 from hhparse.tables.store import damage_in, default_warehouse
@@ -225,7 +227,10 @@ def report(
             )
         values.update(extra)
     params = {key: values.get(key) for key in sorted(set(_PARAM.findall(sql)))}
-    df = frame(con.sql(sql, params=params))
+    with contextlib.ExitStack() as hours:
+        if "player_hours(" in sql and not shared(con):  # the graph: its hands read where they lie
+            hours.enter_context(graph_hours(con, ((sql, "needed_hours"),), params))
+        df = frame(con.sql(sql, params=params))
     if spec.by:
         unused = [col for b, col in _BY_COLUMNS.items() if b not in splits and col in df.columns]
         df = df.drop(columns=unused)

@@ -24,7 +24,7 @@ import math
 import numbers
 import re
 import textwrap
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Literal, NamedTuple
@@ -32,7 +32,7 @@ from typing import Any, Literal, NamedTuple
 from hhparse.reports.columns import COLUMNS, Column, label
 from hhparse.safetext import visible
 
-__all__ = ["cell_text", "column_text", "render", "render_columns"]
+__all__ = ["cell_text", "column_text", "render", "render_columns", "render_parts"]
 
 _SIGNED = ("money", "bb")
 _NUMERIC = ("money", "bb", "pct", "ratio", "count")
@@ -179,17 +179,50 @@ def render_columns(
     a sequence or an Arrow array), as a report's DataFrame holds them: no dict a row.
     ``uncoloured``: columns never coloured (their values are numpy scalars, whose signs do not
     subtract: see :func:`_sign`)."""
+    return "".join(
+        render_parts(
+            data,
+            columns,
+            size,
+            name=name,
+            width=width,
+            color=color,
+            single=single,
+            notes=notes,
+            first=first,
+            uncoloured=uncoloured,
+        )
+    )
+
+
+def render_parts(
+    data: Mapping[str, Any],
+    columns: Sequence[str],
+    size: int,
+    *,
+    name: str = "",
+    width: int = 80,
+    color: bool = False,
+    single: bool = False,
+    notes: Sequence[str] = (),
+    first: Sequence[str] = (),
+    uncoloured: Collection[str] = (),
+) -> Iterator[str]:
+    """:func:`render_columns`'s text in consecutive parts, to be written one after the other:
+    a long table's lines a block of rows at a time (``summary --by month``: 479,091 rows), so
+    that its text is never held whole. Everything that can fail or fall back to Rich is decided
+    before the first part is given: what follows only lays out rows."""
     width = max(int(width), 40)
     if name == "hand" and "text" in columns:
         lines: list[str] = []
         for text in _pylist(data["text"]):
             lines.extend(_wrap(visible(str(text or "")), width, "    "))
-        return "\n".join(lines) + "\n"
+        return iter(["\n".join(lines) + "\n"])
     if not size:
         out = ["(no rows)"]
         for note in notes:
             out.extend(_wrap(note, width))
-        return "\n".join(out) + "\n"
+        return iter(["\n".join(out) + "\n"])
     meta = {c: COLUMNS[c] if c in COLUMNS else _inferred_of(c, data[c]) for c in columns}
     texts = _Texts(data, meta)
     # an identity column the same on every row says nothing per row: once, above the table
@@ -212,7 +245,7 @@ def render_columns(
             uncoloured,
         )
         if card is not None:
-            return _finish(card, header_facts, [], notes, width)
+            return _finish([card], header_facts, [], notes, width)
     table, legend, hidden = _table(data, body_cols, meta, texts, width, color, first, uncoloured)
     return _finish(table, header_facts, legend, notes, width, hidden)
 
@@ -381,17 +414,24 @@ def column_text(values: Sequence[Any], column: Column) -> list[str]:
 
 
 def _finish(
-    body: str,
+    body: Iterable[str],
     facts: list[str],
     legend: list[tuple[str, str]],
     notes: Sequence[str],
     width: int,
     hidden: Sequence[str] = (),
-) -> str:
-    out: list[str] = []
+) -> Iterator[str]:
+    """The facts above the table, the table (its parts, the last ending its last line), then
+    its legend, the columns left out and the notes, each line ended."""
     if facts:
-        out.extend(_wrap("; ".join(facts), width))
-    out.append(body.rstrip("\n"))
+        yield "\n".join(_wrap("; ".join(facts), width)) + "\n"
+    parts = body if isinstance(body, Iterator) else iter(body)
+    previous = next(parts, "")
+    for part in parts:
+        yield previous
+        previous = part
+    yield previous.rstrip("\n") + "\n"
+    out: list[str] = []
     if legend:
         out.extend(_wrap("  ".join(f"{a} = {t}" for a, t in legend), width))
     if hidden:
@@ -405,7 +445,8 @@ def _finish(
         )
     for note in notes:
         out.extend(_wrap(note, width))
-    return "\n".join(out) + "\n"
+    if out:
+        yield "\n".join(out) + "\n"
 
 
 def _styled(text: str, value: Any, col: Column, color: bool) -> Any:
@@ -463,9 +504,10 @@ def _table(
     color: bool,
     first: Sequence[str] = (),
     uncoloured: Collection[str] = (),
-) -> tuple[str, list[tuple[str, str]], list[str]]:
-    """The table with the columns that fit, by importance; its legend and the columns left out.
-    ``texts``: each column's cells, an Arrow string array."""
+) -> tuple[Iterable[str], list[tuple[str, str]], list[str]]:
+    """The table with the columns that fit, by importance (its text in parts: see
+    :func:`_fast_layout`); its legend and the columns left out. ``texts``: each column's
+    cells, an Arrow string array."""
     from hhparse.reports.arrowtext import per_distinct
 
     naturals: dict[str, int] = {}
@@ -515,9 +557,9 @@ def _table(
     styles = [
         _styles(data[c]) if color and meta[c].kind in _SIGNED and c not in uncoloured else None for c in shown
     ]
-    body = _fast_layout(specs, cells, styles, width, color)
+    body: Iterable[str] | None = _fast_layout(specs, cells, styles, width, color)
     if body is None:
-        body = _rich_layout(specs, cells, styles, width, color)
+        body = [_rich_layout(specs, cells, styles, width, color)]
     legend = [(meta[c].short, meta[c].text) for c in shown if meta[c].short != meta[c].text]
     return body, legend, hidden
 
@@ -681,9 +723,10 @@ def _fast_layout(
     styles: Sequence[Any],
     width: int,
     color: bool,
-) -> str | None:
-    """The table Rich would print (:func:`_rich_layout`), a column at a time; None when it
-    cannot say (then Rich lays it out).
+) -> Iterable[str] | None:
+    """The table Rich would print (:func:`_rich_layout`), a column at a time, in parts (the
+    header and rule, then the lines of ``_CHUNK_ROWS`` rows at a time, made as they are
+    written); None when it cannot say (then Rich lays it out).
 
     Why: Rich measures, wraps, justifies and renders every cell through its general machinery,
     which for a table of thousands of rows costs more than the report's query. A table here is
@@ -743,17 +786,26 @@ def _fast_layout(
                 ons[code], offs[code] = on, off
     on_codes, off_codes = pa.array(ons, pa.string()), pa.array(offs, pa.string())
 
+    fitted: dict[int, tuple[Any, list[tuple[str, str]]]] = {}  # a column other than ASCII, fitted
+
     def column(k: int, rows: Any) -> Any:
-        """Column ``k``'s cells of ``rows`` (None: every row) as they print, without the one
-        space of padding on their right (written with the columns' separator); the last
-        column's end its line."""
+        """Column ``k``'s cells of ``rows`` (an Arrow array of row numbers, or a block of rows
+        ``(start, stop)``) as they print, without the one space of padding on their right
+        (written with the columns' separator); the last column's end its line. A block's
+        column is laid out as every row's (its text other than ASCII fitted once for all rows,
+        by :func:`fit_all` before the first block)."""
         spec, st = specs[k], styles[k]
-        texts = cells[k] if rows is None else cells[k].take(rows)
-        marks = None if st is None or not color else pa.array(st if rows is None else st[picked])
+        block = isinstance(rows, tuple)
+        if block:
+            texts = cells[k].slice(rows[0], rows[1] - rows[0])
+            marks = None if st is None or not color else pa.array(st[rows[0] : rows[1]])
+        else:
+            texts = cells[k].take(rows)
+            marks = None if st is None or not color else pa.array(st[picked])
         room = widths[k]  # no left pad; the right pad (1 but on the last column) outside
         if k < last:
             room -= 1
-        whole = wholes[k] if rows is None else joined(texts)
+        whole = wholes[k] if block else joined(texts)
         end = "\n" if k == last else ""
         tail: Any
         if whole.isascii() and room >= 1:  # _fit's layout, a column at a time: one cell a character
@@ -766,17 +818,37 @@ def _fast_layout(
             pad = pc.utf8_lpad if spec.justify == "right" else pc.utf8_rpad
             body, tail = pad(texts, room), end
         else:
-            encoded: Any = pc.dictionary_encode(texts)
-            fitted = [
-                _fit(t, room, spec.justify, cell_len, set_cell_size) for t in encoded.dictionary.to_pylist()
-            ]
+            if block:
+                indices, done = fitted[k]
+                indices = indices.slice(rows[0], rows[1] - rows[0])
+            else:
+                indices, done = fit(texts, room, spec.justify)
             if marks is None:
-                return pa.array([t + p + end for t, p in fitted], pa.string()).take(encoded.indices)
-            body = pa.array([t for t, _ in fitted], pa.string()).take(encoded.indices)
-            tail = pa.array([p + end for _, p in fitted], pa.string()).take(encoded.indices)
+                return pa.array([t + p + end for t, p in done], pa.string()).take(indices)
+            body = pa.array([t for t, _ in done], pa.string()).take(indices)
+            tail = pa.array([p + end for _, p in done], pa.string()).take(indices)
         if marks is not None:
             return pc.binary_join_element_wise(on_codes.take(marks), body, off_codes.take(marks), tail, "")
         return body if isinstance(tail, str) and not tail else pc.binary_join_element_wise(body, tail, "")
+
+    def fit(texts: Any, room: int, justify: str) -> tuple[Any, list[tuple[str, str]]]:
+        """Each distinct text laid out by :func:`_fit` (which may raise :class:`_Unlike`),
+        and each cell's index into them."""
+        encoded: Any = pc.dictionary_encode(texts)
+        done = [_fit(t, room, justify, cell_len, set_cell_size) for t in encoded.dictionary.to_pylist()]
+        return encoded.indices, done
+
+    def fit_all() -> None:
+        """Every column other than ASCII fitted for all rows, before the first line is given."""
+        for k in range(len(specs)):
+            room = widths[k] - (1 if k < last else 0)
+            if not (wholes[k].isascii() and room >= 1):
+                fitted[k] = fit(cells[k], room, specs[k].justify)
+
+    def blocks() -> Iterator[str]:
+        yield head[0] + "\n" + head[1] + "\n"
+        for start in range(0, n, _CHUNK_ROWS):
+            yield joined(lines((start, min(start + _CHUNK_ROWS, n))))
 
     def lines(rows: Any) -> Any:
         """The rows' lines, each with its newline: a cell's right pad and the space between
@@ -792,10 +864,16 @@ def _fast_layout(
         ):
             return None
         if len(picked) == n:
-            return reference
-        return head[0] + "\n" + head[1] + "\n" + joined(lines(None))
+            return [reference]
+        fit_all()
     except _Unlike:
         return None
+    return blocks()
+
+
+_CHUNK_ROWS = 1 << 16
+"""Rows laid out at a time by :func:`_fast_layout` (a few MB of text): a long table's lines
+are made as they are written, never all at once."""
 
 
 def _fit(text: str, room: int, justify: str, cell_len: Any, set_cell_size: Any) -> tuple[str, str]:

@@ -912,6 +912,12 @@ HERO_SLOTS = Table(
         _c("allin_ev", _I64, "Sum of `allin_ev`.", money=True),
         _c("ev_up", _I64, "Sum of the positive `allin_ev`.", money=True),
         _c("last_start", _TS_UTC, "Latest `start_utc` of the hands."),
+        _c(
+            "last_id",
+            _STR,
+            "`hand_id` of the last hand in the graphs' order (`start_utc`, then `hand_id`): the hand "
+            "a graph's point at the end of an hour names.",
+        ),
     ),
 )
 
