@@ -48,8 +48,7 @@ SELECT
     hp.ev_street,
     hp.ev_method,
     hp.ev_std_err,
-    (hp.position = 'BB' AND NOT hp.vpip AND NOT hp.pfr AND NOT hp.saw_flop
-        AND hp.collected > 0)::INT                                            AS walk,
+    is_walk(hp.position, hp.vpip, hp.pfr, hp.saw_flop, hp.collected)::INT     AS walk,
     hp.vpip::INT                                                               AS vpip,
     hp.pfr::INT                                                                AS pfr,
     hp.three_bet_opportunity::INT                                              AS three_bet_opp,
@@ -155,7 +154,7 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             postflop_folds                                                                    AS sum_postflop_folds,
             CASE WHEN went_to_showdown THEN net ELSE 0 END                                   AS sum_showdown_net,
             vpip                                                                              AS if_vpip,
-            position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0        AS if_walks,
+            is_walk(position, vpip, pfr, saw_flop, collected)                                 AS if_walks,
             pfr                                                                               AS if_pfr,
             three_bet_opportunity                                                             AS if_three_bet_opp,
             three_bet                                                                         AS if_three_bet,

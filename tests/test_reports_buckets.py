@@ -227,6 +227,8 @@ def test_a_month_bucket_starts_fourteen_hours_into_the_month() -> None:
     first = datetime(2024, 5, 1, tzinfo=UTC)
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
+    con.execute(read_text("analytics", "rows.sql"))
+    assert "bucket_slot(start_utc)" in read_text("analytics", "buckets.sql")
     slots = {}
     for when in (
         first + timedelta(hours=14) - timedelta(microseconds=1),
@@ -234,11 +236,7 @@ def test_a_month_bucket_starts_fourteen_hours_into_the_month() -> None:
         datetime(2024, 6, 1, tzinfo=UTC) - timedelta(hours=14) - timedelta(microseconds=1),
         datetime(2024, 6, 1, tzinfo=UTC) - timedelta(hours=14),
     ):
-        sql = read_text("analytics", "buckets.sql")
-        slot_expr = sql[sql.index("CASE WHEN start_utc >=") : sql.index("AS utc_slot")]
-        slots[when] = con.execute(
-            f"SELECT {slot_expr} FROM (SELECT $t::TIMESTAMPTZ AS start_utc)", {"t": when}
-        ).fetchall()[0][0]
+        slots[when] = con.execute("SELECT bucket_slot($t::TIMESTAMPTZ)", {"t": when}).fetchall()[0][0]
     values = list(slots.values())
     assert values[0] is not None and values[1] is None and values[2] is None and values[3] is not None
 

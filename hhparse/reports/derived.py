@@ -277,12 +277,14 @@ class Refresh:
 
 def _session() -> Any:
     """A DuckDB connection for derived builds: a UTC session (the derived tables key time by UTC
-    month and slot) that draws no progress bar (a build runs inside an import or a report)."""
+    month and slot) that draws no progress bar (a build runs inside an import or a report), with
+    the macros of the values the reports compute alike on the raw rows (``analytics/rows.sql``)."""
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
     con.execute("SET enable_progress_bar = false")
+    con.execute(read_text("analytics", "rows.sql"))
     return con
 
 

@@ -67,6 +67,7 @@ def warehouse(path: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConn
         for node in sorted(staging.iterdir(), key=lambda n: n.name):
             if node.name.endswith(".sql"):
                 con.execute(node.read_text(encoding="utf-8"))
+        con.execute(read_text("analytics", "rows.sql"))
         con.execute(read_text("analytics", "filters.sql"))
         con.execute(scoped.sql())
         con.execute(read_text("analytics", "stats.sql"))
