@@ -203,15 +203,16 @@ def raw_connection(root: Path) -> duckdb.DuckDBPyConnection:
 def publish_three_batches(
     root: Path,
     hands: Sequence[Mapping[str, Any]],
-    publish: Callable[[Path, Sequence[Mapping[str, Any]], int], None],
+    hand: Callable[[Mapping[str, Any]], tuple[list[dict[str, Any]], dict[str, Any]]],
     names: Sequence[str],
 ) -> bool:
-    """The drawn hands' first two batches published and covered by the derived tables ``names``,
-    then the third published after them (read raw). False when no batch had hands (no warehouse)."""
-    publish(root, hands, 0)
-    publish(root, hands, 1)
+    """The drawn hands' first two batches published (:func:`publish_drawn`) and covered by the
+    derived tables ``names``, then the third published after them (read raw). False when no batch
+    had hands (no warehouse)."""
+    publish_drawn(root, hands, 0, hand)
+    publish_drawn(root, hands, 1, hand)
     derived.refresh(root, names=names)
-    publish(root, hands, 2)
+    publish_drawn(root, hands, 2, hand)
     return (root / "manifest.json").exists()
 
 

@@ -11,7 +11,7 @@ two may differ by 0.01 where the exact value sits on a rounding tie. Everything 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,6 @@ from reports_rows import (
     Rows,
     assert_same_but_floats,
     courchevel,
-    publish_drawn,
     publish_three_batches,
     raw_connection,
     seated,
@@ -116,10 +115,6 @@ def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return [{"player": name} | p for name, p in h["players"]], own | courchevel(h["hilo"])
 
 
-def _publish(root: Path, hands: Sequence[Mapping[str, Any]], batch: int) -> None:
-    publish_drawn(root, hands, batch, _drawn)
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
@@ -141,7 +136,7 @@ def test_bucket_path_equals_raw_path_on_random_warehouses(
     --since/--until days cutting months, in zones from UTC-12 to UTC+14 with quarter-hour offsets
     and DST changes."""
     root = tmp_path_factory.mktemp("buckets") / "wh"
-    if not publish_three_batches(root, hands, _publish, ["player_buckets"]):
+    if not publish_three_batches(root, hands, _drawn, ["player_buckets"]):
         return
     fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,6 @@ from reports_rows import (
     ZONES,
     Rows,
     assert_same_but_floats,
-    publish_drawn,
     publish_three_batches,
     raw_connection,
     seated,
@@ -108,10 +107,6 @@ def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return players, own
 
 
-def _publish(root: Path, hands: Sequence[Mapping[str, Any]], batch: int) -> None:
-    publish_drawn(root, hands, batch, _drawn)
-
-
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
@@ -136,7 +131,7 @@ def test_door_bucket_path_equals_raw_path_on_random_warehouses(
     cutting months, the --game and --stakes filters, in zones from UTC-12 to UTC+14 with
     quarter-hour offsets and DST changes."""
     root = tmp_path_factory.mktemp("door") / "wh"
-    if not publish_three_batches(root, hands, _publish, ["door_buckets"]):
+    if not publish_three_batches(root, hands, _drawn, ["door_buckets"]):
         return
     fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:

@@ -11,7 +11,7 @@ so those may differ by 0.01 where the exact value sits on a rounding tie (as the
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,6 @@ from reports_rows import (
     Rows,
     assert_same_but_floats,
     courchevel,
-    publish_drawn,
     publish_three_batches,
     raw_connection,
 )
@@ -101,10 +100,6 @@ def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return players, {"start_utc": h["day"] + timedelta(seconds=h["seconds"])} | courchevel(h["hilo"])
 
 
-def _publish(root: Path, hands: Sequence[Mapping[str, Any]], batch: int) -> None:
-    publish_drawn(root, hands, batch, _drawn)
-
-
 _filters = st.fixed_dictionaries(
     {
         "since": st.one_of(st.none(), st.sampled_from(NEAR), st.dates(date(2023, 12, 30), date(2024, 4, 9))),
@@ -139,7 +134,7 @@ def test_slot_path_equals_raw_path_on_random_warehouses(
     tournaments, two hero accounts; every filter, in zones from UTC-12 to UTC+14 with quarter-hour
     offsets and DST changes: the hours, the graph (both paths of it) and the lines agree."""
     root = tmp_path_factory.mktemp("slots") / "wh"
-    if not publish_three_batches(root, hands, _publish, ["hero_slots"]):
+    if not publish_three_batches(root, hands, _drawn, ["hero_slots"]):
         return
     fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:

@@ -11,7 +11,7 @@ counts and integer sums.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -104,10 +104,6 @@ def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return [{"player": name} | p for name, p, _show in h["players"]], own | courchevel(h["hilo"])
 
 
-def _publish(root: Path, hands: Sequence[Mapping[str, Any]], batch: int) -> None:
-    publish_drawn(root, hands, batch, _drawn)
-
-
 # days around the hands' month boundaries (cutting a month near its hands), or anywhere
 _day = st.one_of(
     st.none(),
@@ -145,7 +141,7 @@ def test_hilo_through_the_derived_tables_equals_the_raw_rows(
     --since/--until days cutting months, every filter, in zones from UTC-12 to UTC+14 with
     quarter-hour offsets and DST changes."""
     root = tmp_path_factory.mktemp("hilo") / "wh"
-    if not publish_three_batches(root, hands, _publish, ["player_buckets", "shown_lows"]):
+    if not publish_three_batches(root, hands, _drawn, ["player_buckets", "shown_lows"]):
         return
     fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
@@ -195,10 +191,10 @@ def test_the_edge_months_of_a_range_are_read_raw_from_covered_files(tmp_path: Pa
         _shown_hand(datetime(2024, 3, 31, 23, tzinfo=UTC), 2),
     ]
     root = tmp_path / "wh"
-    _publish(root, hands, 0)
-    _publish(root, hands, 1)
+    publish_drawn(root, hands, 0, _drawn)
+    publish_drawn(root, hands, 1, _drawn)
     assert derived.refresh(root, names=["player_buckets", "shown_lows"])
-    _publish(root, hands, 2)
+    publish_drawn(root, hands, 2, _drawn)
     fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
         for con in (fast, raw):
