@@ -53,7 +53,7 @@ def test_every_source_has_its_two_macros(con: duckdb.DuckDBPyConnection) -> None
             "SELECT function_name FROM duckdb_functions() WHERE function_type = 'table_macro'"
         ).fetchall()
     }
-    for rows in scoped.ROWS:
+    for rows in scoped.SOURCES:
         assert {f"{rows.name}_within", f"{rows.name}_in"} <= made, rows.name
 
 
@@ -70,7 +70,7 @@ def test_exactly_one_branch_holds(
     assert [h[0] if h else None for h in holds].count(True) == 1
 
 
-@pytest.mark.parametrize("rows", [r.name for r in scoped.ROWS])
+@pytest.mark.parametrize("rows", [r.name for r in scoped.SOURCES])
 @pytest.mark.parametrize("use", [True, False])
 def test_the_branches_not_taken_fold_away(con: duckdb.DuckDBPyConnection, rows: str, use: bool) -> None:
     """Without --game and --stakes no held game or stake is joined; with --game one is (where the

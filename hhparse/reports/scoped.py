@@ -1,4 +1,4 @@
-"""The rows the reports read, each within the report's filters: one declaration (:data:`ROWS`)
+"""The rows the reports read, each within the report's filters: one declaration (:data:`SOURCES`)
 from which the table macros ``<name>_within`` and ``<name>_in`` are written (:func:`sql`), run on
 every connection between ``analytics/filters.sql`` (the tests of a row they apply) and
 ``analytics/stats.sql`` and the pages (which read them; :func:`hhparse.reports.query.warehouse`).
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from hhparse.reports.derived import REGISTRY, Derived
 
-__all__ = ["BRANCHES", "ROWS", "Rows", "sql"]
+__all__ = ["BRANCHES", "SOURCES", "Source", "sql"]
 
 DEALT_IN = "t.dealt_in"
 PLAYER = "(p_player IS NULL OR t.player = p_player)"
@@ -89,7 +89,7 @@ def unslotted_or_player(d: Derived) -> str:
 
 
 @dataclass(frozen=True)
-class Rows:
+class Source:
     """One source of rows a report reads within its filters: the macros ``<name>_within`` and
     ``<name>_in`` read ``source`` (a table, a view or a subquery of ``p_player``, ``p_since``,
     ``p_until``) as ``t``, and keep the rows passing every test of ``test`` (the player and the
@@ -100,25 +100,25 @@ class Rows:
     test: tuple[str, ...]
 
 
-ROWS: tuple[Rows, ...] = (
+SOURCES: tuple[Source, ...] = (
     # the raw rows of every file: the graphs' hands, and every report's reference
-    Rows("player_rows", "hand_players", RAW),
+    Source("player_rows", "hand_players", RAW),
     # what player_stats and hilo read beside the player buckets, and the buckets
-    Rows("stats_rows", edge_months(REGISTRY["player_buckets"]), RAW),
-    Rows("bucket_rows", "player_buckets", (PLAYER, BUCKET_DAYS)),
+    Source("stats_rows", edge_months(REGISTRY["player_buckets"]), RAW),
+    Source("bucket_rows", "player_buckets", (PLAYER, BUCKET_DAYS)),
     # door_card.sql's, likewise beside the door buckets
-    Rows("door_rows", edge_months(REGISTRY["door_buckets"]), RAW),
-    Rows("door_bucket_rows", "door_buckets", (PLAYER, BUCKET_DAYS)),
+    Source("door_rows", edge_months(REGISTRY["door_buckets"]), RAW),
+    Source("door_bucket_rows", "door_buckets", (PLAYER, BUCKET_DAYS)),
     # player_hours' (pages/player_hours.sql): the hero's rows (or p_player's) beside the hero's
     # slots, and the slots, none with p_player; a slot's dates in_days' on its start (one local
     # day per slot: exact in a session zone of whole quarter-hour offsets, the only one in which
     # hhparse.reports.derived.create_views lets the slots cover anything)
-    Rows(
+    Source(
         "hour_rows",
         unslotted_or_player(REGISTRY["hero_slots"]),
         (DEALT_IN, "(CAST(p_player AS VARCHAR) IS NOT NULL OR t.is_hero)", PLAYER, DAYS),
     ),
-    Rows(
+    Source(
         "slot_rows",
         "hero_slots",
         ("CAST(p_player AS VARCHAR) IS NULL", "in_days(p_since, p_until, t.utc_slot)"),
@@ -127,9 +127,9 @@ ROWS: tuple[Rows, ...] = (
 """Every source, in the order the macros are created."""
 
 
-def _macros(rows: Rows) -> str:
-    within = f"{rows.name}_within"
-    tests = "\n  AND ".join(rows.test)
+def _macros(source: Source) -> str:
+    within = f"{source.name}_within"
+    tests = "\n  AND ".join(source.test)
     branches = "\nUNION ALL\n".join(
         f"SELECT *\nFROM {within}(p_player, p_since, p_until) AS t\nWHERE "
         + "\n  AND ".join((keep, *row_tests))
@@ -137,12 +137,12 @@ def _macros(rows: Rows) -> str:
     )
     return (
         f"CREATE OR REPLACE MACRO {within}(p_player, p_since, p_until) AS TABLE\n"
-        f"SELECT *\nFROM {rows.source} AS t\nWHERE {tests};\n\n"
-        f"CREATE OR REPLACE MACRO {rows.name}_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE\n"
+        f"SELECT *\nFROM {source.source} AS t\nWHERE {tests};\n\n"
+        f"CREATE OR REPLACE MACRO {source.name}_in(p_player, p_since, p_until, p_game, p_stakes) AS TABLE\n"
         f"{branches};\n"
     )
 
 
 def sql() -> str:
-    """The SQL that creates every source's two macros (:data:`ROWS`)."""
-    return "\n".join(_macros(r) for r in ROWS)
+    """The SQL that creates every source's two macros (:data:`SOURCES`)."""
+    return "\n".join(_macros(r) for r in SOURCES)
