@@ -35,6 +35,11 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   (:func:`_preflop_counts`). Every board is counted, so the result is exact. Pre-flop
   Courchevel (the exposed card known, four to come) is counted the same way: the known rank with
   a multiset of four new ones, the flushes apart per suit (:func:`_known_card_counts`).
+* **Pre-flop counting compiled.** Counting a pre-flop board's classes and flush boards takes a
+  few hundred small numpy calls a spot, each at numpy's per-call floor; a compiled install runs
+  the same counting as loops over the same tables in C (``_preflop.c``, :func:`_kernel_counts`).
+  The numpy counting stays the reference: a pure-Python install runs it, and the tests compare
+  the two outcome by outcome.
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
   outcome is settled once (:func:`_settle`).
@@ -55,6 +60,11 @@ from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
+
+try:  # compiled at install beside the engine (hatch_build.py); absent from a pure-Python install
+    from hhparse.rules import _preflop
+except ImportError:  # pragma: no cover - which branch runs depends on the install
+    _preflop = None  # type: ignore[assignment]
 
 __all__ = [
     "CARD_INDEX",
@@ -784,6 +794,75 @@ def _ways(available: Array, counts: Array) -> Array:
     return out
 
 
+_USE_KERNEL = True
+"""Count pre-flop boards in the compiled kernel (:func:`_kernel_counts`) when it is installed;
+the tests turn it off to compare with the numpy counting below, its reference."""
+
+
+@lru_cache(maxsize=1)
+def _kernel_tables() -> tuple[Array, ...]:
+    """Hand the kernel the tables it counts with (once a process): this module's, so that both
+    countings read the same ones. The kernel holds on to them."""
+    assert _preflop is not None
+    rc = _rank_classes()
+    tables = tuple(
+        np.ascontiguousarray(t, dtype=np.int32)
+        for t in (
+            NF,
+            LOWTAB,
+            FL,
+            rc.ms4,
+            rc.parts,
+            rc.low_ranks,
+            rc.distinct,
+            *_LOW4,
+            *_LOW5,
+            *(rc.with_suited[j] for j in (3, 4, 5)),
+            *(rc.suited_mask[j] for j in (3, 4, 5)),
+            *(rc.suited_tmask[j] for j in (3, 4, 5)),
+            _IN_A_STRAIGHT,
+            _PAIRS2,
+        )
+    )
+    _preflop.load(tables)
+    return tables
+
+
+_KERNEL_MAX_BITS: Final = 62
+"""The widest outcome (every contested pot's winners' masks together) the kernel packs in one
+integer; wider spots (many players and side pots, hi/lo) are counted in numpy."""
+
+
+def _kernel_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array
+) -> tuple[list[list[int]], list[int]] | None:
+    """:func:`_preflop_counts` in compiled code (``hhparse/rules/_preflop.c``): the same counting
+    of the same boards with the same tables, as loops instead of a few hundred numpy calls a spot
+    (``docs/performance.md``). ``None`` when the kernel is not installed, turned off, or the spot
+    is wider than it takes; the numpy counting then runs."""
+    if _preflop is None or not _USE_KERNEL:
+        return None
+    row_of = {i: r for r, i in enumerate(rows)}
+    pots = bytearray()
+    widths: list[int] = []
+    for pot in spot.pots:
+        if len(pot.eligible) > 1:
+            pots.append(len(pot.eligible))
+            pots.extend(row_of[i] for i in pot.eligible)
+            widths.append(2 * len(pot.eligible) if spot.hilo else len(pot.eligible))
+    if sum(widths) > _KERNEL_MAX_BITS or len(rows) > 16 or holes.shape[1] > 16:
+        return None
+    _kernel_tables()
+    keys, counts = _preflop.counts(
+        holes.astype(np.uint8).tobytes(),
+        holes.shape[1],
+        unseen.astype(np.uint8).tobytes(),
+        bytes(pots),
+        spot.hilo,
+    )
+    return _decode(keys, widths), counts
+
+
 def _preflop_counts(
     spot: EquitySpot, holes: Array, rows: list[int], unseen: Array
 ) -> tuple[list[list[int]], list[int]]:
@@ -800,7 +879,12 @@ def _preflop_counts(
     A suit in which one contender alone can make a flush (the usual case) is settled per rank
     class, not per set of suited ranks (:func:`_lone_flush`): that contender's flush, unless a
     straight flush, wins every high it can win and changes nothing where another contender has
-    a full house or better, whatever the suited ranks are."""
+    a full house or better, whatever the suited ranks are.
+
+    The compiled kernel counts the same way when it is installed (:func:`_kernel_counts`)."""
+    counted = _kernel_counts(spot, holes, rows, unseen)
+    if counted is not None:
+        return counted
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)

@@ -1,0 +1,6 @@
+"""Types of the compiled pre-flop kernel (``_preflop.c``; used by :mod:`hhparse.rules.equity` only)."""
+
+def load(tables: tuple[object, ...], /) -> None: ...
+def counts(
+    holes: bytes, hole_size: int, unseen: bytes, pots: bytes, hilo: bool, /
+) -> tuple[list[int], list[int]]: ...
