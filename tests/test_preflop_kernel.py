@@ -38,25 +38,34 @@ def test_a_compiled_build_has_the_kernel() -> None:
 
 
 def _counted(spot: EquitySpot, kernel: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[int], int]]:
-    """The spot's outcomes and their boards from one of the two countings, in outcome order."""
+    """The spot's outcomes and their boards from one of the two countings, in outcome order
+    (``_preflop_counts``, or ``_known_card_counts`` when the spot has a board card)."""
     holes = [[E.CARD_INDEX[c] for c in h] for h in spot.holes]
-    seen = {*(E.CARD_INDEX[c] for c in spot.dead), *(c for h in holes for c in h)}
+    known = np.array([E.CARD_INDEX[c] for c in spot.board], dtype=np.int64)
+    seen = {*known.tolist(), *(E.CARD_INDEX[c] for c in spot.dead), *(c for h in holes for c in h)}
     unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
     rows = sorted({i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible})
+    rows_holes = np.array([holes[i] for i in rows])
     with monkeypatch.context() as m:
         m.setattr(E, "_USE_KERNEL", kernel)
-        if kernel:
-            assert E._kernel_counts(spot, np.array([holes[i] for i in rows]), rows, unseen) is not None
-        outcomes, counts = E._preflop_counts(spot, np.array([holes[i] for i in rows]), rows, unseen)
+        if len(known):
+            if kernel:
+                assert E._kernel_known_counts(spot, rows_holes, rows, unseen, known) is not None
+            outcomes, counts = E._known_card_counts(spot, rows_holes, rows, unseen, known)
+        else:
+            if kernel:
+                assert E._kernel_counts(spot, rows_holes, rows, unseen) is not None
+            outcomes, counts = E._preflop_counts(spot, rows_holes, rows, unseen)
     return sorted(zip(outcomes, counts, strict=True))
 
 
 @st.composite
-def preflop_spots(draw: st.DrawFn) -> EquitySpot:
+def preflop_spots(draw: st.DrawFn, b0: int = 0) -> EquitySpot:
     """Pre-flop spots of every shape the kernel takes: 2-5 contenders, 4-6 hole cards, hi/lo or
     high, dead cards, side pots whose odd-chip order is any order of their players, runs twice,
-    a pot only one player can win. ``flushy`` deals the hole cards mostly from two suits, so that
-    suits held by two contenders, lone flushers and straight flushes are common."""
+    a pot only one player can win; ``b0`` board cards known (Courchevel's exposed card: 1).
+    ``flushy`` deals the cards mostly from two suits, so that suits held by two contenders, lone
+    flushers, straight flushes and an exposed card of a flush suit are common."""
     deck = list(draw(st.permutations(FULL_DECK)))
     if draw(st.booleans()):  # flushy
         suits = draw(st.sampled_from(("hs", "cd", "sd", "hc")))
@@ -65,6 +74,8 @@ def preflop_spots(draw: st.DrawFn) -> EquitySpot:
     hole_size = draw(st.sampled_from((4, 5, 6)))
     holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
     at = n_players * hole_size
+    board = tuple(deck[at : at + b0])
+    at += b0
     n_dead = draw(st.sampled_from((0, 0, 3, 8, 20)))
     dead = tuple(deck[at : at + n_dead])
     pots = [EquityPot(((0, draw(st.integers(1, 9999))),), tuple(draw(st.permutations(range(n_players)))))]
@@ -76,7 +87,7 @@ def preflop_spots(draw: st.DrawFn) -> EquitySpot:
             )
     if draw(st.booleans()):
         pots.append(EquityPot(((0, draw(st.integers(1, 50))),), (n_players - 1,)))
-    return EquitySpot(draw(st.booleans()), hole_size, holes, (), dead, tuple(pots))
+    return EquitySpot(draw(st.booleans()), hole_size, holes, board, dead, tuple(pots))
 
 
 @needs_kernel
@@ -84,6 +95,18 @@ def preflop_spots(draw: st.DrawFn) -> EquitySpot:
 @given(spot=preflop_spots())
 def test_the_kernel_counts_every_outcome_as_numpy_does(spot: EquitySpot) -> None:
     """Same outcomes, same boards for each: every share of every pot, half and run identical."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _counted(spot, True, monkeypatch) == _counted(spot, False, monkeypatch)
+        monkeypatch.setattr(E, "_USE_KERNEL", False)
+        reference = equity(spot)
+    assert equity(spot) == reference
+
+
+@needs_kernel
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(spot=preflop_spots(b0=1))
+def test_the_kernel_counts_a_known_cards_boards_as_numpy_does(spot: EquitySpot) -> None:
+    """Pre-flop Courchevel (the exposed card known, four to come): the same outcomes and boards."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert _counted(spot, True, monkeypatch) == _counted(spot, False, monkeypatch)
         monkeypatch.setattr(E, "_USE_KERNEL", False)
@@ -132,6 +155,10 @@ def test_the_kernel_refuses_what_is_not_a_spot() -> None:
     for args in bad:
         with pytest.raises(ValueError):
             E._preflop.counts(*args, True)
+    assert E._preflop.counts_known(holes, 4, unseen[1:], 8, bytes([2, 0, 1]), True)[1]
+    for known in (7, 8, 52, -1):  # held, also unseen, not a card
+        with pytest.raises(ValueError):
+            E._preflop.counts_known(holes, 4, unseen, known, bytes([2, 0, 1]), True)
 
 
 @needs_kernel
@@ -141,7 +168,7 @@ def test_tables_of_the_wrong_size_are_refused_and_the_loaded_ones_kept() -> None
     spot = (bytes([0, 1, 2, 3, 4, 5, 6, 7]), 4, bytes(range(8, 52)), bytes([2, 0, 1]), True)
     before = E._preflop.counts(*spot)
     with pytest.raises(ValueError):
-        E._preflop.load((*tables[:-1], tables[-1][:, :90]))
+        E._preflop.load((*tables[:-1], tables[-1][:-1]))
     with pytest.raises(ValueError):  # an index out of its table's range
         E._preflop.load((tables[0], tables[1], tables[2], tables[3] + 1000, *tables[4:]))
     with pytest.raises(TypeError):

@@ -1,4 +1,5 @@
-/* Pre-flop boards counted by rank class, in C: hhparse.rules.equity's _preflop_counts.
+/* Pre-flop boards counted by rank class, in C: hhparse.rules.equity's _preflop_counts (no board
+card known: Omaha, 5 and 6 Card Omaha) and _known_card_counts (one known: Courchevel).
 
 Why: a pre-flop Omaha-family spot (no board card known) is counted by rank class, not listed
 (the module docstring of hhparse/rules/equity.py). In numpy that takes a few hundred small
@@ -24,6 +25,8 @@ The API (called by hhparse/rules/equity.py only; hhparse/rules/_preflop.pyi type
       keys: each outcome as _joint packs it (per pot, its high winners' mask and, hi/lo, its
             low winners' mask above it, the pots one after the other), ascending; counts: the
             boards giving each (outcomes no board gives are left out).
+  counts_known(holes, hole_size, unseen, known, pots, hilo) -> (keys, counts)
+      the same with one board card known (`known`, a card index), four to come.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -63,6 +66,13 @@ enum {
     TABLE_TMASK5,       /* (1287, 10) */
     TABLE_IN_STRAIGHT,  /* (8192,) whether a straight holds every rank of the mask */
     TABLE_PAIRS2,       /* (2, 91) the multisets of two ranks: first ranks, second ranks */
+    /* one board card known, four to come (counts_known) */
+    TABLE_DISTINCT4,    /* (4, 1820) 5 * rank + count of a four-rank multiset's ranks, 65 past them */
+    TABLE_ADD_RANK,     /* (1820, 13) the class of a four-rank multiset and a rank (R: five of it) */
+    TABLE_WK2,          /* (78, 91) two suited ranks x multiset of two others -> four-rank multiset */
+    TABLE_WK3,          /* (286, 13) */
+    TABLE_WK4,          /* (715, 1) */
+    TABLE_SMASK2,       /* (78,) rank mask of each set of two ranks */
     N_TABLES
 };
 
@@ -100,6 +110,12 @@ expected_size(int t, Py_ssize_t r)
     case TABLE_TMASK5: return 1287 * 10;
     case TABLE_IN_STRAIGHT: return 8192;
     case TABLE_PAIRS2: return 2 * 91;
+    case TABLE_DISTINCT4: return 4 * N_PARTS;
+    case TABLE_ADD_RANK: return N_PARTS * 13;
+    case TABLE_WK2: return 78 * 91;
+    case TABLE_WK3: return 286 * 13;
+    case TABLE_WK4: return 715;
+    case TABLE_SMASK2: return 78;
     }
     return -1;
 }
@@ -119,6 +135,10 @@ index_bound(int t, Py_ssize_t r)
     case TABLE_SMASK3: case TABLE_SMASK4: case TABLE_SMASK5: case TABLE_TMASK3: case TABLE_TMASK4:
     case TABLE_TMASK5: return 8191;
     case TABLE_PAIRS2: return 12;
+    case TABLE_DISTINCT4: return 65;
+    case TABLE_ADD_RANK: return (int32_t)r; /* r: no class */
+    case TABLE_WK2: case TABLE_WK3: case TABLE_WK4: return N_PARTS - 1;
+    case TABLE_SMASK2: return 8191;
     }
     return -1;
 }
@@ -372,6 +392,8 @@ typedef struct {
     int32_t *loc;          /* (rows, R) best low per class (hi/lo only) */
     uint64_t *code;        /* (R,) each class's outcome */
     int64_t *plain[MAX_ROWS]; /* (R,) a lone flusher's plain flush boards per class, or NULL */
+    int32_t *scratch;         /* (R,) values */
+    uint64_t *scratch_codes;  /* (R,) codes */
 } Spot;
 
 static inline int32_t
@@ -734,16 +756,108 @@ flush_boards(Spot *s, Tally *tally, int suit, int first)
     return 0;
 }
 
+/* Read a spot (counts' and counts_known's arguments) into `s`, its arrays allocated, and the
+   tally for its outcomes; -1 with an exception set when malformed. `known`: a board card
+   already dealt, or -1. */
+static int
+spot_open(Spot *s, Tally *tally, const Py_buffer *hb, int h, const Py_buffer *ub, int known,
+          const Py_buffer *pb, int hilo)
+{
+    const Py_ssize_t R = n_classes;
+    const unsigned char *holes = hb->buf, *unseen = ub->buf, *pots = pb->buf;
+    int in_play[52] = {0};
+    if (R == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "load() the tables first");
+        return -1;
+    }
+    if (h < 2 || h > MAX_HOLE || hb->len % h != 0 || hb->len / h < 2 || hb->len / h > MAX_ROWS) {
+        PyErr_SetString(PyExc_ValueError, "holes: 2 to 16 rows of 2 to 16 cards");
+        return -1;
+    }
+    s->n_rows = (int)(hb->len / h);
+    s->h = h;
+    s->hilo = hilo;
+    s->holes = holes;
+    for (Py_ssize_t e = 0; e < hb->len; e++) {
+        if (holes[e] >= 52 || in_play[holes[e]]++) {
+            PyErr_SetString(PyExc_ValueError, "holes: a card twice or not a card");
+            return -1;
+        }
+    }
+    if (known >= 0 && (known >= 52 || in_play[known]++)) {
+        PyErr_SetString(PyExc_ValueError, "known: held, or not a card");
+        return -1;
+    }
+    for (Py_ssize_t e = 0; e < ub->len; e++) {
+        if (unseen[e] >= 52 || in_play[unseen[e]]++) {
+            PyErr_SetString(PyExc_ValueError, "unseen: a card twice, held, known, or not a card");
+            return -1;
+        }
+        s->avail[unseen[e] >> 2]++;
+        s->insuit[unseen[e] & 3] |= 1 << (unseen[e] >> 2);
+    }
+    for (Py_ssize_t e = 0; e < pb->len;) {
+        int n = pots[e++];
+        if (s->n_pots == MAX_ROWS * 2 || n < 2 || n > s->n_rows || e + n > pb->len) {
+            PyErr_SetString(PyExc_ValueError, "pots: malformed");
+            return -1;
+        }
+        Pot *p = &s->pots[s->n_pots++];
+        p->n = n;
+        p->shift = s->bits;
+        for (int x = 0; x < n; x++) {
+            p->rows[x] = pots[e++];
+            if (p->rows[x] >= s->n_rows) {
+                PyErr_SetString(PyExc_ValueError, "pots: a row out of range");
+                return -1;
+            }
+        }
+        s->high_bits |= (((uint64_t)1 << n) - 1) << s->bits;
+        s->bits += hilo ? 2 * n : n;
+        if (s->bits > MAX_BITS) {
+            PyErr_SetString(PyExc_ValueError, "pots: outcomes too wide for 62 bits");
+            return -1;
+        }
+    }
+    if (s->n_pots == 0) {
+        PyErr_SetString(PyExc_ValueError, "pots: none contested");
+        return -1;
+    }
+    s->nfc = PyMem_Malloc((size_t)s->n_rows * R * sizeof(int32_t));
+    s->loc = hilo ? PyMem_Malloc((size_t)s->n_rows * R * sizeof(int32_t)) : NULL;
+    s->code = PyMem_Malloc((size_t)R * sizeof(uint64_t));
+    s->scratch = PyMem_Malloc((size_t)R * sizeof(int32_t));
+    s->scratch_codes = PyMem_Malloc((size_t)R * sizeof(uint64_t));
+    if (s->nfc == NULL || (hilo && s->loc == NULL) || s->code == NULL || s->scratch == NULL ||
+        s->scratch_codes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (tally_init(tally, s->bits, 256) < 0)
+        return -1;
+    class_values(s);
+    return 0;
+}
+
+static void
+spot_close(Spot *s, Tally *tally)
+{
+    for (int i = 0; i < MAX_ROWS; i++)
+        PyMem_Free(s->plain[i]);
+    tally_free(tally);
+    PyMem_Free(s->nfc);
+    PyMem_Free(s->loc);
+    PyMem_Free(s->code);
+    PyMem_Free(s->scratch);
+    PyMem_Free(s->scratch_codes);
+}
+
 static PyObject *
 counts(PyObject *self, PyObject *args)
 {
     (void)self;
     Py_buffer hb, ub, pb;
     int h, hilo;
-    if (n_classes == 0) {
-        PyErr_SetString(PyExc_RuntimeError, "load() the tables first");
-        return NULL;
-    }
     if (!PyArg_ParseTuple(args, "y*iy*y*p", &hb, &h, &ub, &pb, &hilo))
         return NULL;
     PyObject *result = NULL;
@@ -751,93 +865,142 @@ counts(PyObject *self, PyObject *args)
     memset(&s, 0, sizeof s);
     Tally tally;
     memset(&tally, 0, sizeof tally);
-    const Py_ssize_t R = n_classes;
-    const unsigned char *holes = hb.buf, *unseen = ub.buf, *pots = pb.buf;
-    int in_play[52] = {0};
-    int32_t *scratch = NULL;
-    uint64_t *scratch_codes = NULL;
-
-    /* the spot's shape */
-    if (h < 2 || h > MAX_HOLE || hb.len % h != 0 || hb.len / h < 2 || hb.len / h > MAX_ROWS) {
-        PyErr_SetString(PyExc_ValueError, "holes: 2 to 16 rows of 2 to 16 cards");
+    if (spot_open(&s, &tally, &hb, h, &ub, -1, &pb, hilo) < 0)
         goto done;
-    }
-    s.n_rows = (int)(hb.len / h);
-    s.h = h;
-    s.hilo = hilo;
-    s.holes = holes;
-    for (Py_ssize_t e = 0; e < hb.len; e++) {
-        if (holes[e] >= 52 || in_play[holes[e]]++) {
-            PyErr_SetString(PyExc_ValueError, "holes: a card twice or not a card");
-            goto done;
-        }
-    }
-    for (Py_ssize_t e = 0; e < ub.len; e++) {
-        if (unseen[e] >= 52 || in_play[unseen[e]]++) {
-            PyErr_SetString(PyExc_ValueError, "unseen: a card twice, held, or not a card");
-            goto done;
-        }
-        s.avail[unseen[e] >> 2]++;
-        s.insuit[unseen[e] & 3] |= 1 << (unseen[e] >> 2);
-    }
-    for (Py_ssize_t e = 0; e < pb.len;) {
-        int n = pots[e++];
-        if (s.n_pots == MAX_ROWS * 2 || n < 2 || n > s.n_rows || e + n > pb.len) {
-            PyErr_SetString(PyExc_ValueError, "pots: malformed");
-            goto done;
-        }
-        Pot *p = &s.pots[s.n_pots++];
-        p->n = n;
-        p->shift = s.bits;
-        for (int x = 0; x < n; x++) {
-            p->rows[x] = pots[e++];
-            if (p->rows[x] >= s.n_rows) {
-                PyErr_SetString(PyExc_ValueError, "pots: a row out of range");
-                goto done;
-            }
-        }
-        s.high_bits |= (((uint64_t)1 << n) - 1) << s.bits;
-        s.bits += hilo ? 2 * n : n;
-        if (s.bits > MAX_BITS) {
-            PyErr_SetString(PyExc_ValueError, "pots: outcomes too wide for 62 bits");
-            goto done;
-        }
-    }
-    if (s.n_pots == 0) {
-        PyErr_SetString(PyExc_ValueError, "pots: none contested");
-        goto done;
-    }
-
-    s.nfc = PyMem_Malloc((size_t)s.n_rows * R * sizeof(int32_t));
-    s.loc = hilo ? PyMem_Malloc((size_t)s.n_rows * R * sizeof(int32_t)) : NULL;
-    s.code = PyMem_Malloc((size_t)R * sizeof(uint64_t));
-    scratch = PyMem_Malloc((size_t)R * sizeof(int32_t));
-    scratch_codes = PyMem_Malloc((size_t)R * sizeof(uint64_t));
-    if (s.nfc == NULL || (hilo && s.loc == NULL) || s.code == NULL || scratch == NULL || scratch_codes == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (tally_init(&tally, s.bits, 256) < 0)
-        goto done;
-    class_values(&s);
     for (int suit = 0; suit < 4; suit++)
         if (flush_boards(&s, &tally, suit, 1) < 0)
             goto done;
-    if (rank_class_boards(&s, &tally, scratch, scratch_codes) < 0)
+    if (rank_class_boards(&s, &tally, s.scratch, s.scratch_codes) < 0)
         goto done;
     for (int suit = 0; suit < 4; suit++)
         if (flush_boards(&s, &tally, suit, 0) < 0)
             goto done;
     result = tally_result(&tally);
 done:
-    for (int i = 0; i < MAX_ROWS; i++)
-        PyMem_Free(s.plain[i]);
-    tally_free(&tally);
-    PyMem_Free(s.nfc);
-    PyMem_Free(s.loc);
-    PyMem_Free(s.code);
-    PyMem_Free(scratch);
-    PyMem_Free(scratch_codes);
+    spot_close(&s, &tally);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&ub);
+    PyBuffer_Release(&pb);
+    return result;
+}
+
+/* The triples of a set of at most five ranks (`mask`), as rank masks: their number. */
+static int
+triples_of(int32_t mask, int32_t *out)
+{
+    int ranks[13], n = 0, t = 0;
+    for (int r = 0; r < 13; r++)
+        if (mask >> r & 1)
+            ranks[n++] = r;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            for (int c = b + 1; c < n; c++)
+                out[t++] = (1 << ranks[a]) | (1 << ranks[b]) | (1 << ranks[c]);
+    return t;
+}
+
+/* _known_card_counts: the boards of one known card (pre-flop Courchevel: the exposed card) and
+   four of the unseen cards. A board's class is the known rank with a multiset of four new ranks
+   (its boards: the ways to pick those from the unseen cards); a board with three or more cards
+   of a suit in which a contender holds two (the known card counting when of that suit) is
+   counted again per suit, set of new ranks of that suit and multiset of the other new ranks,
+   with every contender's flush, and moved from its class's outcome to its own. */
+static PyObject *
+counts_known(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer hb, ub, pb;
+    int h, known, hilo;
+    if (!PyArg_ParseTuple(args, "y*iy*iy*p", &hb, &h, &ub, &known, &pb, &hilo))
+        return NULL;
+    PyObject *result = NULL;
+    Spot s;
+    memset(&s, 0, sizeof s);
+    Tally tally;
+    memset(&tally, 0, sizeof tally);
+    const Py_ssize_t R = n_classes;
+    if (known < 0) {
+        PyErr_SetString(PyExc_ValueError, "known: not a card");
+        goto done;
+    }
+    if (spot_open(&s, &tally, &hb, h, &ub, known, &pb, hilo) < 0)
+        goto done;
+    class_codes(&s, s.scratch);
+    const int r0 = known >> 2, known_suit = known & 3;
+    const int32_t *d4 = tab[TABLE_DISTINCT4], *add_rank = tab[TABLE_ADD_RANK];
+    static const int64_t choose[5][5] = {
+        {1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 2, 1, 0, 0}, {1, 3, 3, 1, 0}, {1, 4, 6, 4, 1}};
+    int64_t binomial[66];
+    for (int r = 0; r < 13; r++)
+        for (int k = 0; k < 5; k++)
+            binomial[5 * r + k] = choose[s.avail[r]][k];
+    binomial[65] = 1;
+    for (Py_ssize_t q = 0; q < N_PARTS; q++) {
+        int64_t ways = binomial[d4[q]] * binomial[d4[N_PARTS + q]] * binomial[d4[2 * N_PARTS + q]] *
+                       binomial[d4[3 * N_PARTS + q]];
+        int32_t c = add_rank[q * 13 + r0];
+        if (ways && c < R && tally_add(&tally, s.code[c], ways) < 0)
+            goto done;
+    }
+    const int32_t *pairs2 = tab[TABLE_PAIRS2];
+    const int32_t *wk_of[5] = {0, 0, tab[TABLE_WK2], tab[TABLE_WK3], tab[TABLE_WK4]};
+    const int32_t *smask_of[5] = {0, 0, tab[TABLE_SMASK2], tab[TABLE_SMASK3], tab[TABLE_SMASK4]};
+    static const Py_ssize_t n_sets_k[5] = {0, 0, 78, 286, 715}, n_others_k[5] = {0, 0, 91, 13, 1};
+    for (int suit = 0; suit < 4; suit++) {
+        int32_t pmask[MAX_ROWS][MAX_HOLE * (MAX_HOLE - 1) / 2];
+        int npm[MAX_ROWS] = {0}, flushers = 0;
+        for (int i = 0; i < s.n_rows; i++) {
+            const unsigned char *cards = s.holes + (size_t)i * h;
+            for (int a = 0; a < h; a++)
+                for (int b = a + 1; b < h; b++)
+                    if ((cards[a] & 3) == suit && (cards[b] & 3) == suit)
+                        pmask[i][npm[i]++] = (1 << (cards[a] >> 2)) | (1 << (cards[b] >> 2));
+            flushers += npm[i] > 0;
+        }
+        if (!flushers)
+            continue; /* no contender can make a flush in this suit */
+        int32_t insuit = s.insuit[suit], mine = known_suit == suit ? 1 << r0 : 0;
+        int u = ranks_popcount(insuit);
+        int32_t absent = ~insuit & 0x1FFF;
+        int64_t off[13];
+        for (int r = 0; r < 13; r++)
+            off[r] = s.avail[r] - ((insuit >> r) & 1);
+        int64_t ow2[91], ow1[13], ow0[1] = {1};
+        for (int o = 0; o < 91; o++) {
+            int a = pairs2[o], b = pairs2[91 + o];
+            ow2[o] = a == b ? off[a] * (off[a] - 1) / 2 : off[a] * off[b];
+        }
+        for (int r = 0; r < 13; r++)
+            ow1[r] = off[r];
+        const int64_t *ow_of[5] = {0, 0, ow2, ow1, ow0};
+        int32_t triples[10], high[MAX_ROWS], fv[MAX_ROWS];
+        for (int j = mine ? 2 : 3; j <= 4 && j <= u; j++) {
+            const int32_t *wk = wk_of[j], *smask = smask_of[j];
+            const int64_t *ow = ow_of[j];
+            Py_ssize_t no = n_others_k[j];
+            for (Py_ssize_t f = 0; f < n_sets_k[j]; f++) {
+                if (smask[f] & absent)
+                    continue; /* a rank of this set is not in the deck in this suit */
+                int nt = triples_of(smask[f] | mine, triples);
+                for (int i = 0; i < s.n_rows; i++)
+                    fv[i] = npm[i] ? flush_value(pmask[i], npm[i], triples, nt) : 0;
+                for (Py_ssize_t o = 0; o < no; o++) {
+                    if (!ow[o])
+                        continue;
+                    int32_t c = add_rank[wk[f * no + o] * 13 + r0];
+                    if (c >= R)
+                        continue; /* five of a rank: no board */
+                    for (int i = 0; i < s.n_rows; i++)
+                        high[i] = max32(s.nfc[(size_t)i * R + c], fv[i]);
+                    if (tally_move(&tally, s.code[c], flush_code(&s, high, s.code[c]), ow[o]) < 0)
+                        goto done;
+                }
+            }
+        }
+    }
+    result = tally_result(&tally);
+done:
+    spot_close(&s, &tally);
     PyBuffer_Release(&hb);
     PyBuffer_Release(&ub);
     PyBuffer_Release(&pb);
@@ -847,6 +1010,7 @@ done:
 static PyMethodDef methods[] = {
     {"load", load, METH_O, "Hand over equity.py's tables (a tuple of int32 buffers)."},
     {"counts", counts, METH_VARARGS, "A pre-flop spot's outcomes and the boards giving each."},
+    {"counts_known", counts_known, METH_VARARGS, "The same with one board card known (Courchevel)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -822,10 +822,41 @@ def _kernel_tables() -> tuple[Array, ...]:
             *(rc.suited_tmask[j] for j in (3, 4, 5)),
             _IN_A_STRAIGHT,
             _PAIRS2,
+            *_known_card_tables(rc),
         )
     )
     _preflop.load(tables)
     return tables
+
+
+def _known_card_tables(rc: _RankClasses) -> tuple[Array, ...]:
+    """The kernel's tables for one known board card and four to come (:func:`_known_card_counts`
+    counts the same boards from the rows of ranks themselves): each four-rank multiset's
+    different ranks (``5 * rank + count``, :data:`_NO_RANK` past them; in ``_multisets(4)``
+    order, the order of ``rc.ms4``), the class of each with each rank (``R`` where that would
+    be five of a rank), and the multiset of each set of ``j`` suited ranks (``_combos(13, j)``
+    order) with each multiset of ``4 - j`` others (``_multisets(4 - j)`` order), ``j`` = 2, 3, 4,
+    with the rank masks of the sets of two."""
+    four = _multisets(4)
+    counts = np.zeros((len(four), 13), dtype=np.int64)
+    for e in range(4):
+        np.add.at(counts, (np.arange(len(four)), four[:, e]), 1)
+    distinct = np.sort(np.where(counts > 0, 5 * np.arange(13) + counts, _NO_RANK), axis=1)[:, :4].T
+    code4 = np.zeros(13**4, dtype=np.int64)
+    code4[_base13(four)] = np.arange(len(four))
+    with_rank = np.concatenate(
+        [np.repeat(four, 13, axis=0), np.tile(np.arange(13), len(four))[:, None]], axis=1
+    )
+    five_of = counts == 4  # (multiset, rank): five of that rank
+    add_rank = rc.index.astype(np.int64).take(_base13(np.sort(with_rank, axis=1))).reshape(len(four), 13)
+    add_rank[five_of] = len(rc.low_ranks)
+    grids = []
+    for j in (2, 3, 4):
+        suited = _combos(13, j)
+        rest = _multisets(4 - j)
+        rows = np.concatenate([np.repeat(suited, len(rest), axis=0), np.tile(rest, (len(suited), 1))], axis=1)
+        grids.append(code4[_base13(np.sort(rows, axis=1))].reshape(len(suited), len(rest)))
+    return (distinct, add_rank, *grids, (1 << _combos(13, 2)).sum(axis=1))
 
 
 _KERNEL_MAX_BITS: Final = 62
@@ -840,6 +871,42 @@ def _kernel_counts(
     of the same boards with the same tables, as loops instead of a few hundred numpy calls a spot
     (``docs/performance.md``). ``None`` when the kernel is not installed, turned off, or the spot
     is wider than it takes; the numpy counting then runs."""
+    taken = _kernel_pots(spot, holes, rows)
+    if taken is None:
+        return None
+    pots, widths = taken
+    assert _preflop is not None
+    keys, counts = _preflop.counts(
+        holes.astype(np.uint8).tobytes(), holes.shape[1], unseen.astype(np.uint8).tobytes(), pots, spot.hilo
+    )
+    return _decode(keys, widths), counts
+
+
+def _kernel_known_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array, known: Array
+) -> tuple[list[list[int]], list[int]] | None:
+    """:func:`_known_card_counts` in the compiled kernel, for one known card (pre-flop
+    Courchevel); ``None`` as :func:`_kernel_counts`."""
+    taken = _kernel_pots(spot, holes, rows) if len(known) == 1 else None
+    if taken is None:
+        return None
+    pots, widths = taken
+    assert _preflop is not None
+    keys, counts = _preflop.counts_known(
+        holes.astype(np.uint8).tobytes(),
+        holes.shape[1],
+        unseen.astype(np.uint8).tobytes(),
+        int(known[0]),
+        pots,
+        spot.hilo,
+    )
+    return _decode(keys, widths), counts
+
+
+def _kernel_pots(spot: EquitySpot, holes: Array, rows: list[int]) -> tuple[bytes, list[int]] | None:
+    """The contested pots as the kernel reads them (per pot: its number of eligible players, then
+    their rows in its odd-chip order) and their outcome widths, the kernel's tables loaded;
+    ``None`` when the kernel is not installed, turned off, or the spot is wider than it takes."""
     if _preflop is None or not _USE_KERNEL:
         return None
     row_of = {i: r for r, i in enumerate(rows)}
@@ -853,14 +920,7 @@ def _kernel_counts(
     if sum(widths) > _KERNEL_MAX_BITS or len(rows) > 16 or holes.shape[1] > 16:
         return None
     _kernel_tables()
-    keys, counts = _preflop.counts(
-        holes.astype(np.uint8).tobytes(),
-        holes.shape[1],
-        unseen.astype(np.uint8).tobytes(),
-        bytes(pots),
-        spot.hilo,
-    )
-    return _decode(keys, widths), counts
+    return bytes(pots), widths
 
 
 def _preflop_counts(
@@ -1123,7 +1183,12 @@ def _known_card_counts(
     are the ways to pick that multiset from the unseen cards. A board whose cards of a suit, the
     known ones with the new, are three or more, in a suit in which a contender holds two, is
     counted again per suit, set of new ranks in that suit and multiset of the other new ranks,
-    with the flush, and taken out of its class."""
+    with the flush, and taken out of its class.
+
+    The compiled kernel counts the same way when it is installed (:func:`_kernel_known_counts`)."""
+    counted = _kernel_known_counts(spot, holes, rows, unseen, known)
+    if counted is not None:
+        return counted
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
