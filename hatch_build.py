@@ -8,8 +8,8 @@ compiled modules are built from it at install time and nothing generated is comm
 
 Beside them, :data:`EXTENSIONS` are small C extension modules, built by the same setuptools run:
 code whose work is loops over integer tables that numpy can only do in hundreds of small calls a
-spot, and mypyc only over Python lists of boxed integers (``hhparse/rules/_preflop.c``: a
-pre-flop spot's boards counted by rank class for the all-in EV stage). Each has a Python
+spot, and mypyc only over Python lists of boxed integers (``hhparse/rules/_equity_kernel.c``: the
+all-in EV stage's exact counting of the boards). Each has a Python
 reference that runs when it is missing (a pure-Python install) and that the tests compare it with.
 
 What is compiled is :data:`COMPILED`: the referee, the rules it calls, the grammar's builder
@@ -20,7 +20,7 @@ directly by the compiled referee; a *frozen dataclass* compiled by mypyc keeps i
 (``hhparse/facts.py``, same records), amounts (``hhparse/money.py``), the memo rule
 (``hhparse/memo.py``), the table builder (``hhparse/tables/build.py``: its per-hand rows read
 those records natively) and the all-in EV stage's reading of the facts (``hhparse/ev.py``; the
-equity engine it calls, ``hhparse/rules/equity.py``, is numpy and stays Python; its pre-flop counting has a C kernel, below). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
+equity engine it calls, ``hhparse/rules/equity.py``, is numpy and stays Python; its exact board counting has a C kernel, below). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
 which mypyc could not compile. The splitter (``hhparse/splitter.py``) runs in the import's main
 process ahead of every worker; its blocks, and the classes mypyc cannot make native (an exception,
 an ``io`` stream), stay plain Python in ``hhparse/blocks.py``.
@@ -72,7 +72,7 @@ COMPILED = (
 )
 #: C extension modules: (module, source from the project root). Each module's Python caller
 #: falls back to its numpy reference when the module is missing.
-EXTENSIONS = (("hhparse.rules._preflop", "hhparse/rules/_preflop.c"),)
+EXTENSIONS = (("hhparse.rules._equity_kernel", "hhparse/rules/_equity_kernel.c"),)
 #: mypyc's shared runtime library for the group (a top-level module next to ``hhparse``).
 GROUP = "hhparse_native"
 

@@ -35,11 +35,12 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   (:func:`_preflop_counts`). Every board is counted, so the result is exact. Pre-flop
   Courchevel (the exposed card known, four to come) is counted the same way: the known rank with
   a multiset of four new ones, the flushes apart per suit (:func:`_known_card_counts`).
-* **Pre-flop counting compiled.** Counting a pre-flop board's classes and flush boards takes a
-  few hundred small numpy calls a spot, each at numpy's per-call floor; a compiled install runs
-  the same counting as loops over the same tables in C (``_preflop.c``, :func:`_kernel_counts`).
-  The numpy counting stays the reference: a pure-Python install runs it, and the tests compare
-  the two outcome by outcome.
+* **Exact counting compiled.** Counting a pre-flop spot's classes and flush boards takes a few
+  hundred small numpy calls, a flop or turn spot one to two hundred, each at numpy's per-call
+  floor; a compiled install runs the same counting as loops over the same tables in C
+  (``_equity_kernel.c``: :func:`_kernel_counts`, :func:`_kernel_known_counts`,
+  :func:`_kernel_listed`). The numpy code stays the reference: a pure-Python install runs it,
+  and the tests compare the two outcome by outcome. Monte Carlo stays numpy.
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
   outcome is settled once (:func:`_settle`).
@@ -62,9 +63,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 try:  # compiled at install beside the engine (hatch_build.py); absent from a pure-Python install
-    from hhparse.rules import _preflop
+    from hhparse.rules import _equity_kernel
 except ImportError:  # pragma: no cover - which branch runs depends on the install
-    _preflop = None  # type: ignore[assignment]
+    _equity_kernel = None  # type: ignore[assignment]
 
 __all__ = [
     "CARD_INDEX",
@@ -803,7 +804,7 @@ the tests turn it off to compare with the numpy counting below, its reference.""
 def _kernel_tables() -> tuple[Array, ...]:
     """Hand the kernel the tables it counts with (once a process): this module's, so that both
     countings read the same ones. The kernel holds on to them."""
-    assert _preflop is not None
+    assert _equity_kernel is not None
     rc = _rank_classes()
     tables = tuple(
         np.ascontiguousarray(t, dtype=np.int32)
@@ -823,9 +824,10 @@ def _kernel_tables() -> tuple[Array, ...]:
             _IN_A_STRAIGHT,
             _PAIRS2,
             *_known_card_tables(rc),
+            MS3,
         )
     )
-    _preflop.load(tables)
+    _equity_kernel.load(tables)
     return tables
 
 
@@ -867,7 +869,7 @@ integer; wider spots (many players and side pots, hi/lo) are counted in numpy.""
 def _kernel_counts(
     spot: EquitySpot, holes: Array, rows: list[int], unseen: Array
 ) -> tuple[list[list[int]], list[int]] | None:
-    """:func:`_preflop_counts` in compiled code (``hhparse/rules/_preflop.c``): the same counting
+    """:func:`_preflop_counts` in compiled code (``hhparse/rules/_equity_kernel.c``): the same counting
     of the same boards with the same tables, as loops instead of a few hundred numpy calls a spot
     (``docs/performance.md``). ``None`` when the kernel is not installed, turned off, or the spot
     is wider than it takes; the numpy counting then runs."""
@@ -875,8 +877,8 @@ def _kernel_counts(
     if taken is None:
         return None
     pots, widths = taken
-    assert _preflop is not None
-    keys, counts = _preflop.counts(
+    assert _equity_kernel is not None
+    keys, counts = _equity_kernel.counts(
         holes.astype(np.uint8).tobytes(), holes.shape[1], unseen.astype(np.uint8).tobytes(), pots, spot.hilo
     )
     return _decode(keys, widths), counts
@@ -891,8 +893,8 @@ def _kernel_known_counts(
     if taken is None:
         return None
     pots, widths = taken
-    assert _preflop is not None
-    keys, counts = _preflop.counts_known(
+    assert _equity_kernel is not None
+    keys, counts = _equity_kernel.counts_known(
         holes.astype(np.uint8).tobytes(),
         holes.shape[1],
         unseen.astype(np.uint8).tobytes(),
@@ -903,11 +905,34 @@ def _kernel_known_counts(
     return _decode(keys, widths), counts
 
 
+def _kernel_listed(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array, known: Array
+) -> tuple[list[list[int]], list[int]] | None:
+    """The outcomes of every board of an exact enumeration with two to four board cards known
+    (the flop and the turn) and the boards giving each, from the compiled kernel: each board
+    evaluated as :func:`_values_for` evaluates it and counted as :func:`_outcomes` counts it;
+    ``None`` as :func:`_kernel_counts`."""
+    taken = _kernel_pots(spot, holes, rows) if 2 <= len(known) <= 4 else None
+    if taken is None:
+        return None
+    pots, widths = taken
+    assert _equity_kernel is not None
+    keys, counts = _equity_kernel.listed(
+        holes.astype(np.uint8).tobytes(),
+        holes.shape[1],
+        unseen.astype(np.uint8).tobytes(),
+        known.astype(np.uint8).tobytes(),
+        pots,
+        spot.hilo,
+    )
+    return _decode(keys, widths), counts
+
+
 def _kernel_pots(spot: EquitySpot, holes: Array, rows: list[int]) -> tuple[bytes, list[int]] | None:
     """The contested pots as the kernel reads them (per pot: its number of eligible players, then
     their rows in its odd-chip order) and their outcome widths, the kernel's tables loaded;
     ``None`` when the kernel is not installed, turned off, or the spot is wider than it takes."""
-    if _preflop is None or not _USE_KERNEL:
+    if _equity_kernel is None or not _USE_KERNEL:
         return None
     row_of = {i: r for r, i in enumerate(rows)}
     pots = bytearray()
@@ -1757,6 +1782,15 @@ def equity(
         totals, shares, err = _settle(spot, *counted, boards, False)
         ev = tuple(t / boards for t in totals)
         return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
+
+    if method == "exact" and 1 <= k <= 3 and contested:
+        rows = sorted(contested)
+        listed = _kernel_listed(spot, np.stack([holes[i] for i in rows]), rows, unseen, known)
+        if listed is not None:
+            boards = math.comb(n, k)
+            totals, shares, err = _settle(spot, *listed, boards, False)
+            ev = tuple(t / boards for t in totals)
+            return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
 
     hilo = spot.hilo
     his: dict[int, Array] = {}

@@ -1,4 +1,4 @@
-"""Types of the compiled pre-flop kernel (``_preflop.c``; used by :mod:`hhparse.rules.equity` only)."""
+"""Types of the compiled pre-flop kernel (``_equity_kernel.c``; used by :mod:`hhparse.rules.equity` only)."""
 
 def load(tables: tuple[object, ...], /) -> None: ...
 def counts(
@@ -6,4 +6,7 @@ def counts(
 ) -> tuple[list[int], list[int]]: ...
 def counts_known(
     holes: bytes, hole_size: int, unseen: bytes, known: int, pots: bytes, hilo: bool, /
+) -> tuple[list[int], list[int]]: ...
+def listed(
+    holes: bytes, hole_size: int, unseen: bytes, known: bytes, pots: bytes, hilo: bool, /
 ) -> tuple[list[int], list[int]]: ...

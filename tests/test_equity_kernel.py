@@ -1,10 +1,11 @@
-"""The compiled pre-flop kernel (``hhparse/rules/_preflop.c``) against its numpy reference.
+"""The compiled equity kernel (``hhparse/rules/_equity_kernel.c``) against its numpy reference.
 
-The kernel counts a pre-flop spot's boards by rank class exactly as ``_preflop_counts`` does in
-numpy (which the equity tests compare with listing every board): the same outcomes and the same
-boards for each, so every equity is identical whichever runs. A pure-Python install has no kernel
-and runs the numpy counting; these comparisons then skip, and the rest of the equity tests test
-the numpy counting.
+The kernel counts a pre-flop spot's boards by rank class exactly as ``_preflop_counts`` and
+``_known_card_counts`` do in numpy (which the equity tests compare with listing every board), and
+lists a flop's or turn's boards as ``_values_for`` and ``_outcomes`` do: the same outcomes and the
+same boards for each, so every equity is identical whichever runs. A pure-Python install has no
+kernel and runs the numpy code; these comparisons then skip, and the rest of the equity tests
+test the numpy code.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hhparse.rules import equity as E
@@ -26,7 +27,7 @@ from hhparse.rules.equity import EquityPot, EquitySpot, equity
 sys.path.insert(0, str(Path(__file__).parent))
 from equity_reference import brute_force
 
-needs_kernel = pytest.mark.skipif(E._preflop is None, reason="pure-Python install: no compiled kernel")
+needs_kernel = pytest.mark.skipif(E._equity_kernel is None, reason="pure-Python install: no compiled kernel")
 
 
 def test_a_compiled_build_has_the_kernel() -> None:
@@ -34,7 +35,7 @@ def test_a_compiled_build_has_the_kernel() -> None:
     it would still pass every other test, on the numpy counting, only slower)."""
     if os.environ.get("HHPARSE_COMPILE", "").strip() != "1":
         pytest.skip("not a build that must compile")
-    assert E._preflop is not None
+    assert E._equity_kernel is not None
 
 
 def _counted(spot: EquitySpot, kernel: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[int], int]]:
@@ -115,6 +116,35 @@ def test_the_kernel_counts_a_known_cards_boards_as_numpy_does(spot: EquitySpot) 
 
 
 @needs_kernel
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(spot=preflop_spots(b0=3) | preflop_spots(b0=4) | preflop_spots(b0=2))
+def test_the_kernel_lists_the_flops_and_turns_boards_as_numpy_does(spot: EquitySpot) -> None:
+    """The flop and the turn (and two known cards, which no game deals but the engine takes):
+    every board listed, the same outcomes and boards, identical results."""
+    holes = [[E.CARD_INDEX[c] for c in h] for h in spot.holes]
+    known = np.array([E.CARD_INDEX[c] for c in spot.board], dtype=np.int64)
+    seen = {*known.tolist(), *(E.CARD_INDEX[c] for c in spot.dead), *(c for h in holes for c in h)}
+    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
+    assume(len(unseen) >= 5 - len(known))  # else no board: refused by both
+    rows = sorted({i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible})
+    listed = E._kernel_listed(spot, np.array([holes[i] for i in rows]), rows, unseen, known)
+    assert listed is not None
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(E, "_USE_KERNEL", False)
+        reference = equity(spot)
+        hole_rows = np.stack([np.array(holes[i]) for i in rows])
+        his, los = E._values_for(E._players(hole_rows), known, unseen, None, spot.hilo)
+    assert equity(spot) == reference
+    outcomes, counts = E._outcomes(
+        spot,
+        {i: his[r] for r, i in enumerate(rows)},
+        {i: los[r] for r, i in enumerate(rows)},
+        reference.boards,
+    )
+    assert sorted(zip(*listed, strict=True)) == sorted(zip(outcomes, counts, strict=True))
+
+
+@needs_kernel
 def test_outcomes_too_wide_for_the_kernel_are_counted_in_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Nine players hi/lo with four side pots: the winners' masks take 70 bits, more than the
     kernel packs in one integer; numpy counts them (the spot's boards few enough to check by
@@ -138,11 +168,11 @@ def test_outcomes_too_wide_for_the_kernel_are_counted_in_numpy(monkeypatch: pyte
 @needs_kernel
 def test_the_kernel_refuses_what_is_not_a_spot() -> None:
     """Malformed input is refused, never read out of bounds."""
-    assert E._preflop is not None
+    assert E._equity_kernel is not None
     E._kernel_tables()
     holes = bytes([0, 1, 2, 3, 4, 5, 6, 7])
     unseen = bytes(range(8, 52))
-    assert E._preflop.counts(holes, 4, unseen, bytes([2, 0, 1]), True)[1]  # a good spot counts
+    assert E._equity_kernel.counts(holes, 4, unseen, bytes([2, 0, 1]), True)[1]  # a good spot counts
     bad = [
         (bytes([0, 1, 2, 3, 4, 5, 6, 0]), 4, unseen, bytes([2, 0, 1])),  # a card held twice
         (holes, 4, bytes(range(7, 52)), bytes([2, 0, 1])),  # a held card unseen
@@ -154,23 +184,27 @@ def test_the_kernel_refuses_what_is_not_a_spot() -> None:
     ]
     for args in bad:
         with pytest.raises(ValueError):
-            E._preflop.counts(*args, True)
-    assert E._preflop.counts_known(holes, 4, unseen[1:], 8, bytes([2, 0, 1]), True)[1]
+            E._equity_kernel.counts(*args, True)
+    assert E._equity_kernel.counts_known(holes, 4, unseen[1:], 8, bytes([2, 0, 1]), True)[1]
     for known in (7, 8, 52, -1):  # held, also unseen, not a card
         with pytest.raises(ValueError):
-            E._preflop.counts_known(holes, 4, unseen, known, bytes([2, 0, 1]), True)
+            E._equity_kernel.counts_known(holes, 4, unseen, known, bytes([2, 0, 1]), True)
+    assert E._equity_kernel.listed(holes, 4, unseen[3:], unseen[:3], bytes([2, 0, 1]), True)[1]
+    for board in (b"", unseen[:1], unseen[:5], bytes([7, 8, 9]), bytes([60, 9, 10])):
+        with pytest.raises(ValueError):  # too few or many known cards; known twice; not a card
+            E._equity_kernel.listed(holes, 4, unseen[3:], board, bytes([2, 0, 1]), True)
 
 
 @needs_kernel
 def test_tables_of_the_wrong_size_are_refused_and_the_loaded_ones_kept() -> None:
-    assert E._preflop is not None
+    assert E._equity_kernel is not None
     tables = E._kernel_tables()
     spot = (bytes([0, 1, 2, 3, 4, 5, 6, 7]), 4, bytes(range(8, 52)), bytes([2, 0, 1]), True)
-    before = E._preflop.counts(*spot)
+    before = E._equity_kernel.counts(*spot)
     with pytest.raises(ValueError):
-        E._preflop.load((*tables[:-1], tables[-1][:-1]))
+        E._equity_kernel.load((*tables[:-1], tables[-1][:-1]))
     with pytest.raises(ValueError):  # an index out of its table's range
-        E._preflop.load((tables[0], tables[1], tables[2], tables[3] + 1000, *tables[4:]))
+        E._equity_kernel.load((tables[0], tables[1], tables[2], tables[3] + 1000, *tables[4:]))
     with pytest.raises(TypeError):
-        E._preflop.load(tuple(t.astype(np.int64) for t in tables))
-    assert E._preflop.counts(*spot) == before
+        E._equity_kernel.load(tuple(t.astype(np.int64) for t in tables))
+    assert E._equity_kernel.counts(*spot) == before

@@ -1,19 +1,20 @@
-/* Pre-flop boards counted by rank class, in C: hhparse.rules.equity's _preflop_counts (no board
-card known: Omaha, 5 and 6 Card Omaha) and _known_card_counts (one known: Courchevel).
+/* The all-in equity's exact board counting, in C: hhparse.rules.equity's _preflop_counts (no
+board card known: Omaha, 5 and 6 Card Omaha, counted by rank class), _known_card_counts (one
+known: pre-flop Courchevel) and the flop's and turn's exact enumeration (every board listed).
 
-Why: a pre-flop Omaha-family spot (no board card known) is counted by rank class, not listed
-(the module docstring of hhparse/rules/equity.py). In numpy that takes a few hundred small
-calls a spot, each at numpy's per-call floor, and several arrays that exist only to be reduced
-again: most of the all-in EV stage's time (docs/performance.md, ev30 and ev31). Here the same
-counting is a few loops over the same tables, with no intermediate arrays.
+Why: in numpy each of those spots takes one to a few hundred small calls, each at numpy's
+per-call floor, and several arrays that exist only to be reduced again: most of the all-in EV
+stage's time (docs/performance.md, ev30, ev31 and kernel32). Here the same counting is a few
+loops over the same tables, with no intermediate arrays. (mypyc, which compiles the engine,
+runs such loops only over Python lists of boxed integers: slower than numpy here.)
 
-Exactness: every board is counted once, in one outcome, exactly as the numpy code counts it
-(which is what listing every board gives): the result is the same list of outcomes and board
-counts. The tables are equity.py's own (handed over once by load(), checked for their sizes):
-this file holds no poker knowledge of its own beyond the card numbering (4 * rank + suit), the
-low bits of a rank, the winners' masks of _pot_codes and the two value thresholds below.
+Exactness: every board is counted once, in one outcome, exactly as the numpy code counts it:
+the result is the same outcomes with the same board counts. The tables are equity.py's own
+(handed over once by load(), their sizes and indices checked): this file holds no poker
+knowledge of its own beyond the card numbering (4 * rank + suit), the low bits of a rank, the
+winners' masks of _pot_codes and the two value thresholds below.
 
-The API (called by hhparse/rules/equity.py only; hhparse/rules/_preflop.pyi types it):
+The API (called by hhparse/rules/equity.py only; _equity_kernel.pyi types it):
 
   load(tables)  the tables, a tuple of C-contiguous int32 buffers in the order of TABLE_*.
   counts(holes, hole_size, unseen, pots, hilo) -> (keys, counts)
@@ -27,6 +28,8 @@ The API (called by hhparse/rules/equity.py only; hhparse/rules/_preflop.pyi type
             boards giving each (outcomes no board gives are left out).
   counts_known(holes, hole_size, unseen, known, pots, hilo) -> (keys, counts)
       the same with one board card known (`known`, a card index), four to come.
+  listed(holes, hole_size, unseen, known, pots, hilo) -> (keys, counts)
+      the same with two to four board cards known (`known`: bytes), every board listed.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -73,6 +76,8 @@ enum {
     TABLE_WK3,          /* (286, 13) */
     TABLE_WK4,          /* (715, 1) */
     TABLE_SMASK2,       /* (78,) rank mask of each set of two ranks */
+    /* boards listed (listed) */
+    TABLE_MS3,          /* (13 ** 3,) ordered rank triple 169a + 13b + c -> its multiset */
     N_TABLES
 };
 
@@ -116,6 +121,7 @@ expected_size(int t, Py_ssize_t r)
     case TABLE_WK3: return 286 * 13;
     case TABLE_WK4: return 715;
     case TABLE_SMASK2: return 78;
+    case TABLE_MS3: return 13 * 13 * 13;
     }
     return -1;
 }
@@ -139,6 +145,7 @@ index_bound(int t, Py_ssize_t r)
     case TABLE_ADD_RANK: return (int32_t)r; /* r: no class */
     case TABLE_WK2: case TABLE_WK3: case TABLE_WK4: return N_PARTS - 1;
     case TABLE_SMASK2: return 8191;
+    case TABLE_MS3: return N_TRIPLES - 1;
     }
     return -1;
 }
@@ -454,30 +461,51 @@ ranks_popcount(int32_t m)
     return c;
 }
 
+/* A contender's best non-flush value per triple rank multiset and best low per triple low
+   mask, over its hole pairs (_players): `nf3` (455), `lo3` (256, hi/lo only). */
+static void
+row_tables(const Spot *s, int i, int32_t *nf3, int32_t *lo3)
+{
+    const int h = s->h;
+    const int32_t *nf = tab[TABLE_NF], *lowtab = tab[TABLE_LOW];
+    const unsigned char *cards = s->holes + (size_t)i * h;
+    int first = 1;
+    for (int a = 0; a < h; a++) {
+        for (int b = a + 1; b < h; b++) {
+            const int32_t *row = nf + (13 * (cards[a] >> 2) + (cards[b] >> 2)) * N_TRIPLES;
+            if (first) {
+                memcpy(nf3, row, N_TRIPLES * sizeof(int32_t));
+            } else {
+                for (int t = 0; t < N_TRIPLES; t++)
+                    nf3[t] = max32(nf3[t], row[t]);
+            }
+            first = 0;
+        }
+    }
+    if (!s->hilo)
+        return;
+    for (int m = 0; m < 256; m++)
+        lo3[m] = NO_LOW;
+    for (int a = 0; a < h; a++) {
+        for (int b = a + 1; b < h; b++) {
+            int32_t la = low_bit(cards[a] >> 2), lb = low_bit(cards[b] >> 2);
+            int32_t pl = (la && lb && la != lb) ? (la | lb) : 0;
+            const int32_t *row = lowtab + pl * 256;
+            for (int m = 0; m < 256; m++)
+                lo3[m] = row[m] < lo3[m] ? row[m] : lo3[m];
+        }
+    }
+}
+
 /* Each contender's best non-flush value and low per class (_players, then _class_values). */
 static void
 class_values(Spot *s)
 {
     const Py_ssize_t R = n_classes;
-    const int h = s->h;
-    const int32_t *nf = tab[TABLE_NF], *lowtab = tab[TABLE_LOW];
     const int32_t *ms4 = tab[TABLE_MS4], *parts = tab[TABLE_PARTS];
     int32_t nf3[N_TRIPLES], part[N_PARTS], best[256];
     for (int i = 0; i < s->n_rows; i++) {
-        const unsigned char *cards = s->holes + (size_t)i * h;
-        int first = 1;
-        for (int a = 0; a < h; a++) {
-            for (int b = a + 1; b < h; b++) {
-                const int32_t *row = nf + (13 * (cards[a] >> 2) + (cards[b] >> 2)) * N_TRIPLES;
-                if (first) {
-                    memcpy(nf3, row, sizeof nf3);
-                } else {
-                    for (int t = 0; t < N_TRIPLES; t++)
-                        nf3[t] = max32(nf3[t], row[t]);
-                }
-                first = 0;
-            }
-        }
+        row_tables(s, i, nf3, best);
         for (int q = 0; q < N_PARTS; q++) {
             int32_t v = nf3[ms4[q]];
             v = max32(v, nf3[ms4[N_PARTS + q]]);
@@ -493,17 +521,6 @@ class_values(Spot *s)
         }
         if (!s->hilo)
             continue;
-        for (int m = 0; m < 256; m++)
-            best[m] = NO_LOW;
-        for (int a = 0; a < h; a++) {
-            for (int b = a + 1; b < h; b++) {
-                int32_t la = low_bit(cards[a] >> 2), lb = low_bit(cards[b] >> 2);
-                int32_t pl = (la && lb && la != lb) ? (la | lb) : 0;
-                const int32_t *row = lowtab + pl * 256;
-                for (int m = 0; m < 256; m++)
-                    best[m] = row[m] < best[m] ? row[m] : best[m];
-            }
-        }
         /* each set of four, then five, low ranks: the best of itself without each rank */
         static const int sizes[2][3] = {{TABLE_LOW4, TABLE_LOW4_WITHOUT, 4}, {TABLE_LOW5, TABLE_LOW5_WITHOUT, 5}};
         for (int z = 0; z < 2; z++) {
@@ -756,12 +773,12 @@ flush_boards(Spot *s, Tally *tally, int suit, int first)
     return 0;
 }
 
-/* Read a spot (counts' and counts_known's arguments) into `s`, its arrays allocated, and the
-   tally for its outcomes; -1 with an exception set when malformed. `known`: a board card
-   already dealt, or -1. */
+/* Read a spot (the functions' arguments) into `s` and open the tally for its outcomes; with
+   `classes`, each contender's values per rank class too (class_values). -1 with an exception
+   set when malformed. `known`: the board cards already dealt (`n_known` of them). */
 static int
-spot_open(Spot *s, Tally *tally, const Py_buffer *hb, int h, const Py_buffer *ub, int known,
-          const Py_buffer *pb, int hilo)
+spot_open(Spot *s, Tally *tally, const Py_buffer *hb, int h, const Py_buffer *ub, const unsigned char *known,
+          Py_ssize_t n_known, const Py_buffer *pb, int hilo, int classes)
 {
     const Py_ssize_t R = n_classes;
     const unsigned char *holes = hb->buf, *unseen = ub->buf, *pots = pb->buf;
@@ -784,9 +801,11 @@ spot_open(Spot *s, Tally *tally, const Py_buffer *hb, int h, const Py_buffer *ub
             return -1;
         }
     }
-    if (known >= 0 && (known >= 52 || in_play[known]++)) {
-        PyErr_SetString(PyExc_ValueError, "known: held, or not a card");
-        return -1;
+    for (Py_ssize_t e = 0; e < n_known; e++) {
+        if (known[e] >= 52 || in_play[known[e]]++) {
+            PyErr_SetString(PyExc_ValueError, "known: a card twice, held, or not a card");
+            return -1;
+        }
     }
     for (Py_ssize_t e = 0; e < ub->len; e++) {
         if (unseen[e] >= 52 || in_play[unseen[e]]++) {
@@ -823,6 +842,10 @@ spot_open(Spot *s, Tally *tally, const Py_buffer *hb, int h, const Py_buffer *ub
         PyErr_SetString(PyExc_ValueError, "pots: none contested");
         return -1;
     }
+    if (tally_init(tally, s->bits, 256) < 0)
+        return -1;
+    if (!classes)
+        return 0;
     s->nfc = PyMem_Malloc((size_t)s->n_rows * R * sizeof(int32_t));
     s->loc = hilo ? PyMem_Malloc((size_t)s->n_rows * R * sizeof(int32_t)) : NULL;
     s->code = PyMem_Malloc((size_t)R * sizeof(uint64_t));
@@ -833,8 +856,6 @@ spot_open(Spot *s, Tally *tally, const Py_buffer *hb, int h, const Py_buffer *ub
         PyErr_NoMemory();
         return -1;
     }
-    if (tally_init(tally, s->bits, 256) < 0)
-        return -1;
     class_values(s);
     return 0;
 }
@@ -865,7 +886,7 @@ counts(PyObject *self, PyObject *args)
     memset(&s, 0, sizeof s);
     Tally tally;
     memset(&tally, 0, sizeof tally);
-    if (spot_open(&s, &tally, &hb, h, &ub, -1, &pb, hilo) < 0)
+    if (spot_open(&s, &tally, &hb, h, &ub, NULL, 0, &pb, hilo, 1) < 0)
         goto done;
     for (int suit = 0; suit < 4; suit++)
         if (flush_boards(&s, &tally, suit, 1) < 0)
@@ -919,11 +940,12 @@ counts_known(PyObject *self, PyObject *args)
     Tally tally;
     memset(&tally, 0, sizeof tally);
     const Py_ssize_t R = n_classes;
-    if (known < 0) {
+    if (known < 0 || known >= 52) {
         PyErr_SetString(PyExc_ValueError, "known: not a card");
         goto done;
     }
-    if (spot_open(&s, &tally, &hb, h, &ub, known, &pb, hilo) < 0)
+    const unsigned char known_card = (unsigned char)known;
+    if (spot_open(&s, &tally, &hb, h, &ub, &known_card, 1, &pb, hilo, 1) < 0)
         goto done;
     class_codes(&s, s.scratch);
     const int r0 = known >> 2, known_suit = known & 3;
@@ -1007,10 +1029,188 @@ done:
     return result;
 }
 
+/* What listed() evaluates a board's triples with: each contender's best per triple rank
+   multiset and low mask (row_tables) and its pairs of each suit's rank masks. */
+typedef struct {
+    const Spot *s;
+    const int32_t *nf3, *lo3;
+    int32_t (*pmask)[4][MAX_HOLE * (MAX_HOLE - 1) / 2];
+    int (*npm)[4];
+} Triples;
+
+static inline void
+start_best(int32_t *high, int32_t *low)
+{
+    for (int i = 0; i < MAX_ROWS; i++) {
+        high[i] = 0;
+        low[i] = NO_LOW;
+    }
+}
+
+/* Each contender's best high and low (`high`, `low`) with the triple of cards x, y, z too. */
+static inline void
+triple_best(const Triples *t, int x, int y, int z, int32_t *high, int32_t *low)
+{
+    const Spot *s = t->s;
+    int ra = x >> 2, rb = y >> 2, rc = z >> 2;
+    int32_t ms = tab[TABLE_MS3][169 * ra + 13 * rb + rc];
+    int32_t la = low_bit(ra), lb = low_bit(rb), lc = low_bit(rc);
+    int32_t lm = (la && lb && lc && la != lb && la != lc && lb != lc) ? (la | lb | lc) : 0;
+    int suit = x & 3;
+    int suited = (y & 3) == suit && (z & 3) == suit;
+    int32_t tmask = (1 << ra) | (1 << rb) | (1 << rc);
+    const int32_t *fl = tab[TABLE_FL];
+    for (int i = 0; i < s->n_rows; i++) {
+        int32_t v = t->nf3[(size_t)i * N_TRIPLES + ms];
+        if (suited)
+            for (int p = 0; p < t->npm[i][suit]; p++)
+                v = max32(v, fl[t->pmask[i][suit][p] | tmask]);
+        high[i] = max32(high[i], v);
+        if (s->hilo) {
+            int32_t w = t->lo3[(size_t)i * 256 + lm];
+            low[i] = w < low[i] ? w : low[i];
+        }
+    }
+}
+
+/* Every board of the known cards and `k` = 5 - len(known) of the unseen ones (1 to 3: the turn
+   and the river to come, or the river), each evaluated and counted in its outcome: the flop's
+   and the turn's exact enumeration (equity's _values_for and _outcomes, with M's subsets the
+   boards). A contender's high on a board is the best over its ten triples of each triple's
+   rank multiset (its best over its hole pairs, row_tables) and, for a triple of three cards of
+   one suit, its flushes with its pairs of that suit; its low the best over the triples' low
+   masks. */
+static PyObject *
+listed(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer hb, ub, kb, pb;
+    int h, hilo;
+    if (!PyArg_ParseTuple(args, "y*iy*y*y*p", &hb, &h, &ub, &kb, &pb, &hilo))
+        return NULL;
+    PyObject *result = NULL;
+    Spot s;
+    memset(&s, 0, sizeof s);
+    Tally tally;
+    memset(&tally, 0, sizeof tally);
+    int32_t *nf3 = NULL, *lo3 = NULL, *high1 = NULL, *low1 = NULL;
+    const unsigned char *known = kb.buf, *unseen = ub.buf;
+    const int k = 5 - (int)kb.len, n = (int)ub.len;
+    if (kb.len < 2 || kb.len > 4 || n < k) {
+        PyErr_SetString(PyExc_ValueError, "known: 2 to 4 cards, and enough unseen ones to complete the board");
+        goto done;
+    }
+    if (spot_open(&s, &tally, &hb, h, &ub, known, kb.len, &pb, hilo, 0) < 0)
+        goto done;
+    nf3 = PyMem_Malloc((size_t)s.n_rows * N_TRIPLES * sizeof(int32_t));
+    lo3 = PyMem_Malloc((size_t)s.n_rows * 256 * sizeof(int32_t));
+    if (nf3 == NULL || lo3 == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int32_t pmask[MAX_ROWS][4][MAX_HOLE * (MAX_HOLE - 1) / 2];
+    int npm[MAX_ROWS][4];
+    memset(npm, 0, sizeof npm);
+    for (int i = 0; i < s.n_rows; i++) {
+        row_tables(&s, i, nf3 + (size_t)i * N_TRIPLES, lo3 + (size_t)i * 256);
+        const unsigned char *cards = s.holes + (size_t)i * h;
+        for (int a = 0; a < h; a++)
+            for (int b = a + 1; b < h; b++)
+                if ((cards[a] & 3) == (cards[b] & 3)) {
+                    int suit = cards[a] & 3;
+                    pmask[i][suit][npm[i][suit]++] = (1 << (cards[a] >> 2)) | (1 << (cards[b] >> 2));
+                }
+    }
+    Triples t = {&s, nf3, lo3, pmask, npm};
+    const int b0 = (int)kb.len;
+    /* each contender's best over the triples of known cards only, and over those of two known
+       cards and each unseen card: a board's best is the best of those it holds and of its
+       triples of two or three new cards */
+    int32_t high0[MAX_ROWS], low0[MAX_ROWS];
+    start_best(high0, low0);
+    for (int a = 0; a < b0; a++)
+        for (int b = a + 1; b < b0; b++)
+            for (int c = b + 1; c < b0; c++)
+                triple_best(&t, known[a], known[b], known[c], high0, low0);
+    high1 = PyMem_Malloc((size_t)n * MAX_ROWS * sizeof(int32_t));
+    low1 = PyMem_Malloc((size_t)n * MAX_ROWS * sizeof(int32_t));
+    if (high1 == NULL || low1 == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int x = 0; x < n; x++) {
+        int32_t *hx = high1 + (size_t)x * MAX_ROWS, *lx = low1 + (size_t)x * MAX_ROWS;
+        memcpy(hx, high0, sizeof high0);
+        memcpy(lx, low0, sizeof low0);
+        for (int a = 0; a < b0; a++)
+            for (int b = a + 1; b < b0; b++)
+                triple_best(&t, known[a], known[b], unseen[x], hx, lx);
+    }
+    int at[3] = {0, 1, 2}; /* the new cards' places among the unseen, ascending */
+    int32_t high[MAX_ROWS], low[MAX_ROWS];
+    for (;;) {
+        memcpy(high, high1 + (size_t)at[0] * MAX_ROWS, sizeof high);
+        memcpy(low, low1 + (size_t)at[0] * MAX_ROWS, sizeof low);
+        for (int e = 1; e < k; e++) {
+            const int32_t *hx = high1 + (size_t)at[e] * MAX_ROWS, *lx = low1 + (size_t)at[e] * MAX_ROWS;
+            for (int i = 0; i < s.n_rows; i++) {
+                high[i] = max32(high[i], hx[i]);
+                low[i] = lx[i] < low[i] ? lx[i] : low[i];
+            }
+        }
+        for (int e = 0; e < k; e++) {
+            for (int f = e + 1; f < k; f++) {
+                for (int a = 0; a < b0; a++)
+                    triple_best(&t, known[a], unseen[at[e]], unseen[at[f]], high, low);
+                for (int g = f + 1; g < k; g++)
+                    triple_best(&t, unseen[at[e]], unseen[at[f]], unseen[at[g]], high, low);
+            }
+        }
+        uint64_t joint = 0;
+        for (int q = 0; q < s.n_pots; q++) {
+            const Pot *p = &s.pots[q];
+            uint64_t code = high_mask(p, high);
+            if (hilo) {
+                int32_t lo = low[p->rows[0]];
+                for (int e = 1; e < p->n; e++)
+                    lo = low[p->rows[e]] < lo ? low[p->rows[e]] : lo;
+                if (lo < NO_LOW)
+                    for (int e = 0; e < p->n; e++)
+                        code |= (uint64_t)(low[p->rows[e]] == lo) << (p->n + e);
+            }
+            joint |= code << p->shift;
+        }
+        if (tally_add(&tally, joint, 1) < 0)
+            goto done;
+        /* the next k-subset of the unseen cards, in lexicographic order */
+        int e = k - 1;
+        while (e >= 0 && at[e] == n - k + e)
+            e--;
+        if (e < 0)
+            break;
+        at[e]++;
+        for (int x = e + 1; x < k; x++)
+            at[x] = at[x - 1] + 1;
+    }
+    result = tally_result(&tally);
+done:
+    PyMem_Free(nf3);
+    PyMem_Free(lo3);
+    PyMem_Free(high1);
+    PyMem_Free(low1);
+    spot_close(&s, &tally);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&ub);
+    PyBuffer_Release(&kb);
+    PyBuffer_Release(&pb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"load", load, METH_O, "Hand over equity.py's tables (a tuple of int32 buffers)."},
     {"counts", counts, METH_VARARGS, "A pre-flop spot's outcomes and the boards giving each."},
     {"counts_known", counts_known, METH_VARARGS, "The same with one board card known (Courchevel)."},
+    {"listed", listed, METH_VARARGS, "Every board of the flop or turn evaluated and counted per outcome."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1022,12 +1222,12 @@ free_module(void *module)
 }
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_preflop", "Pre-flop boards counted by rank class (see equity.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, "_equity_kernel", "The all-in equity's exact board counting (see equity.py).", -1, methods,
     NULL, NULL, NULL, free_module,
 };
 
 PyMODINIT_FUNC
-PyInit__preflop(void)
+PyInit__equity_kernel(void)
 {
     return PyModule_Create(&module);
 }
