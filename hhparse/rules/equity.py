@@ -63,7 +63,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 try:  # compiled at install beside the engine (hatch_build.py); absent from a pure-Python install
-    from hhparse.rules import _equity_kernel
+    import hhparse.rules._equity_kernel as _equity_kernel
 except ImportError:  # pragma: no cover - which branch runs depends on the install
     _equity_kernel = None  # type: ignore[assignment]
 
@@ -796,8 +796,9 @@ def _ways(available: Array, counts: Array) -> Array:
 
 
 _USE_KERNEL = True
-"""Count pre-flop boards in the compiled kernel (:func:`_kernel_counts`) when it is installed;
-the tests turn it off to compare with the numpy counting below, its reference."""
+"""Count the exact spots' boards in the compiled kernel (:func:`_kernel_counts`,
+:func:`_kernel_known_counts`, :func:`_kernel_listed`) when it is installed; the tests turn it off
+to compare with the numpy code, its reference."""
 
 
 @lru_cache(maxsize=1)
