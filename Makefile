@@ -7,8 +7,8 @@ STAMP_TEST := $(VENV)/.installed-test
 WAREHOUSE ?= $(CURDIR)/.demo-warehouse
 # pytest workers (pytest-xdist): one per core by default
 PYTEST_JOBS ?= auto
-# The referee is compiled by mypyc at install (hatch_build.py): a change to it reinstalls.
-NATIVE_SRC := hatch_build.py hhparse/lalr.py hhparse/model.py hhparse/facts.py hhparse/money.py hhparse/memo.py hhparse/parsing.py hhparse/tables/build.py hhparse/ev.py $(wildcard hhparse/engine/*.py hhparse/rules/*.py)
+# The referee is compiled by mypyc at install, the C kernels too (hatch_build.py): a change to either reinstalls.
+NATIVE_SRC := hatch_build.py hhparse/lalr.py hhparse/model.py hhparse/facts.py hhparse/money.py hhparse/memo.py hhparse/parsing.py hhparse/tables/build.py hhparse/ev.py $(wildcard hhparse/engine/*.py hhparse/rules/*.py hhparse/rules/*.c)
 
 .PHONY: demo test lint typecheck pytest venv bench clean
 

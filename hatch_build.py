@@ -6,6 +6,12 @@ regex matches and lark, which are C either way); that is what brings the end-to-
 targets (figures: ``docs/performance.md``, from ``bench/``). The source stays the reference: the
 compiled modules are built from it at install time and nothing generated is committed.
 
+Beside them, :data:`EXTENSIONS` are small C extension modules, built by the same setuptools run:
+code whose work is loops over integer tables that numpy can only do in hundreds of small calls a
+spot, and mypyc only over Python lists of boxed integers (``hhparse/rules/_equity_kernel.c``: the
+all-in EV stage's exact counting of the boards). Each has a Python reference that runs when it
+is missing (a pure-Python install) and that the tests compare it with.
+
 What is compiled is :data:`COMPILED`: the referee, the rules it calls, the grammar's builder
 (``hhparse/parsing.py``), the LALR driver that runs lark's tables (``hhparse/lalr.py``) and the
 model, whose records are native classes with read-only attributes (built in one C call and read
@@ -14,7 +20,7 @@ directly by the compiled referee; a *frozen dataclass* compiled by mypyc keeps i
 (``hhparse/facts.py``, same records), amounts (``hhparse/money.py``), the memo rule
 (``hhparse/memo.py``), the table builder (``hhparse/tables/build.py``: its per-hand rows read
 those records natively) and the all-in EV stage's reading of the facts (``hhparse/ev.py``; the
-equity engine it calls, ``hhparse/rules/equity.py``, is numpy and stays Python). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
+equity engine it calls, ``hhparse/rules/equity.py``, is numpy and stays Python; its exact board counting has a C kernel, below). What reaches into lark's internals stays in ``hhparse/larkglue.py``,
 which mypyc could not compile. The splitter (``hhparse/splitter.py``) runs in the import's main
 process ahead of every worker; its blocks, and the classes mypyc cannot make native (an exception,
 an ``io`` stream), stay plain Python in ``hhparse/blocks.py``.
@@ -64,12 +70,15 @@ COMPILED = (
     "hhparse/rules/pots.py",
     "hhparse/ev.py",
 )
+#: C extension modules: (module, source from the project root). Each module's Python caller
+#: falls back to its numpy reference when the module is missing.
+EXTENSIONS = (("hhparse.rules._equity_kernel", "hhparse/rules/_equity_kernel.c"),)
 #: mypyc's shared runtime library for the group (a top-level module next to ``hhparse``).
 GROUP = "hhparse_native"
 
 _SETUP = """
 import sys
-from setuptools import setup
+from setuptools import Extension, setup
 from mypyc.build import mypycify
 target, paths = sys.argv[1], sys.argv[2:]
 sys.argv = [sys.argv[0], "build_ext", *(%r)]
@@ -77,6 +86,7 @@ sys.argv = [sys.argv[0], "build_ext", *(%r)]
 # the compiled modules must type-check here (``mypy --strict hhparse`` checks the rest in CI).
 options = ["--ignore-missing-imports", "--follow-imports=silent", "--no-warn-unused-ignores"]
 modules = mypycify([*options, *paths], opt_level="3", group_name=%r, target_dir=target)
+modules += [Extension(name, [source]) for name, source in %r]
 setup(name="hhparse-native", packages=[], ext_modules=modules)
 """
 
@@ -93,10 +103,17 @@ def built_in_place(root: Path) -> list[Path]:
 
 
 def compile_modules(root: Path, build_args: list[str]) -> None:
-    """Run mypyc + the C compiler over :data:`COMPILED` (in a child process, from ``root``)."""
+    """Run mypyc + the C compiler over :data:`COMPILED`, and the C compiler over
+    :data:`EXTENSIONS` (in a child process, from ``root``)."""
     with tempfile.TemporaryDirectory() as tmp:
         args = [*build_args, "--build-temp", str(Path(tmp) / "obj")]
-        cmd = [sys.executable, "-c", _SETUP % (args, GROUP), str(Path(tmp) / "c"), *COMPILED]
+        cmd = [
+            sys.executable,
+            "-c",
+            _SETUP % (args, GROUP, list(EXTENSIONS)),
+            str(Path(tmp) / "c"),
+            *COMPILED,
+        ]
         env = dict(os.environ, MYPY_CACHE_DIR=str(Path(tmp) / "mypy-cache"))
         done = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:

@@ -5,10 +5,8 @@
 --
 -- Every sum is of integers (money in minor units, flags counted), so a bucket holds exactly what
 -- its rows add up to; net_bb is not stored but derived per bucket from the integer net sum and its
--- big_blind key. Time: a hand more than 14 hours from a UTC month boundary is keyed by its UTC month
--- alone (offsets run from UTC-12 to UTC+14, so its month is the same in every time zone), a hand
--- nearer by its 15-minute UTC slot as well (every zone's offset and every DST shift are whole
--- quarter-hours, so one slot is one local day in every zone).
+-- big_blind key. Time: bucket_month and bucket_slot (analytics/rows.sql: a month, and within 14
+-- hours of a month's boundary a 15-minute slot as well).
 SELECT
     $source                                                             AS source_file,
     player,
@@ -36,7 +34,7 @@ SELECT
     CAST(sum(postflop_calls) AS BIGINT)                                 AS postflop_calls,
     CAST(sum(postflop_folds) AS BIGINT)                                 AS postflop_folds,
     count_if(vpip)                                                      AS vpip,
-    count_if(position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0) AS walks,
+    count_if(is_walk(position, vpip, pfr, saw_flop, collected))          AS walks,
     count_if(pfr)                                                       AS pfr,
     count_if(three_bet_opportunity)                                     AS three_bet_opp,
     count_if(three_bet)                                                 AS three_bet,
@@ -66,16 +64,10 @@ SELECT
 FROM (
     SELECT
         *,
-        CAST(date_trunc('month', start_utc) AS DATE)                    AS utc_month,
-        CASE WHEN start_utc >= date_trunc('month', start_utc) + INTERVAL 14 HOUR
-                  AND start_utc < date_trunc('month', start_utc) + INTERVAL 1 MONTH - INTERVAL 14 HOUR
-             THEN NULL
-             ELSE time_bucket(INTERVAL 15 MINUTE, start_utc) END        AS utc_slot,
-        -- a pot share as hilo.sql's raw path rounds it (pot_share there): a decimal, so that the
-        -- sums of the buckets and of the raw rows are the same number whatever their order
-        CASE WHEN collected > 0
-             THEN CAST(CAST(collected AS DOUBLE) / NULLIF(CAST(total_pot - rake AS DOUBLE), 0)
-                       AS DECIMAL(38, 20)) END                          AS pot_share
+        bucket_month(start_utc)                                         AS utc_month,
+        bucket_slot(start_utc)                                          AS utc_slot,
+        -- a pot share as hilo.sql's raw path rounds it (rows.sql)
+        pot_share_of(collected, total_pot, rake)                        AS pot_share
     FROM bucket_source
     WHERE dealt_in
 )

@@ -24,11 +24,8 @@ SELECT
     h.game,
     h.hilo,
     h.game_label,
-    CAST(date_trunc('month', h.start_utc) AS DATE)                      AS utc_month,
-    CASE WHEN h.start_utc >= date_trunc('month', h.start_utc) + INTERVAL 14 HOUR
-              AND h.start_utc < date_trunc('month', h.start_utc) + INTERVAL 1 MONTH - INTERVAL 14 HOUR
-         THEN NULL
-         ELSE time_bucket(INTERVAL 15 MINUTE, h.start_utc) END          AS utc_slot,
+    bucket_month(h.start_utc)                                           AS utc_month,
+    bucket_slot(h.start_utc)                                            AS utc_slot,
     count(*)                                                            AS hands_shown,
     count_if(shown.low_made)                                            AS lows_made
 FROM shown

@@ -101,7 +101,10 @@ def main() -> None:
     runs: dict[tuple[str, str], list[dict[str, float]]] = {(n, e): [] for n in builds for e in evs}
     for r in range(args.rounds):
         for (name, ev), got in runs.items():
-            cmd = [builds[name], "-c", CHILD, str(args.input), str(args.task), ev, args.part]
+            # -P: the child imports its own environment's hhparse, never one in the current
+            # directory (``python -c`` would put the cwd first: from a checkout, every build
+            # would run that checkout's code)
+            cmd = [builds[name], "-P", "-c", CHILD, str(args.input.resolve()), str(args.task), ev, args.part]
             out = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
             got.append(out)
             line = ", ".join(f"{s} {out[s]:.1f}" for s in STAGES)

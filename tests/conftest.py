@@ -20,7 +20,7 @@ def _native_modules() -> tuple[list[str], list[str]]:
 
     sys.path.insert(0, str(REPO))
     try:
-        from hatch_build import COMPILED
+        from hatch_build import COMPILED, EXTENSIONS
     finally:
         sys.path.remove(str(REPO))
     native, stale = [], []
@@ -32,6 +32,15 @@ def _native_modules() -> tuple[list[str], list[str]]:
             native.append(name)
             if (REPO / rel).exists() and (REPO / rel).stat().st_mtime > path.stat().st_mtime:
                 stale.append(name)
+    for name, rel in EXTENSIONS:  # C modules: absent from a pure-Python install
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        native.append(name)
+        path = Path(module.__file__ or "")
+        if (REPO / rel).exists() and (REPO / rel).stat().st_mtime > path.stat().st_mtime:
+            stale.append(name)
     return native, stale
 
 
@@ -54,7 +63,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def pytest_report_header(config: pytest.Config) -> str:
     native, _ = _native_modules()
-    return f"hhparse referee: {f'compiled by mypyc ({len(native)} modules)' if native else 'pure Python'}"
+    return f"hhparse referee: {f'compiled ({len(native)} modules)' if native else 'pure Python'}"
 
 
 def _corpus_root() -> Path:

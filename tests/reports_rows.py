@@ -8,12 +8,18 @@ c-bet...) are checked here against exact flag patterns, independent of the engin
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import duckdb
+import pandas as pd
 import pyarrow as pa
+from hypothesis import strategies as st
 
+import hhparse
+from hhparse.reports import derived
 from hhparse.tables.schema import TABLES, arrow_schema, minor_units
 from hhparse.tables.store import Warehouse
 
@@ -126,3 +132,108 @@ class Rows:
         with Warehouse(root) as wh:
             wh.publish(tables, {})
         return root
+
+
+# The random warehouses of the derived tables' tests (test_reports_buckets, _door_buckets,
+# _hero_slots, _hilo_derived): each compares a report through a derived table with the raw rows.
+
+ZONES = (
+    "UTC",
+    "America/New_York",
+    "Asia/Kolkata",
+    "Asia/Kathmandu",
+    "Pacific/Chatham",
+    "Pacific/Kiritimati",
+    "Etc/GMT+12",
+)
+"""Session time zones both paths are compared in: DST changes (New York, Chatham), half and
+quarter-hour offsets (Kolkata, Kathmandu, Chatham), the extremes UTC+14 and UTC-12."""
+
+DATE_RANGES = st.tuples(
+    st.one_of(st.none(), st.dates(date(2023, 12, 25), date(2024, 11, 8))),
+    st.one_of(st.none(), st.dates(date(2023, 12, 25), date(2024, 11, 8))),
+)
+"""A --since/--until pair (either open), around the drawn hands' months."""
+
+
+def courchevel(hilo: bool) -> dict[str, Any]:
+    """A Courchevel hand's game columns, hi/lo or high only."""
+    return {"hilo": hilo, "game_label": "Courchevel Hi/Lo Pot Limit" if hilo else "Courchevel Pot Limit"}
+
+
+def publish_drawn(
+    root: Path,
+    hands: Sequence[Mapping[str, Any]],
+    batch: int,
+    hand: Callable[[Mapping[str, Any]], tuple[list[dict[str, Any]], dict[str, Any]]],
+) -> None:
+    """Publish, as one batch, the drawn hands of ``batch`` (their ``"batch"``): ``hand`` gives a
+    drawn hand's players and its own :meth:`Rows.hand` keywords; the rest is every test's: the hand
+    id (the batch, then the hand's place in the draw), the unit (``"chips"``: a tournament's chips,
+    ``"tournament"`` its id, ``"111"`` unless drawn, the buy-in named after it; else USD) and the
+    big blind ``"bb"``. Nothing is published for a batch without hands."""
+    rows = Rows()
+    for i, h in enumerate(hands):
+        if h["batch"] != batch:
+            continue
+        players, own = hand(h)
+        if h["chips"]:
+            tournament = h.get("tournament", "111")
+            own |= {"tournament_id": tournament, "buyin_label": f"${tournament[0]}.00+$0.10 USD"}
+        rows.hand(f"{batch}{i:04d}", players, unit="chips" if h["chips"] else "USD", bb=h["bb"], **own)
+    if rows.rows:
+        rows.publish(root)
+
+
+NEAR_BOUNDARY = st.one_of(
+    st.integers(-2 * 1440, 2 * 1440), st.sampled_from([-841, -840, -839, -1, 0, 839, 840, 841])
+)
+"""Minutes from a UTC month boundary: within two days, often within the 14 hours of the derived
+tables' month key (and at its edges)."""
+
+
+def raw_connection(root: Path) -> duckdb.DuckDBPyConnection:
+    """A connection whose reports read the raw rows only, every derived table unused (the
+    reference)."""
+    con = hhparse.warehouse(root)
+    derived.create_views(con, root, use=False)
+    return con
+
+
+def publish_three_batches(
+    root: Path,
+    hands: Sequence[Mapping[str, Any]],
+    hand: Callable[[Mapping[str, Any]], tuple[list[dict[str, Any]], dict[str, Any]]],
+    names: Sequence[str],
+) -> bool:
+    """The drawn hands' first two batches published (:func:`publish_drawn`) and covered by the
+    derived tables ``names``, then the third published after them (read raw). False when no batch
+    had hands (no warehouse)."""
+    publish_drawn(root, hands, 0, hand)
+    publish_drawn(root, hands, 1, hand)
+    derived.refresh(root, names=names)
+    publish_drawn(root, hands, 2, hand)
+    return (root / "manifest.json").exists()
+
+
+def assert_same_but_floats(
+    got: pd.DataFrame, want: pd.DataFrame, floats: Sequence[str], what: object
+) -> None:
+    """The same columns, types and values, exactly but in the columns ``floats`` (those of them
+    present): float sums added in another order by the two paths, equal but at a rounding tie of
+    their second decimal (within 0.01)."""
+    assert list(got.columns) == list(want.columns) and list(got.dtypes) == list(want.dtypes), what
+    exact = [c for c in want.columns if c not in floats]
+    pd.testing.assert_frame_equal(got[exact], want[exact], check_exact=True, obj=str(what))
+    for column in floats:
+        if column in want.columns:
+            a, b = got[column].astype("float64"), want[column].astype("float64")
+            assert (a.isna() == b.isna()).all(), (what, column)
+            assert ((a - b).abs().fillna(0) <= 0.01 + 1e-9).all(), (what, column)
+
+
+def seated(row: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[list[tuple[str, dict[str, Any]]]]:
+    """One to three of the players Ann, Bo and Cy, each with a row drawn from ``row``."""
+    return st.lists(
+        st.tuples(st.sampled_from(["Ann", "Bo", "Cy"]), row), min_size=1, max_size=3, unique_by=lambda p: p[0]
+    )

@@ -81,9 +81,15 @@ def test_ev_stage_runs_after_the_referee_on_facts() -> None:
 
 
 def test_equity_engine_is_pure() -> None:
-    """``rules/equity.py`` is arithmetic on cards and amounts: numpy, nothing of hhparse."""
+    """``rules/equity.py`` is arithmetic on cards and amounts: numpy and its own compiled kernel
+    (``rules/_equity_kernel.c``, Python's C API only), nothing else of hhparse."""
     imports = _imports(PKG / "rules" / "equity.py")
+    assert "hhparse.rules._equity_kernel" in imports
+    imports.discard("hhparse.rules._equity_kernel")
     assert not _forbidden(imports, ("hhparse", "lark", "pyarrow", "duckdb", "pandas")), imports
+    kernel = (PKG / "rules" / "_equity_kernel.c").read_text(encoding="utf-8")
+    includes = {line.split()[1] for line in kernel.splitlines() if line.startswith("#include")}
+    assert includes == {"<Python.h>", "<stdint.h>", "<stdlib.h>", "<string.h>"}, includes
 
 
 def test_only_the_import_layer_recomputes() -> None:

@@ -11,6 +11,7 @@ two may differ by 0.01 where the exact value sits on a rounding tie. Everything 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,17 +28,18 @@ from hhparse.resources import read_text
 from hhparse.tables.store import Warehouse
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reports_rows import Rows
-
-ZONES = (
-    "UTC",
-    "America/New_York",
-    "Asia/Kolkata",
-    "Asia/Kathmandu",
-    "Pacific/Chatham",
-    "Pacific/Kiritimati",
-    "Etc/GMT+12",
+from reports_rows import (
+    DATE_RANGES,
+    NEAR_BOUNDARY,
+    ZONES,
+    Rows,
+    assert_same_but_floats,
+    courchevel,
+    publish_three_batches,
+    raw_connection,
+    seated,
 )
+
 SPLITS: tuple[list[str], ...] = (
     [],
     ["month"],
@@ -76,29 +78,9 @@ QUERY = (
 )
 
 
-def _raw(root: Path) -> duckdb.DuckDBPyConnection:
-    """A connection whose player_stats reads the raw rows only (the reference)."""
-    con = hhparse.warehouse(root)
-    buckets.create_views(con, root, use=False)
-    return con
-
-
 def _stats(con: duckdb.DuckDBPyConnection, by: list[str], **kw: Any) -> pd.DataFrame:
     params = {k: kw.get(k) for k in ("player", "since", "until", "game", "stakes")} | {"by": by}
     return con.execute(QUERY, params).df()
-
-
-def _assert_same(got: pd.DataFrame, want: pd.DataFrame, what: object) -> None:
-    assert list(got.columns) == list(want.columns) and list(got.dtypes) == list(want.dtypes), what
-    pd.testing.assert_frame_equal(
-        got.drop(columns=list(FLOAT_SUMS)),
-        want.drop(columns=list(FLOAT_SUMS)),
-        check_exact=True,
-        obj=str(what),
-    )
-    for column in FLOAT_SUMS:
-        assert (got[column].isna() == want[column].isna()).all(), (what, column)
-        assert ((got[column] - want[column]).abs().fillna(0) <= 0.01 + 1e-9).all(), (what, column)
 
 
 _player_row = st.fixed_dictionaries(
@@ -116,15 +98,8 @@ _hand = st.fixed_dictionaries(
     {
         "boundary": st.sampled_from(BOUNDARIES),
         # within two days of the boundary, often within the 14 hours (and at its edges)
-        "minutes": st.one_of(
-            st.integers(-2 * 1440, 2 * 1440), st.sampled_from([-841, -840, -839, -1, 0, 839, 840, 841])
-        ),
-        "players": st.lists(
-            st.tuples(st.sampled_from(["Ann", "Bo", "Cy"]), _player_row),
-            min_size=1,
-            max_size=3,
-            unique_by=lambda p: p[0],
-        ),
+        "minutes": NEAR_BOUNDARY,
+        "players": seated(_player_row),
         "chips": st.booleans(),
         "bb": st.sampled_from([25, 50, 60]),
         "hilo": st.booleans(),
@@ -135,41 +110,16 @@ _hand = st.fixed_dictionaries(
 )
 
 
-def _publish(root: Path, hands: list[dict[str, Any]], batch: int) -> None:
-    rows = Rows()
-    for i, h in enumerate(hands):
-        if h["batch"] != batch:
-            continue
-        extra: dict[str, Any] = {
-            "start_utc": h["boundary"] + timedelta(minutes=h["minutes"]),
-            "hilo": h["hilo"],
-            "game_label": "Courchevel Hi/Lo Pot Limit" if h["hilo"] else "Courchevel Pot Limit",
-            "max_seats": h["seats"],
-        }
-        if h["chips"]:
-            extra |= {"tournament_id": h["tournament"], "buyin_label": f"${h['tournament'][0]}.00+$0.10 USD"}
-        rows.hand(
-            f"{batch}{i:04d}",
-            [{"player": name} | p for name, p in h["players"]],
-            unit="chips" if h["chips"] else "USD",
-            bb=h["bb"],
-            **extra,
-        )
-    if rows.rows:
-        rows.publish(root)
-
-
-_ranges = st.tuples(
-    st.one_of(st.none(), st.dates(date(2023, 12, 25), date(2024, 11, 8))),
-    st.one_of(st.none(), st.dates(date(2023, 12, 25), date(2024, 11, 8))),
-)
+def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    own = {"start_utc": h["boundary"] + timedelta(minutes=h["minutes"]), "max_seats": h["seats"]}
+    return [{"player": name} | p for name, p in h["players"]], own | courchevel(h["hilo"])
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
     zone=st.sampled_from(ZONES),
-    ranges=st.lists(_ranges, min_size=1, max_size=2),
+    ranges=st.lists(DATE_RANGES, min_size=1, max_size=2),
     splits=st.lists(st.sampled_from(SPLITS), min_size=1, max_size=2, unique_by=tuple),
     player=st.sampled_from([None, "Ann"]),
 )
@@ -186,13 +136,9 @@ def test_bucket_path_equals_raw_path_on_random_warehouses(
     --since/--until days cutting months, in zones from UTC-12 to UTC+14 with quarter-hour offsets
     and DST changes."""
     root = tmp_path_factory.mktemp("buckets") / "wh"
-    _publish(root, hands, 0)
-    _publish(root, hands, 1)
-    buckets.refresh(root)
-    _publish(root, hands, 2)
-    if not (root / "manifest.json").exists():
+    if not publish_three_batches(root, hands, _drawn, ["player_buckets"]):
         return
-    fast, raw = hhparse.warehouse(root), _raw(root)
+    fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
         assert fast.execute("SELECT count(*) FROM player_buckets").fetchall()[0][0] > 0 or not any(
             h["batch"] < 2 for h in hands
@@ -202,7 +148,9 @@ def test_bucket_path_equals_raw_path_on_random_warehouses(
         for since, until in ranges:
             for by in splits:
                 kw = {"player": player, "since": since, "until": until}
-                _assert_same(_stats(fast, by, **kw), _stats(raw, by, **kw), (zone, by, kw))
+                assert_same_but_floats(
+                    _stats(fast, by, **kw), _stats(raw, by, **kw), FLOAT_SUMS, (zone, by, kw)
+                )
     finally:
         fast.close()
         raw.close()
@@ -227,6 +175,8 @@ def test_a_month_bucket_starts_fourteen_hours_into_the_month() -> None:
     first = datetime(2024, 5, 1, tzinfo=UTC)
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
+    con.execute(read_text("analytics", "rows.sql"))
+    assert "bucket_slot(start_utc)" in read_text("analytics", "buckets.sql")
     slots = {}
     for when in (
         first + timedelta(hours=14) - timedelta(microseconds=1),
@@ -234,11 +184,7 @@ def test_a_month_bucket_starts_fourteen_hours_into_the_month() -> None:
         datetime(2024, 6, 1, tzinfo=UTC) - timedelta(hours=14) - timedelta(microseconds=1),
         datetime(2024, 6, 1, tzinfo=UTC) - timedelta(hours=14),
     ):
-        sql = read_text("analytics", "buckets.sql")
-        slot_expr = sql[sql.index("CASE WHEN start_utc >=") : sql.index("AS utc_slot")]
-        slots[when] = con.execute(
-            f"SELECT {slot_expr} FROM (SELECT $t::TIMESTAMPTZ AS start_utc)", {"t": when}
-        ).fetchall()[0][0]
+        slots[when] = con.execute("SELECT bucket_slot($t::TIMESTAMPTZ)", {"t": when}).fetchall()[0][0]
     values = list(slots.values())
     assert values[0] is not None and values[1] is None and values[2] is None and values[3] is not None
 
@@ -250,10 +196,10 @@ def test_buckets_follow_new_batches_and_compaction(tmp_path: Path) -> None:
     root = _small(tmp_path / "wh", datetime(2024, 2, 10, tzinfo=UTC))
 
     def check() -> buckets.BucketPlan:
-        fast, raw = hhparse.warehouse(root), _raw(root)
+        fast, raw = hhparse.warehouse(root), raw_connection(root)
         try:
             for by in SPLITS:
-                _assert_same(_stats(fast, by), _stats(raw, by), by)
+                assert_same_but_floats(_stats(fast, by), _stats(raw, by), FLOAT_SUMS, by)
         finally:
             fast.close()
             raw.close()
@@ -360,9 +306,9 @@ def test_a_zone_off_the_quarter_hours_reads_the_raw_rows(tmp_path: Path, zone: s
     fast.execute(f"SET TimeZone = '{zone}'")
     p = buckets.create_views(fast, root)
     assert bool(p.covered) is exact
-    raw = _raw(root)
+    raw = raw_connection(root)
     raw.execute(f"SET TimeZone = '{zone}'")
-    _assert_same(_stats(fast, ["month"]), _stats(raw, ["month"]), zone)
+    assert_same_but_floats(_stats(fast, ["month"]), _stats(raw, ["month"]), FLOAT_SUMS, zone)
 
 
 def test_the_import_command_builds_the_buckets_of_what_it_added(tmp_path: Path) -> None:

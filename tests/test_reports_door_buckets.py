@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,17 +29,17 @@ from hhparse.reports.query import frame, report_sql
 from hhparse.tables.store import Warehouse
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reports_rows import Rows
-
-ZONES = (
-    "UTC",
-    "America/New_York",
-    "Asia/Kolkata",
-    "Asia/Kathmandu",
-    "Pacific/Chatham",
-    "Pacific/Kiritimati",
-    "Etc/GMT+12",
+from reports_rows import (
+    DATE_RANGES,
+    NEAR_BOUNDARY,
+    ZONES,
+    Rows,
+    assert_same_but_floats,
+    publish_three_batches,
+    raw_connection,
+    seated,
 )
+
 # month boundaries near the DST changes of New York and Chatham, and a year's end
 BOUNDARIES = (
     datetime(2024, 1, 1, tzinfo=UTC),
@@ -63,27 +64,6 @@ def _door(con: duckdb.DuckDBPyConnection, **kw: Any) -> pd.DataFrame:
     return frame(con.sql(sql, params={k: kw.get(k) for k in sorted(set(re.findall(r"\$([a-z_]+)", sql)))}))
 
 
-def _raw(root: Path) -> duckdb.DuckDBPyConnection:
-    """A connection whose reports read the raw rows only (the reference)."""
-    con = hhparse.warehouse(root)
-    derived.create_views(con, root, use=False)
-    return con
-
-
-def _assert_same(got: pd.DataFrame, want: pd.DataFrame, what: object) -> None:
-    assert list(got.columns) == list(want.columns) and list(got.dtypes) == list(want.dtypes), what
-    pd.testing.assert_frame_equal(
-        got.drop(columns=list(FLOAT_SUMS)),
-        want.drop(columns=list(FLOAT_SUMS)),
-        check_exact=True,
-        obj=str(what),
-    )
-    for column in FLOAT_SUMS:
-        a, b = got[column].astype("float64"), want[column].astype("float64")
-        assert (a.isna() == b.isna()).all(), (what, column)
-        assert ((a - b).abs().fillna(0) <= 0.01 + 1e-9).all(), (what, column)
-
-
 _player_row = st.fixed_dictionaries(
     {
         "position": st.sampled_from(("BTN", "SB", "BB", "UTG")),
@@ -99,15 +79,8 @@ _player_row = st.fixed_dictionaries(
 _hand = st.fixed_dictionaries(
     {
         "boundary": st.sampled_from(BOUNDARIES),
-        "minutes": st.one_of(
-            st.integers(-2 * 1440, 2 * 1440), st.sampled_from([-841, -840, -839, -1, 0, 839, 840, 841])
-        ),
-        "players": st.lists(
-            st.tuples(st.sampled_from(["Ann", "Bo", "Cy"]), _player_row),
-            min_size=1,
-            max_size=3,
-            unique_by=lambda p: p[0],
-        ),
+        "minutes": NEAR_BOUNDARY,
+        "players": seated(_player_row),
         "door": st.sampled_from(CARDS),
         "game": st.sampled_from(sorted(GAMES)),
         "chips": st.booleans(),
@@ -118,41 +91,27 @@ _hand = st.fixed_dictionaries(
 )
 
 
-def _publish(root: Path, hands: list[dict[str, Any]], batch: int) -> None:
-    rows = Rows()
-    for i, h in enumerate(hands):
-        if h["batch"] != batch:
-            continue
-        game, hilo, label, door = GAMES[h["game"]]
-        extra: dict[str, Any] = {
-            "start_utc": h["boundary"] + timedelta(minutes=h["minutes"]),
-            "game": game,
-            "hilo": hilo,
-            "game_label": label,
-            "exposed_card": h["door"] if door else None,
-        }
-        if h["chips"]:
-            extra |= {"tournament_id": h["tournament"], "buyin_label": f"${h['tournament'][0]}.00+$0.10 USD"}
-        players = []
-        for name, p in h["players"]:
-            row = {k: v for k, v in p.items() if k != "hole"} | {"player": name, "hole_cards": p["hole"]}
-            players.append(row)
-        rows.hand(f"{batch}{i:04d}", players, unit="chips" if h["chips"] else "USD", bb=h["bb"], **extra)
-    if rows.rows:
-        rows.publish(root)
-
-
-_ranges = st.tuples(
-    st.one_of(st.none(), st.dates(date(2023, 12, 25), date(2024, 11, 8))),
-    st.one_of(st.none(), st.dates(date(2023, 12, 25), date(2024, 11, 8))),
-)
+def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    game, hilo, label, door = GAMES[h["game"]]
+    own = {
+        "start_utc": h["boundary"] + timedelta(minutes=h["minutes"]),
+        "game": game,
+        "hilo": hilo,
+        "game_label": label,
+        "exposed_card": h["door"] if door else None,
+    }
+    players = [
+        {k: v for k, v in p.items() if k != "hole"} | {"player": name, "hole_cards": p["hole"]}
+        for name, p in h["players"]
+    ]
+    return players, own
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     hands=st.lists(_hand, min_size=1, max_size=25),
     zone=st.sampled_from(ZONES),
-    ranges=st.lists(_ranges, min_size=1, max_size=2),
+    ranges=st.lists(DATE_RANGES, min_size=1, max_size=2),
     player=st.sampled_from([None, "Ann"]),
     game=st.sampled_from([None, "courchevel-hilo", "Courchevel Pot Limit", "omaha-hilo"]),
     stakes=st.sampled_from([None, 0, 1]),
@@ -172,13 +131,9 @@ def test_door_bucket_path_equals_raw_path_on_random_warehouses(
     cutting months, the --game and --stakes filters, in zones from UTC-12 to UTC+14 with
     quarter-hour offsets and DST changes."""
     root = tmp_path_factory.mktemp("door") / "wh"
-    _publish(root, hands, 0)
-    _publish(root, hands, 1)
-    derived.refresh(root, names=["door_buckets"])
-    _publish(root, hands, 2)
-    if not (root / "manifest.json").exists():
+    if not publish_three_batches(root, hands, _drawn, ["door_buckets"]):
         return
-    fast, raw = hhparse.warehouse(root), _raw(root)
+    fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
         covered = derived.plan(root, "door_buckets").covered
         assert bool(covered) == any(h["batch"] < 2 for h in hands)
@@ -198,7 +153,7 @@ def test_door_bucket_path_equals_raw_path_on_random_warehouses(
             con.execute(f"SET TimeZone = '{zone}'")
         for since, until in ranges:
             kw = {"player": player, "since": since, "until": until, "game": game, "stakes": chosen}
-            _assert_same(_door(fast, **kw), _door(raw, **kw), (zone, kw))
+            assert_same_but_floats(_door(fast, **kw), _door(raw, **kw), FLOAT_SUMS, (zone, kw))
     finally:
         fast.close()
         raw.close()

@@ -11,6 +11,7 @@ so those may differ by 0.01 where the exact value sits on a rounding tie (as the
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,17 +30,15 @@ from hhparse.reports.html import graph_lines
 from hhparse.resources import read_text
 
 sys.path.insert(0, str(Path(__file__).parent))
-from reports_rows import Rows
-
-ZONES = (
-    "UTC",
-    "America/New_York",
-    "Asia/Kolkata",
-    "Asia/Kathmandu",
-    "Pacific/Chatham",
-    "Pacific/Kiritimati",
-    "Etc/GMT+12",
+from reports_rows import (
+    ZONES,
+    Rows,
+    assert_same_but_floats,
+    courchevel,
+    publish_three_batches,
+    raw_connection,
 )
+
 # local midnights of several zones, a DST change of New York (10 March 2024) and of Chatham
 # (7 April 2024), a year's end
 DAYS = (
@@ -58,23 +57,6 @@ HOURS = (
 )
 FLOAT_SUMS = ("net_bb", "showdown_bb")
 LINE_BB = ("cum_net_bb", "cum_showdown_bb", "cum_nonshowdown_bb")
-
-
-def _raw(root: Path) -> duckdb.DuckDBPyConnection:
-    """A connection that reads the raw rows only (the reference)."""
-    con = hhparse.warehouse(root)
-    derived.create_views(con, root, use=False)
-    return con
-
-
-def _same_but_floats(got: pd.DataFrame, want: pd.DataFrame, floats: tuple[str, ...], what: object) -> None:
-    assert list(got.columns) == list(want.columns) and list(got.dtypes) == list(want.dtypes), what
-    exact = [c for c in want.columns if c not in floats]
-    pd.testing.assert_frame_equal(got[exact], want[exact], check_exact=True, obj=str(what))
-    for column in floats:
-        if column in want.columns:
-            assert (got[column].isna() == want[column].isna()).all(), (what, column)
-            assert ((got[column] - want[column]).abs().fillna(0) <= 0.01 + 1e-9).all(), (what, column)
 
 
 _player = st.fixed_dictionaries(
@@ -110,25 +92,12 @@ _hand = st.fixed_dictionaries(
 )
 
 
-def _publish(root: Path, hands: list[dict[str, Any]], batch: int) -> None:
-    rows = Rows()
-    for i, h in enumerate(hands):
-        if h["batch"] != batch:
-            continue
-        extra: dict[str, Any] = {
-            "start_utc": h["day"] + timedelta(seconds=h["seconds"]),
-            "hilo": h["hilo"],
-            "game_label": "Courchevel Hi/Lo Pot Limit" if h["hilo"] else "Courchevel Pot Limit",
-        }
-        if h["chips"]:
-            extra |= {"tournament_id": h["tournament"], "buyin_label": f"${h['tournament'][0]}.00+$0.10 USD"}
-        players = [
-            {"player": h["hero"], "is_hero": True} | h["hero_row"],
-            {"player": "Bo", "is_hero": False} | h["other_row"],
-        ]
-        rows.hand(f"{batch}{i:04d}", players, unit="chips" if h["chips"] else "USD", bb=h["bb"], **extra)
-    if rows.rows:
-        rows.publish(root)
+def _drawn(h: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    players = [
+        {"player": h["hero"], "is_hero": True} | h["hero_row"],
+        {"player": "Bo", "is_hero": False} | h["other_row"],
+    ]
+    return players, {"start_utc": h["day"] + timedelta(seconds=h["seconds"])} | courchevel(h["hilo"])
 
 
 _filters = st.fixed_dictionaries(
@@ -165,13 +134,9 @@ def test_slot_path_equals_raw_path_on_random_warehouses(
     tournaments, two hero accounts; every filter, in zones from UTC-12 to UTC+14 with quarter-hour
     offsets and DST changes: the hours, the graph (both paths of it) and the lines agree."""
     root = tmp_path_factory.mktemp("slots") / "wh"
-    _publish(root, hands, 0)
-    _publish(root, hands, 1)
-    derived.refresh(root, names=["hero_slots"])
-    _publish(root, hands, 2)
-    if not (root / "manifest.json").exists():
+    if not publish_three_batches(root, hands, _drawn, ["hero_slots"]):
         return
-    fast, raw = hhparse.warehouse(root), _raw(root)
+    fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
         assert fast.execute("SELECT count(*) FROM hero_slots").fetchall()[0][0] > 0 or not any(
             h["batch"] < 2 for h in hands
@@ -185,14 +150,14 @@ def test_slot_path_equals_raw_path_on_random_warehouses(
             except UsageError:  # a filter that matches nothing: an error on either path
                 continue
             what = (zone, kw)
-            _same_but_floats(
+            assert_same_but_floats(
                 fast.execute(HOURS, params).df(), raw.execute(HOURS, params).df(), FLOAT_SUMS, what
             )
             for detail in (None, 0):
                 pd.testing.assert_frame_equal(
                     _graph(fast, params, detail), _graph(raw, params, detail), check_exact=True, obj=str(what)
                 )
-            _same_but_floats(graph_lines(fast, **kw), graph_lines(raw, **kw), LINE_BB, what)
+            assert_same_but_floats(graph_lines(fast, **kw), graph_lines(raw, **kw), LINE_BB, what)
     finally:
         fast.close()
         raw.close()
@@ -238,7 +203,7 @@ def test_graph_report_builds_the_slots_and_they_follow_compaction(tmp_path: Path
         rows.publish(root)
 
     def check() -> derived.Plan:
-        fast, raw = hhparse.warehouse(root), _raw(root)
+        fast, raw = hhparse.warehouse(root), raw_connection(root)
         try:
             got = hhparse.report("graph", fast)
             pd.testing.assert_frame_equal(got, hhparse.report("graph", raw), check_exact=True)
@@ -281,7 +246,7 @@ def test_slots_cut_at_each_zones_local_midnight(tmp_path: Path, zone: str) -> No
         rows.publish(root)
         if batch == 0:
             derived.refresh(root, names=["hero_slots"])
-    fast, raw = hhparse.warehouse(root), _raw(root)
+    fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
         assert fast.execute("SELECT count(*) FROM hero_slots").fetchall()[0][0] > 0
         for con in (fast, raw):
@@ -295,11 +260,26 @@ def test_slots_cut_at_each_zones_local_midnight(tmp_path: Path, zone: str) -> No
             ):
                 params = resolve(raw, **kw).params()
                 got, want = fast.execute(HOURS, params).df(), raw.execute(HOURS, params).df()
-                _same_but_floats(got, want, FLOAT_SUMS, (zone, kw))
+                assert_same_but_floats(got, want, FLOAT_SUMS, (zone, kw))
                 assert int(want["n"].sum()) > 0, (zone, kw)
     finally:
         fast.close()
         raw.close()
+
+
+def _heads_up(net: int, showdown: bool) -> list[dict[str, Any]]:
+    """The hero Ann winning ``net`` from Bo (an all-in at its result: allin_ev the net)."""
+    hero = {"player": "Ann", "is_hero": True, "net": net, "went_to_showdown": showdown, "allin_ev": net}
+    return [hero, {"player": "Bo", "net": -net}]
+
+
+def _graph_both_ways(fast: duckdb.DuckDBPyConnection, raw: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+    """The graph's long-history path (three points asked) through the slots, checked equal to the
+    raw rows'."""
+    params = resolve(raw).params()
+    graph = _graph(fast, params, 0)
+    pd.testing.assert_frame_equal(graph, _graph(raw, params, 0), check_exact=True)
+    return graph
 
 
 def test_a_slot_and_an_hour_name_their_last_hand_in_the_graphs_order(tmp_path: Path) -> None:
@@ -327,13 +307,10 @@ def test_a_slot_and_an_hour_name_their_last_hand_in_the_graphs_order(tmp_path: P
     ]
     rows = Rows()
     for hand_id, seconds, bb, net, showdown in played:
-        hero = {"player": "Ann", "is_hero": True, "net": net, "went_to_showdown": showdown, "allin_ev": net}
-        rows.hand(
-            hand_id, [hero, {"player": "Bo", "net": -net}], bb=bb, start_utc=at + timedelta(seconds=seconds)
-        )
+        rows.hand(hand_id, _heads_up(net, showdown), bb=bb, start_utc=at + timedelta(seconds=seconds))
     rows.publish(root := tmp_path / "wh")
     derived.refresh(root, names=["hero_slots"])
-    fast, raw = hhparse.warehouse(root), _raw(root)
+    fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
         slots = fast.execute(
             "SELECT big_blind, last_id FROM hero_slots WHERE utc_slot >= $at AND utc_slot < $at + INTERVAL 1 HOUR "
@@ -344,9 +321,7 @@ def test_a_slot_and_an_hour_name_their_last_hand_in_the_graphs_order(tmp_path: P
         hours = "SELECT hour, last_id FROM player_hours(NULL, NULL, NULL, NULL, NULL) ORDER BY hour"
         assert [h[1] for h in fast.execute(hours).fetchall()] == ["0102", "0006", "0302", "0402"]
         assert fast.execute(hours).fetchall() == raw.execute(hours).fetchall()
-        params = resolve(raw).params()
-        graph = _graph(fast, params, 0)  # 12 hands, 3 points asked: every 4th, at the hours' ends
-        pd.testing.assert_frame_equal(graph, _graph(raw, params, 0), check_exact=True)
+        graph = _graph_both_ways(fast, raw)  # 12 hands, 3 points asked: every 4th, at the hours' ends
         assert graph.loc[graph["hand_no"] == 8, "hand_id"].tolist() == ["0006"]
     finally:
         fast.close()
@@ -369,10 +344,9 @@ def test_the_graphs_hour_of_two_tournaments_names_the_later_hand(tmp_path: Path)
     ]
     rows = Rows()
     for hand_id, seconds, tournament, net, showdown in played:
-        hero = {"player": "Ann", "is_hero": True, "net": net, "went_to_showdown": showdown, "allin_ev": net}
         rows.hand(
             hand_id,
-            [hero, {"player": "Bo", "net": -net}],
+            _heads_up(net, showdown),
             unit="chips",
             tournament_id=tournament,
             buyin_label=f"${tournament[0]}.00+$0.10 USD",
@@ -380,11 +354,9 @@ def test_the_graphs_hour_of_two_tournaments_names_the_later_hand(tmp_path: Path)
         )
     rows.publish(root := tmp_path / "wh")
     derived.refresh(root, names=["hero_slots"])
-    fast, raw = hhparse.warehouse(root), _raw(root)
+    fast, raw = hhparse.warehouse(root), raw_connection(root)
     try:
-        params = resolve(raw).params()
-        graph = _graph(fast, params, 0)  # 8 hands, 3 points asked: every 2nd, at the hours' ends
-        pd.testing.assert_frame_equal(graph, _graph(raw, params, 0), check_exact=True)
+        graph = _graph_both_ways(fast, raw)  # 8 hands, 3 points asked: every 2nd, at the hours' ends
         assert graph.loc[graph["hand_no"] == 4, "hand_id"].tolist() == ["0006"]
     finally:
         fast.close()

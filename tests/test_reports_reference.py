@@ -550,7 +550,7 @@ CREATE MACRO slot_rows_in(p, s, u, g, st) AS TABLE
            NULL::TIMESTAMPTZ AS last_start, NULL::VARCHAR AS last_id, NULL::BIGINT AS big_blind
     WHERE false;
 """
-"""The rows player_hours adds up (pages/hour_rows.sql), for a series given as ``player_rows_in``:
+"""The rows player_hours adds up (hour_rows_in, slot_rows_in: hhparse.reports.scoped), for a series given as ``player_rows_in``:
 its raw rows, and no hero slots."""
 
 

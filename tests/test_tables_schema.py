@@ -13,6 +13,8 @@ import pytest
 
 from hhparse.tables.build import BatchBuilder, strip_hand_idx
 from hhparse.tables.schema import (
+    DERIVED_TABLES,
+    FILTER_KEYS,
     HAND_TABLES,
     SCHEMA_VERSION,
     TABLES,
@@ -65,6 +67,17 @@ def test_every_hand_table_carries_site_and_hand_id() -> None:
     for name in (*HAND_TABLES, "rejects"):
         assert {"site", "hand_id"} <= set(TABLES[name].column_names), name
     assert TABLES["hands"].key == ("site", "hand_id")
+
+
+def test_derived_tables_keep_the_filter_keys_as_hand_players_declares_them() -> None:
+    """Every derived table a report filters by --game and --stakes keys its rows by the columns the
+    filters test (held_game, held_stake), declared once: as hand_players declares them."""
+    source = {c.name: c for c in TABLES["hand_players"].columns}
+    for name, table in DERIVED_TABLES.items():
+        columns = {c.name: c for c in table.columns}
+        for key in ("unit", "unit_scale", *FILTER_KEYS):
+            assert columns[key] == source[key], (name, key)
+            assert key == "unit_scale" or key in table.key, (name, key)
 
 
 def test_money_is_int64_never_float() -> None:

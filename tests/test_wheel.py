@@ -33,6 +33,9 @@ import hhparse
 import hhparse.engine, hhparse.parsing
 compiled = [m.__name__ for m in (hhparse.parsing, hhparse.engine) if not m.__file__.endswith(".py")]
 print("compiled:", compiled, file=sys.stderr)
+if compiled:  # the C kernel is built and shipped beside the mypyc modules (hatch_build.EXTENSIONS)
+    import hhparse.rules._equity_kernel
+    assert not hhparse.rules._equity_kernel.__file__.endswith(".py")
 for name in ("parse_file", "parse_path", "parse_text", "referee", "render", "warehouse", "report"):
     f = getattr(hhparse, name)
     sig = inspect.signature(f)

@@ -8,7 +8,7 @@
 -- per hand_players file, the hero's rows summed per line, stakes and game keys, hour and 15-minute
 -- UTC slot) for the files it covers, and from the raw rows of the others
 -- (hand_players_unslotted); with p_player, from the raw rows of every file: hour_rows_in and
--- slot_rows_in (pages/hour_rows.sql).
+-- slot_rows_in (hhparse.reports.scoped).
 -- Money stays in minor units (player_rows_in), added as integers: any sum of the hours is the
 -- sum of their hands. Per hour: the hands, the showdown and non-showdown gains and losses apart
 -- (the graph's bounds), the all-in EV and its gains, the last start and the last hand (in the

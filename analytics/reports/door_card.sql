@@ -5,9 +5,7 @@
 --   pairs  whether one of the player's hole cards has its rank ('unknown' when their hole cards
 --          are not known: neither hero nor shown)
 --   suits  whether one of the player's hole cards has its suit (same 'unknown' rule)
--- A card is its rank (A K Q J T 9..2) then its suit (c d h s): in the hole cards written one after
--- the other, the door card's rank can only match a rank and its suit only a suit, so one substring
--- test per row answers each question (no per-card lambda).
+-- Both are one substring test of the hole cards per row (door_code, analytics/rows.sql).
 -- VPIP and PFR follow stats.sql (walks excluded from the denominator).
 --
 -- Read for tens of millions of player-hands (issue #18): the rows come from the door buckets
@@ -26,10 +24,10 @@ WITH raw_cards AS (
         big_blind,
         exposed_card[1]                                                       AS door_rank,
         exposed_card[2]                                                       AS door_suit,
-        CASE WHEN hole_cards IS NULL THEN '' ELSE array_to_string(hole_cards, '') END AS hole,
+        hole_text(hole_cards)                                                 AS hole,
         vpip,
         pfr,
-        position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0 AS walk,
+        is_walk(position, vpip, pfr, saw_flop, collected)                     AS walk,
         net
     FROM door_rows_in($player, $since, $until, $game, $stakes)
     WHERE exposed_card IS NOT NULL
@@ -47,8 +45,8 @@ raw_partial AS (
         unit_scale,
         big_blind,
         door_rank,
-        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_rank) THEN 1 ELSE 2 END AS TINYINT) AS pairs_code,
-        CAST(CASE WHEN hole = '' THEN 0 WHEN contains(hole, door_suit) THEN 1 ELSE 2 END AS TINYINT) AS suits_code,
+        door_code(hole, door_rank)                                            AS pairs_code,
+        door_code(hole, door_suit)                                            AS suits_code,
         count(*)                                                              AS hands,
         count_if(vpip)                                                        AS vpip,
         count_if(pfr)                                                         AS pfr,

@@ -15,7 +15,7 @@
 -- and of the edge months of a --since/--until range (stats_rows_in and bucket_rows_in: the split
 -- player_stats reads, stats.sql); both are added up per player and unit, and the rates and exact
 -- decimals made once after. The average pot share is a sum of per-row quotients: each quotient is
--- rounded to a DECIMAL(38, 20) (pot_share, the same expression as buckets.sql's), whose sums are
+-- rounded to a DECIMAL(38, 20) (pot_share_of, analytics/rows.sql: buckets.sql's too), whose sums are
 -- exact, so the buckets and the raw rows give the same average to the last bit.
 --
 -- The lows are counted apart from the player-hands and joined per player and unit (below).
@@ -38,9 +38,7 @@ WITH raw_counts AS (
     FROM (
         SELECT
             *,
-            CASE WHEN collected > 0
-                 THEN CAST(CAST(collected AS DOUBLE) / NULLIF(CAST(total_pot - rake AS DOUBLE), 0)
-                           AS DECIMAL(38, 20)) END                            AS pot_share
+            pot_share_of(collected, total_pot, rake)                          AS pot_share
         FROM stats_rows_in($player, $since, $until, $game, $stakes)
         WHERE hilo
     )

@@ -10,8 +10,13 @@ connection:
 
 1. raw views, one per table (:func:`hhparse.tables.schema.create_views`);
 2. ``analytics/staging/*.sql``: rename and cast, money as DECIMAL in the hand's unit;
-3. ``analytics/stats.sql``: the per-player-hand base and the stat arithmetic;
-4. ``analytics/reports/<name>.sql``: one SELECT per report, run on demand.
+3. ``analytics/rows.sql`` (a row's values that the derived tables' builds compute alike) and
+   ``analytics/filters.sql``: the report filters' tests of a row, each written once;
+4. the rows each report reads within the filters, one pair of table macros per source, written
+   from one declaration (:mod:`hhparse.reports.scoped`);
+5. ``analytics/stats.sql``: the per-player-hand base and the stat arithmetic, then
+   ``analytics/pages/player_hours.sql`` (the graphs' hours);
+6. ``analytics/reports/<name>.sql``: one SELECT per report, run on demand.
 
 Reports never re-derive what the referee decided: they aggregate its flags and amounts.
 

@@ -19,7 +19,8 @@ the same results: stale or missing files cost speed, never correctness.
 Adding a derived table: declare it in ``DERIVED_TABLES`` (``hhparse/tables/schema.py``, with a
 ``source_file`` column first), write its build SQL (one ``SELECT`` over the view ``bucket_source``,
 the one source file, run in a UTC session, ``$source`` the file's name for ``source_file``; views of
-the tables the record ``reads`` as well, over their live files), add a
+the tables the record ``reads`` as well, over their live files; a value the reports' raw path
+computes too is a macro of ``analytics/rows.sql``, loaded in both sessions), add a
 :class:`Derived` record to :data:`REGISTRY`, and have the report's SQL read the three views
 :func:`create_views` makes (``name``, ``covered``, ``uncovered``). ``hhparse import`` (after its
 commit), ``hhparse compact`` and the first report that names it build the missing files.
@@ -277,12 +278,14 @@ class Refresh:
 
 def _session() -> Any:
     """A DuckDB connection for derived builds: a UTC session (the derived tables key time by UTC
-    month and slot) that draws no progress bar (a build runs inside an import or a report)."""
+    month and slot) that draws no progress bar (a build runs inside an import or a report), with
+    the macros of the values the reports compute alike on the raw rows (``analytics/rows.sql``)."""
     import duckdb
 
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
     con.execute("SET enable_progress_bar = false")
+    con.execute(read_text("analytics", "rows.sql"))
     return con
 
 

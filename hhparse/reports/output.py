@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterator, Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 import pandas as pd
@@ -148,20 +148,24 @@ def _flat(records: list[dict[str, Any]]) -> bool:
     return all(isinstance(v, scalar) for r in records for v in r.values())
 
 
-def to_table(
-    df: pd.DataFrame,
-    *,
-    name: str = "",
-    width: int | None = None,
-    color: bool = False,
-    single: bool = False,
-    notes: Sequence[str] = (),
-) -> str:
-    """The terminal table (:func:`hhparse.reports.terminal.render`): at most ``width`` cells a
-    line (default: the terminal's, ``$COLUMNS``), columns chosen by importance with a legend, or
-    a card when ``single`` (one player) and few rows; the ``hand`` report as its replay lines.
-    Control and bidi characters in names are shown as escapes, never sent to the terminal."""
-    return "".join(table_parts(df, name=name, width=width, color=color, single=single, notes=notes))
+class TableOptions(TypedDict, total=False):
+    """:func:`table_parts`' keywords (its defaults), which :func:`to_table` passes on: the report's
+    ``name``, at most ``width`` cells a line (default: the terminal's, ``$COLUMNS``), ``color``,
+    ``single`` (one player: a card when the rows are few), ``notes`` under the table."""
+
+    name: str
+    width: int | None
+    color: bool
+    single: bool
+    notes: Sequence[str]
+
+
+def to_table(df: pd.DataFrame, **options: Unpack[TableOptions]) -> str:
+    """The terminal table (:func:`hhparse.reports.terminal.render`): columns chosen by importance
+    with a legend, or a card when ``single`` (one player) and few rows; the ``hand`` report as its
+    replay lines (:class:`TableOptions`). Control and bidi characters in names are shown as
+    escapes, never sent to the terminal."""
+    return "".join(table_parts(df, **options))
 
 
 def table_parts(

@@ -21,7 +21,7 @@ import duckdb
 import pandas as pd
 
 from hhparse.failures import UsageError
-from hhparse.reports import derived
+from hhparse.reports import derived, scoped
 from hhparse.reports.catalog import BY, REPORTS
 from hhparse.reports.columns import label
 from hhparse.reports.filters import Scope, resolve
@@ -67,8 +67,10 @@ def warehouse(path: str | os.PathLike[str] | None = None) -> duckdb.DuckDBPyConn
         for node in sorted(staging.iterdir(), key=lambda n: n.name):
             if node.name.endswith(".sql"):
                 con.execute(node.read_text(encoding="utf-8"))
+        con.execute(read_text("analytics", "rows.sql"))
+        con.execute(read_text("analytics", "filters.sql"))
+        con.execute(scoped.sql())
         con.execute(read_text("analytics", "stats.sql"))
-        con.execute(read_text("analytics", "pages", "hour_rows.sql"))
         con.execute(read_text("analytics", "pages", "player_hours.sql"))
     except BaseException as exc:
         con.close()

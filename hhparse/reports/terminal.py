@@ -27,12 +27,12 @@ import textwrap
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypedDict, Unpack
 
 from hhparse.reports.columns import COLUMNS, Column, label
 from hhparse.safetext import visible
 
-__all__ = ["cell_text", "column_text", "render", "render_columns", "render_parts"]
+__all__ = ["Layout", "cell_text", "column_text", "render", "render_columns", "render_parts"]
 
 _SIGNED = ("money", "bb")
 _NUMERIC = ("money", "bb", "pct", "ratio", "count")
@@ -139,60 +139,37 @@ def _wrap(text: str, width: int, indent: str = "") -> list[str]:
     return textwrap.wrap(text, width=max(width, 20), subsequent_indent=indent, break_long_words=True) or [""]
 
 
-def render(
-    rows: Sequence[dict[str, Any]],
-    columns: Sequence[str],
-    *,
-    name: str = "",
-    width: int = 80,
-    color: bool = False,
-    single: bool = False,
-    notes: Sequence[str] = (),
-    first: Sequence[str] = (),
-) -> str:
-    """The table of ``rows`` (dicts by column name) in at most ``width`` terminal cells a line.
+class Layout(TypedDict, total=False):
+    """How a table is laid out: :func:`render_parts`' keywords (its defaults), which :func:`render`
+    and :func:`render_columns` pass on as they are.
 
-    ``single``: one player was selected; a few rows then print as a card. ``notes`` are printed
-    under the table, wrapped to the width. ``first``: the columns a narrow terminal keeps first,
-    in order (the report's; the others follow by their rank).
-    """
+    ``name``: the report's. ``width``: at most this many terminal cells a line. ``single``: one
+    player was selected; a few rows then print as a card. ``notes`` are printed under the table,
+    wrapped to the width. ``first``: the columns a narrow terminal keeps first, in order (the
+    report's; the others follow by their rank). ``uncoloured``: columns never coloured (their
+    values are numpy scalars, whose signs do not subtract: see :func:`_sign`)."""
+
+    name: str
+    width: int
+    color: bool
+    single: bool
+    notes: Sequence[str]
+    first: Sequence[str]
+    uncoloured: Collection[str]
+
+
+def render(rows: Sequence[dict[str, Any]], columns: Sequence[str], **layout: Unpack[Layout]) -> str:
+    """The table of ``rows`` (dicts by column name), laid out as ``layout`` says (:class:`Layout`)."""
     data = {c: [r.get(c) for r in rows] for c in columns}
-    return render_columns(
-        data, columns, len(rows), name=name, width=width, color=color, single=single, notes=notes, first=first
-    )
+    return render_columns(data, columns, len(rows), **layout)
 
 
 def render_columns(
-    data: Mapping[str, Any],
-    columns: Sequence[str],
-    size: int,
-    *,
-    name: str = "",
-    width: int = 80,
-    color: bool = False,
-    single: bool = False,
-    notes: Sequence[str] = (),
-    first: Sequence[str] = (),
-    uncoloured: Collection[str] = (),
+    data: Mapping[str, Any], columns: Sequence[str], size: int, **layout: Unpack[Layout]
 ) -> str:
     """:func:`render` of ``size`` rows given column by column (``data``: each column's values,
-    a sequence or an Arrow array), as a report's DataFrame holds them: no dict a row.
-    ``uncoloured``: columns never coloured (their values are numpy scalars, whose signs do not
-    subtract: see :func:`_sign`)."""
-    return "".join(
-        render_parts(
-            data,
-            columns,
-            size,
-            name=name,
-            width=width,
-            color=color,
-            single=single,
-            notes=notes,
-            first=first,
-            uncoloured=uncoloured,
-        )
-    )
+    a sequence or an Arrow array), as a report's DataFrame holds them: no dict a row."""
+    return "".join(render_parts(data, columns, size, **layout))
 
 
 def render_parts(
@@ -470,7 +447,7 @@ def _card(
     uncoloured: Collection[str] = (),
 ) -> str | None:
     """One line per column (its full name), one value column per row; None when it does not fit.
-    ``uncoloured``: as for the table (:func:`render_columns`)."""
+    ``uncoloured``: as for the table (:class:`Layout`)."""
     from rich import box
     from rich.table import Table
 

@@ -35,6 +35,12 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   (:func:`_preflop_counts`). Every board is counted, so the result is exact. Pre-flop
   Courchevel (the exposed card known, four to come) is counted the same way: the known rank with
   a multiset of four new ones, the flushes apart per suit (:func:`_known_card_counts`).
+* **Exact counting compiled.** Counting a pre-flop spot's classes and flush boards takes a few
+  hundred small numpy calls, a flop or turn spot one to two hundred, each at numpy's per-call
+  floor; a compiled install runs the same counting as loops over the same tables in C
+  (``_equity_kernel.c``: :func:`_kernel_counts`, :func:`_kernel_known_counts`,
+  :func:`_kernel_listed`). The numpy code stays the reference: a pure-Python install runs it,
+  and the tests compare the two outcome by outcome. Monte Carlo stays numpy.
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
   outcome is settled once (:func:`_settle`).
@@ -55,6 +61,11 @@ from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
+
+try:  # compiled at install beside the engine (hatch_build.py); absent from a pure-Python install
+    import hhparse.rules._equity_kernel as _equity_kernel
+except ImportError:  # pragma: no cover - which branch runs depends on the install
+    _equity_kernel = None  # type: ignore[assignment]
 
 __all__ = [
     "CARD_INDEX",
@@ -784,6 +795,160 @@ def _ways(available: Array, counts: Array) -> Array:
     return out
 
 
+_USE_KERNEL = True
+"""Count the exact spots' boards in the compiled kernel (:func:`_kernel_counts`,
+:func:`_kernel_known_counts`, :func:`_kernel_listed`) when it is installed; the tests turn it off
+to compare with the numpy code, its reference."""
+
+
+@lru_cache(maxsize=1)
+def _kernel_tables() -> tuple[Array, ...]:
+    """Hand the kernel the tables it counts with (once a process): this module's, so that both
+    countings read the same ones. The kernel holds on to them."""
+    assert _equity_kernel is not None
+    rc = _rank_classes()
+    tables = tuple(
+        np.ascontiguousarray(t, dtype=np.int32)
+        for t in (
+            NF,
+            LOWTAB,
+            FL,
+            rc.ms4,
+            rc.parts,
+            rc.low_ranks,
+            rc.distinct,
+            *_LOW4,
+            *_LOW5,
+            *(rc.with_suited[j] for j in (3, 4, 5)),
+            *(rc.suited_mask[j] for j in (3, 4, 5)),
+            *(rc.suited_tmask[j] for j in (3, 4, 5)),
+            _IN_A_STRAIGHT,
+            _PAIRS2,
+            *_known_card_tables(rc),
+            MS3,
+        )
+    )
+    _equity_kernel.load(tables)
+    return tables
+
+
+def _known_card_tables(rc: _RankClasses) -> tuple[Array, ...]:
+    """The kernel's tables for one known board card and four to come (:func:`_known_card_counts`
+    counts the same boards from the rows of ranks themselves): each four-rank multiset's
+    different ranks (``5 * rank + count``, :data:`_NO_RANK` past them; in ``_multisets(4)``
+    order, the order of ``rc.ms4``), the class of each with each rank (``R`` where that would
+    be five of a rank), and the multiset of each set of ``j`` suited ranks (``_combos(13, j)``
+    order) with each multiset of ``4 - j`` others (``_multisets(4 - j)`` order), ``j`` = 2, 3, 4,
+    with the rank masks of the sets of two."""
+    four = _multisets(4)
+    counts = np.zeros((len(four), 13), dtype=np.int64)
+    for e in range(4):
+        np.add.at(counts, (np.arange(len(four)), four[:, e]), 1)
+    distinct = np.sort(np.where(counts > 0, 5 * np.arange(13) + counts, _NO_RANK), axis=1)[:, :4].T
+    code4 = np.zeros(13**4, dtype=np.int64)
+    code4[_base13(four)] = np.arange(len(four))
+    with_rank = np.concatenate(
+        [np.repeat(four, 13, axis=0), np.tile(np.arange(13), len(four))[:, None]], axis=1
+    )
+    five_of = counts == 4  # (multiset, rank): five of that rank
+    add_rank = rc.index.astype(np.int64).take(_base13(np.sort(with_rank, axis=1))).reshape(len(four), 13)
+    add_rank[five_of] = len(rc.low_ranks)
+    grids = []
+    for j in (2, 3, 4):
+        suited = _combos(13, j)
+        rest = _multisets(4 - j)
+        rows = np.concatenate([np.repeat(suited, len(rest), axis=0), np.tile(rest, (len(suited), 1))], axis=1)
+        grids.append(code4[_base13(np.sort(rows, axis=1))].reshape(len(suited), len(rest)))
+    return (distinct, add_rank, *grids, (1 << _combos(13, 2)).sum(axis=1))
+
+
+_KERNEL_MAX_BITS: Final = 62
+"""The widest outcome (every contested pot's winners' masks together) the kernel packs in one
+integer; wider spots (many players and side pots, hi/lo) are counted in numpy."""
+
+
+def _kernel_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array
+) -> tuple[list[list[int]], list[int]] | None:
+    """:func:`_preflop_counts` in compiled code (``hhparse/rules/_equity_kernel.c``): the same counting
+    of the same boards with the same tables, as loops instead of a few hundred numpy calls a spot
+    (``docs/performance.md``). ``None`` when the kernel is not installed, turned off, or the spot
+    is wider than it takes; the numpy counting then runs."""
+    taken = _kernel_pots(spot, holes, rows)
+    if taken is None:
+        return None
+    pots, widths = taken
+    assert _equity_kernel is not None
+    keys, counts = _equity_kernel.counts(
+        holes.astype(np.uint8).tobytes(), holes.shape[1], unseen.astype(np.uint8).tobytes(), pots, spot.hilo
+    )
+    return _decode(keys, widths), counts
+
+
+def _kernel_known_counts(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array, known: Array
+) -> tuple[list[list[int]], list[int]] | None:
+    """:func:`_known_card_counts` in the compiled kernel, for one known card (pre-flop
+    Courchevel); ``None`` as :func:`_kernel_counts`."""
+    taken = _kernel_pots(spot, holes, rows) if len(known) == 1 else None
+    if taken is None:
+        return None
+    pots, widths = taken
+    assert _equity_kernel is not None
+    keys, counts = _equity_kernel.counts_known(
+        holes.astype(np.uint8).tobytes(),
+        holes.shape[1],
+        unseen.astype(np.uint8).tobytes(),
+        int(known[0]),
+        pots,
+        spot.hilo,
+    )
+    return _decode(keys, widths), counts
+
+
+def _kernel_listed(
+    spot: EquitySpot, holes: Array, rows: list[int], unseen: Array, known: Array
+) -> tuple[list[list[int]], list[int]] | None:
+    """The outcomes of every board of an exact enumeration with two to four board cards known
+    (the flop and the turn) and the boards giving each, from the compiled kernel: each board
+    evaluated as :func:`_values_for` evaluates it and counted as :func:`_outcomes` counts it;
+    ``None`` as :func:`_kernel_counts`."""
+    taken = _kernel_pots(spot, holes, rows) if 2 <= len(known) <= 4 else None
+    if taken is None:
+        return None
+    pots, widths = taken
+    assert _equity_kernel is not None
+    keys, counts = _equity_kernel.listed(
+        holes.astype(np.uint8).tobytes(),
+        holes.shape[1],
+        unseen.astype(np.uint8).tobytes(),
+        known.astype(np.uint8).tobytes(),
+        pots,
+        spot.hilo,
+    )
+    return _decode(keys, widths), counts
+
+
+def _kernel_pots(spot: EquitySpot, holes: Array, rows: list[int]) -> tuple[bytes, list[int]] | None:
+    """The contested pots as the kernel reads them (per pot: its number of eligible players, then
+    their rows in its odd-chip order) and their outcome widths, the kernel's tables loaded;
+    ``None`` when the kernel is not installed, turned off, or the spot is wider than it takes."""
+    if _equity_kernel is None or not _USE_KERNEL:
+        return None
+    row_of = {i: r for r, i in enumerate(rows)}
+    pots = bytearray()
+    widths: list[int] = []
+    for pot in spot.pots:
+        if len(pot.eligible) > 1:
+            pots.append(len(pot.eligible))
+            pots.extend(row_of[i] for i in pot.eligible)
+            widths.append(2 * len(pot.eligible) if spot.hilo else len(pot.eligible))
+    if sum(widths) > _KERNEL_MAX_BITS or len(rows) > 16 or holes.shape[1] > 16:
+        return None
+    _kernel_tables()
+    return bytes(pots), widths
+
+
 def _preflop_counts(
     spot: EquitySpot, holes: Array, rows: list[int], unseen: Array
 ) -> tuple[list[list[int]], list[int]]:
@@ -800,7 +965,12 @@ def _preflop_counts(
     A suit in which one contender alone can make a flush (the usual case) is settled per rank
     class, not per set of suited ranks (:func:`_lone_flush`): that contender's flush, unless a
     straight flush, wins every high it can win and changes nothing where another contender has
-    a full house or better, whatever the suited ranks are."""
+    a full house or better, whatever the suited ranks are.
+
+    The compiled kernel counts the same way when it is installed (:func:`_kernel_counts`)."""
+    counted = _kernel_counts(spot, holes, rows, unseen)
+    if counted is not None:
+        return counted
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
@@ -1039,7 +1209,12 @@ def _known_card_counts(
     are the ways to pick that multiset from the unseen cards. A board whose cards of a suit, the
     known ones with the new, are three or more, in a suit in which a contender holds two, is
     counted again per suit, set of new ranks in that suit and multiset of the other new ranks,
-    with the flush, and taken out of its class."""
+    with the flush, and taken out of its class.
+
+    The compiled kernel counts the same way when it is installed (:func:`_kernel_known_counts`)."""
+    counted = _kernel_known_counts(spot, holes, rows, unseen, known)
+    if counted is not None:
+        return counted
     rc = _rank_classes()
     p = _players(holes)
     n_rows = len(rows)
@@ -1608,6 +1783,15 @@ def equity(
         totals, shares, err = _settle(spot, *counted, boards, False)
         ev = tuple(t / boards for t in totals)
         return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
+
+    if method == "exact" and 1 <= k <= 3 and contested:
+        rows = sorted(contested)
+        listed = _kernel_listed(spot, np.stack([holes[i] for i in rows]), rows, unseen, known)
+        if listed is not None:
+            boards = math.comb(n, k)
+            totals, shares, err = _settle(spot, *listed, boards, False)
+            ev = tuple(t / boards for t in totals)
+            return EquityResult("exact", boards, ev, tuple(err), tuple(shares), tuple(totals))
 
     hilo = spot.hilo
     his: dict[int, Array] = {}

@@ -649,6 +649,40 @@ TOURNAMENT_SUMMARIES = Table(
 
 _BUCKET_KEYS = {c.name: c for c in HAND_PLAYERS.columns}
 
+FILTER_KEYS = ("small_blind", "big_blind", "buyin_label", "game", "hilo", "game_label")
+"""The keys of a derived row that the ``--stakes`` and ``--game`` filters test besides its unit
+(``held_stake``, ``held_game``: analytics/filters.sql, on the same columns of a raw row): every
+derived table a report filters keeps them, declared as ``hand_players`` declares them."""
+
+
+def _keys(*names: str) -> tuple[Column, ...]:
+    """``hand_players``' declarations of the key columns ``names``: a derived table's keys are its
+    source rows' columns, declared once."""
+    return tuple(_BUCKET_KEYS[n] for n in names)
+
+
+def _of(table: Table, *names: str) -> tuple[Column, ...]:
+    """The columns ``names`` of ``table``, in that order: a column two derived tables share (a sum
+    of the same rows) is declared once."""
+    by_name = {c.name: c for c in table.columns}
+    return tuple(by_name[n] for n in names)
+
+
+def _source_file(table: str, verb: str = "sums") -> Column:
+    return _c("source_file", _STR, f"The `{table}` file (`{table}/<name>.parquet`) whose rows this {verb}.")
+
+
+_UTC_MONTH = _c("utc_month", pa.date32(), "First day of the hands' UTC month.")
+_UTC_SLOT = _c(
+    "utc_slot",
+    _TS_UTC,
+    "Start of the hands' 15-minute UTC slot when they lie within 14 hours of a UTC month "
+    "boundary (every real time zone's offset is a multiple of 15 minutes), else null.",
+    null=True,
+)
+"""The time key of the derived tables keyed like the player buckets (a month, or near a month's
+boundary a slot as well: ``in_bucket_days`` in analytics/filters.sql)."""
+
 
 POT_SHARE = pa.decimal128(38, 20)
 """A sum of pot shares (each in [0, 1]): 20 decimals, room for 10^18 rows."""
@@ -672,12 +706,7 @@ PLAYER_BUCKETS = Table(
         "source_file",
         "player",
         "unit",
-        "small_blind",
-        "big_blind",
-        "buyin_label",
-        "game",
-        "hilo",
-        "game_label",
+        *FILTER_KEYS,
         "structure",
         "position",
         "max_seats",
@@ -685,32 +714,12 @@ PLAYER_BUCKETS = Table(
         "utc_slot",
     ),
     (
-        _c(
-            "source_file",
-            _STR,
-            "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums.",
-        ),
-        _BUCKET_KEYS["player"],
-        _BUCKET_KEYS["unit"],
-        _BUCKET_KEYS["unit_scale"],
+        _source_file("hand_players"),
+        *_keys("player", "unit", "unit_scale"),
         _c("cash", _BOOL, "A cash game's hands (`tournament_id` null)."),
-        _BUCKET_KEYS["small_blind"],
-        _BUCKET_KEYS["big_blind"],
-        _BUCKET_KEYS["buyin_label"],
-        _BUCKET_KEYS["game"],
-        _BUCKET_KEYS["hilo"],
-        _BUCKET_KEYS["game_label"],
-        _BUCKET_KEYS["structure"],
-        _BUCKET_KEYS["position"],
-        _BUCKET_KEYS["max_seats"],
-        _c("utc_month", pa.date32(), "First day of the hands' UTC month."),
-        _c(
-            "utc_slot",
-            _TS_UTC,
-            "Start of the hands' 15-minute UTC slot when they lie within 14 hours of a UTC month "
-            "boundary (every real time zone's offset is a multiple of 15 minutes), else null.",
-            null=True,
-        ),
+        *_keys(*FILTER_KEYS, "structure", "position", "max_seats"),
+        _UTC_MONTH,
+        _UTC_SLOT,
         _c("hands", _I64, "Rows (player-hands) summed in the bucket."),
         _c("min_tournament", _STR, "Smallest `tournament_id` of the rows, null for cash games.", null=True),
         _c("max_tournament", _STR, "Largest `tournament_id` of the rows, null for cash games.", null=True),
@@ -766,36 +775,12 @@ SHOWN_LOWS = Table(
     "group key of their hand (the `hands` row), with how many held a qualifying low: what the "
     "`hilo` report reads instead of those rows. Built and counted like `player_buckets` (same "
     "time key), from `showdowns` files instead of `hand_players` files.",
+    ("source_file", "player", "unit", *FILTER_KEYS, "utc_month", "utc_slot"),
     (
-        "source_file",
-        "player",
-        "unit",
-        "small_blind",
-        "big_blind",
-        "buyin_label",
-        "game",
-        "hilo",
-        "game_label",
-        "utc_month",
-        "utc_slot",
-    ),
-    (
-        _c(
-            "source_file",
-            _STR,
-            "The `showdowns` file (`showdowns/<name>.parquet`) whose rows this counts.",
-        ),
-        _BUCKET_KEYS["player"],
-        _BUCKET_KEYS["unit"],
-        _BUCKET_KEYS["unit_scale"],
-        _BUCKET_KEYS["small_blind"],
-        _BUCKET_KEYS["big_blind"],
-        _BUCKET_KEYS["buyin_label"],
-        _BUCKET_KEYS["game"],
-        _BUCKET_KEYS["hilo"],
-        _BUCKET_KEYS["game_label"],
-        PLAYER_BUCKETS.columns[PLAYER_BUCKETS.column_names.index("utc_month")],
-        PLAYER_BUCKETS.columns[PLAYER_BUCKETS.column_names.index("utc_slot")],
+        _source_file("showdowns", "counts"),
+        *_keys("player", "unit", "unit_scale", *FILTER_KEYS),
+        _UTC_MONTH,
+        _UTC_SLOT,
         _c("hands_shown", _I64, "Hands the player showed (any run)."),
         _c("lows_made", _I64, "Of those, hands holding a qualifying 8-or-better low on some run."),
     ),
@@ -812,12 +797,7 @@ DOOR_BUCKETS = Table(
         "source_file",
         "player",
         "unit",
-        "small_blind",
-        "big_blind",
-        "buyin_label",
-        "game",
-        "hilo",
-        "game_label",
+        *FILTER_KEYS,
         "utc_month",
         "utc_slot",
         "door_rank",
@@ -825,17 +805,10 @@ DOOR_BUCKETS = Table(
         "suits_code",
     ),
     (
-        PLAYER_BUCKETS.columns[0],
-        _BUCKET_KEYS["player"],
-        _BUCKET_KEYS["unit"],
-        _BUCKET_KEYS["unit_scale"],
-        _BUCKET_KEYS["small_blind"],
-        _BUCKET_KEYS["big_blind"],
-        _BUCKET_KEYS["buyin_label"],
-        _BUCKET_KEYS["game"],
-        _BUCKET_KEYS["hilo"],
-        _BUCKET_KEYS["game_label"],
-        *(c for c in PLAYER_BUCKETS.columns if c.name in ("utc_month", "utc_slot")),
+        _source_file("hand_players"),
+        *_keys("player", "unit", "unit_scale", *FILTER_KEYS),
+        _UTC_MONTH,
+        _UTC_SLOT,
         _c(
             "door_rank",
             _STR,
@@ -852,11 +825,7 @@ DOOR_BUCKETS = Table(
             _I8,
             "Whether one of the player's hole cards has the door card's suit (codes as above).",
         ),
-        _c("hands", _I64, "Rows (player-hands) summed in the bucket."),
-        _count("vpip", "with `vpip`"),
-        _count("pfr", "with `pfr`"),
-        _count("walks", "that are walks (the big blind wins the blinds uncontested)"),
-        _c("net", _I64, "Sum of `net`.", money=True),
+        *_of(PLAYER_BUCKETS, "hands", "vpip", "pfr", "walks", "net"),
     ),
 )
 
@@ -869,34 +838,10 @@ HERO_SLOTS = Table(
     "else by the first report that needs it, or by `hhparse compact`), and counts only while its "
     "`source_file` is a live `hand_players` file. `hour` is the graphs' hour "
     "(`epoch_us(start_utc) // 3600000000`); a slot lies in one local day in every time zone.",
+    ("source_file", "unit", "tournament_id", *FILTER_KEYS, "hour", "utc_slot"),
     (
-        "source_file",
-        "unit",
-        "tournament_id",
-        "small_blind",
-        "big_blind",
-        "buyin_label",
-        "game",
-        "hilo",
-        "game_label",
-        "hour",
-        "utc_slot",
-    ),
-    (
-        _c(
-            "source_file",
-            _STR,
-            "The `hand_players` file (`hand_players/<name>.parquet`) whose rows this sums.",
-        ),
-        _BUCKET_KEYS["unit"],
-        _BUCKET_KEYS["unit_scale"],
-        _BUCKET_KEYS["tournament_id"],
-        _BUCKET_KEYS["small_blind"],
-        _BUCKET_KEYS["big_blind"],
-        _BUCKET_KEYS["buyin_label"],
-        _BUCKET_KEYS["game"],
-        _BUCKET_KEYS["hilo"],
-        _BUCKET_KEYS["game_label"],
+        _source_file("hand_players"),
+        *_keys("unit", "unit_scale", "tournament_id", *FILTER_KEYS),
         _c("hour", _I64, "The hands' hour as the graphs bucket them: `epoch_us(start_utc) // 3600000000`."),
         _c("utc_slot", _TS_UTC, "Start of the hands' 15-minute UTC slot."),
         _c("hands", _I64, "Rows (hero hands) summed."),
@@ -909,7 +854,7 @@ HERO_SLOTS = Table(
             "Sum of the negative `net` of the hands that did not go to showdown.",
             money=True,
         ),
-        _c("allin_ev", _I64, "Sum of `allin_ev`.", money=True),
+        *_of(PLAYER_BUCKETS, "allin_ev"),
         _c("ev_up", _I64, "Sum of the positive `allin_ev`.", money=True),
         _c("last_start", _TS_UTC, "Latest `start_utc` of the hands."),
         _c(

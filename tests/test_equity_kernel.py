@@ -1,0 +1,210 @@
+"""The compiled equity kernel (``hhparse/rules/_equity_kernel.c``) against its numpy reference.
+
+The kernel counts a pre-flop spot's boards by rank class exactly as ``_preflop_counts`` and
+``_known_card_counts`` do in numpy (which the equity tests compare with listing every board), and
+lists a flop's or turn's boards as ``_values_for`` and ``_outcomes`` do: the same outcomes and the
+same boards for each, so every equity is identical whichever runs. A pure-Python install has no
+kernel and runs the numpy code; these comparisons then skip, and the rest of the equity tests
+test the numpy code.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from hhparse.rules import equity as E
+from hhparse.rules.cards import FULL_DECK
+from hhparse.rules.equity import EquityPot, EquitySpot, equity
+
+sys.path.insert(0, str(Path(__file__).parent))
+from equity_reference import brute_force
+
+needs_kernel = pytest.mark.skipif(E._equity_kernel is None, reason="pure-Python install: no compiled kernel")
+
+
+def test_a_compiled_build_has_the_kernel() -> None:
+    """CI builds with ``HHPARSE_COMPILE=1``: the kernel must then be there (a build that dropped
+    it would still pass every other test, on the numpy counting, only slower)."""
+    if os.environ.get("HHPARSE_COMPILE", "").strip() != "1":
+        pytest.skip("not a build that must compile")
+    assert E._equity_kernel is not None
+
+
+def _counted(spot: EquitySpot, kernel: bool, monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[int], int]]:
+    """The spot's outcomes and their boards from one of the two countings, in outcome order
+    (``_preflop_counts``, or ``_known_card_counts`` when the spot has a board card)."""
+    holes = [[E.CARD_INDEX[c] for c in h] for h in spot.holes]
+    known = np.array([E.CARD_INDEX[c] for c in spot.board], dtype=np.int64)
+    seen = {*known.tolist(), *(E.CARD_INDEX[c] for c in spot.dead), *(c for h in holes for c in h)}
+    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
+    rows = sorted({i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible})
+    rows_holes = np.array([holes[i] for i in rows])
+    with monkeypatch.context() as m:
+        m.setattr(E, "_USE_KERNEL", kernel)
+        if len(known):
+            if kernel:
+                assert E._kernel_known_counts(spot, rows_holes, rows, unseen, known) is not None
+            outcomes, counts = E._known_card_counts(spot, rows_holes, rows, unseen, known)
+        else:
+            if kernel:
+                assert E._kernel_counts(spot, rows_holes, rows, unseen) is not None
+            outcomes, counts = E._preflop_counts(spot, rows_holes, rows, unseen)
+    return sorted(zip(outcomes, counts, strict=True))
+
+
+@st.composite
+def preflop_spots(draw: st.DrawFn, b0: int = 0) -> EquitySpot:
+    """Pre-flop spots of every shape the kernel takes: 2-5 contenders, 4-6 hole cards, hi/lo or
+    high, dead cards, side pots whose odd-chip order is any order of their players, runs twice,
+    a pot only one player can win; ``b0`` board cards known (Courchevel's exposed card: 1).
+    ``flushy`` deals the cards mostly from two suits, so that suits held by two contenders, lone
+    flushers, straight flushes and an exposed card of a flush suit are common."""
+    deck = list(draw(st.permutations(FULL_DECK)))
+    if draw(st.booleans()):  # flushy
+        suits = draw(st.sampled_from(("hs", "cd", "sd", "hc")))
+        deck = [c for c in deck if c[1] in suits] + [c for c in deck if c[1] not in suits]
+    n_players = draw(st.sampled_from((2, 2, 2, 3, 4, 5)))
+    hole_size = draw(st.sampled_from((4, 5, 6)))
+    holes = tuple(tuple(deck[i * hole_size : (i + 1) * hole_size]) for i in range(n_players))
+    at = n_players * hole_size
+    board = tuple(deck[at : at + b0])
+    at += b0
+    n_dead = draw(st.sampled_from((0, 0, 3, 8, 20)))
+    dead = tuple(deck[at : at + n_dead])
+    pots = [EquityPot(((0, draw(st.integers(1, 9999))),), tuple(draw(st.permutations(range(n_players)))))]
+    for size in range(n_players - 1, 1, -1):  # side pots among fewer and fewer players
+        if draw(st.booleans()):
+            players = draw(st.permutations(range(n_players)))[:size]
+            pots.append(
+                EquityPot(((1, draw(st.integers(1, 999))), (2, draw(st.integers(1, 999)))), tuple(players))
+            )
+    if draw(st.booleans()):
+        pots.append(EquityPot(((0, draw(st.integers(1, 50))),), (n_players - 1,)))
+    return EquitySpot(draw(st.booleans()), hole_size, holes, board, dead, tuple(pots))
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(spot=preflop_spots())
+def test_the_kernel_counts_every_outcome_as_numpy_does(spot: EquitySpot) -> None:
+    """Same outcomes, same boards for each: every share of every pot, half and run identical."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _counted(spot, True, monkeypatch) == _counted(spot, False, monkeypatch)
+        monkeypatch.setattr(E, "_USE_KERNEL", False)
+        reference = equity(spot)
+    assert equity(spot) == reference
+
+
+@needs_kernel
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(spot=preflop_spots(b0=1))
+def test_the_kernel_counts_a_known_cards_boards_as_numpy_does(spot: EquitySpot) -> None:
+    """Pre-flop Courchevel (the exposed card known, four to come): the same outcomes and boards."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _counted(spot, True, monkeypatch) == _counted(spot, False, monkeypatch)
+        monkeypatch.setattr(E, "_USE_KERNEL", False)
+        reference = equity(spot)
+    assert equity(spot) == reference
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(spot=preflop_spots(b0=3) | preflop_spots(b0=4) | preflop_spots(b0=2))
+def test_the_kernel_lists_the_flops_and_turns_boards_as_numpy_does(spot: EquitySpot) -> None:
+    """The flop and the turn (and two known cards, which no game deals but the engine takes):
+    every board listed, the same outcomes and boards, identical results."""
+    holes = [[E.CARD_INDEX[c] for c in h] for h in spot.holes]
+    known = np.array([E.CARD_INDEX[c] for c in spot.board], dtype=np.int64)
+    seen = {*known.tolist(), *(E.CARD_INDEX[c] for c in spot.dead), *(c for h in holes for c in h)}
+    unseen = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
+    assume(len(unseen) >= 5 - len(known))  # else no board: refused by both
+    rows = sorted({i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible})
+    listed = E._kernel_listed(spot, np.array([holes[i] for i in rows]), rows, unseen, known)
+    assert listed is not None
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(E, "_USE_KERNEL", False)
+        reference = equity(spot)
+        hole_rows = np.stack([np.array(holes[i]) for i in rows])
+        his, los = E._values_for(E._players(hole_rows), known, unseen, None, spot.hilo)
+    assert equity(spot) == reference
+    outcomes, counts = E._outcomes(
+        spot,
+        {i: his[r] for r, i in enumerate(rows)},
+        {i: los[r] for r, i in enumerate(rows)},
+        reference.boards,
+    )
+    assert sorted(zip(*listed, strict=True)) == sorted(zip(outcomes, counts, strict=True))
+
+
+@needs_kernel
+def test_outcomes_too_wide_for_the_kernel_are_counted_in_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nine players hi/lo with four side pots: the winners' masks take 70 bits, more than the
+    kernel packs in one integer; numpy counts them (the spot's boards few enough to check by
+    brute force)."""
+    rng = np.random.default_rng(7)
+    deck = [FULL_DECK[i] for i in rng.permutation(52)]
+    holes = tuple(tuple(deck[4 * i : 4 * i + 4]) for i in range(9))
+    pots = tuple(EquityPot(((0, 100 + k),), tuple(range(k, 9))) for k in range(5))
+    spot = EquitySpot(True, 4, holes, (), (), pots)
+    assert sum(2 * len(p.eligible) for p in pots) > E._KERNEL_MAX_BITS
+    rows = list(range(9))
+    unseen = np.array(sorted(E.CARD_INDEX[c] for c in deck[36:]), dtype=np.int64)
+    assert (
+        E._kernel_counts(spot, np.array([[E.CARD_INDEX[c] for c in h] for h in holes]), rows, unseen) is None
+    )
+    r = equity(spot)
+    assert (r.method, r.boards) == ("exact", math.comb(16, 5))
+    assert (r.boards, {(s.pot, s.run, s.half, s.player): s.total for s in r.shares}) == brute_force(spot)
+
+
+@needs_kernel
+def test_the_kernel_refuses_what_is_not_a_spot() -> None:
+    """Malformed input is refused, never read out of bounds."""
+    assert E._equity_kernel is not None
+    E._kernel_tables()
+    holes = bytes([0, 1, 2, 3, 4, 5, 6, 7])
+    unseen = bytes(range(8, 52))
+    assert E._equity_kernel.counts(holes, 4, unseen, bytes([2, 0, 1]), True)[1]  # a good spot counts
+    bad = [
+        (bytes([0, 1, 2, 3, 4, 5, 6, 0]), 4, unseen, bytes([2, 0, 1])),  # a card held twice
+        (holes, 4, bytes(range(7, 52)), bytes([2, 0, 1])),  # a held card unseen
+        (holes, 4, bytes([60]), bytes([2, 0, 1])),  # not a card
+        (holes, 3, unseen, bytes([2, 0, 1])),  # rows of unequal size
+        (holes, 4, unseen, bytes([2, 0, 2])),  # a row out of range
+        (holes, 4, unseen, bytes([3, 0, 1])),  # a pot cut short
+        (holes, 4, unseen, b""),  # no contested pot
+    ]
+    for args in bad:
+        with pytest.raises(ValueError):
+            E._equity_kernel.counts(*args, True)
+    assert E._equity_kernel.counts_known(holes, 4, unseen[1:], 8, bytes([2, 0, 1]), True)[1]
+    for known in (7, 8, 52, -1):  # held, also unseen, not a card
+        with pytest.raises(ValueError):
+            E._equity_kernel.counts_known(holes, 4, unseen, known, bytes([2, 0, 1]), True)
+    assert E._equity_kernel.listed(holes, 4, unseen[3:], unseen[:3], bytes([2, 0, 1]), True)[1]
+    for board in (b"", unseen[:1], unseen[:5], bytes([7, 8, 9]), bytes([60, 9, 10])):
+        with pytest.raises(ValueError):  # too few or many known cards; known twice; not a card
+            E._equity_kernel.listed(holes, 4, unseen[3:], board, bytes([2, 0, 1]), True)
+
+
+@needs_kernel
+def test_tables_of_the_wrong_size_are_refused_and_the_loaded_ones_kept() -> None:
+    assert E._equity_kernel is not None
+    tables = E._kernel_tables()
+    spot = (bytes([0, 1, 2, 3, 4, 5, 6, 7]), 4, bytes(range(8, 52)), bytes([2, 0, 1]), True)
+    before = E._equity_kernel.counts(*spot)
+    with pytest.raises(ValueError):
+        E._equity_kernel.load((*tables[:-1], tables[-1][:-1]))
+    with pytest.raises(ValueError):  # an index out of its table's range
+        E._equity_kernel.load((tables[0], tables[1], tables[2], tables[3] + 1000, *tables[4:]))
+    with pytest.raises(TypeError):
+        E._equity_kernel.load(tuple(t.astype(np.int64) for t in tables))
+    assert E._equity_kernel.counts(*spot) == before
