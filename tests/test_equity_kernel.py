@@ -91,16 +91,21 @@ def preflop_spots(draw: st.DrawFn, b0: int = 0) -> EquitySpot:
     return EquitySpot(draw(st.booleans()), hole_size, holes, board, dead, tuple(pots))
 
 
-@needs_kernel
-@settings(max_examples=150, deadline=None, derandomize=True)
-@given(spot=preflop_spots())
-def test_the_kernel_counts_every_outcome_as_numpy_does(spot: EquitySpot) -> None:
-    """Same outcomes, same boards for each: every share of every pot, half and run identical."""
+def _counts_and_equity_as_numpy(spot: EquitySpot) -> None:
+    """The kernel's outcomes and boards are numpy's, and so is the equity settled from them."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert _counted(spot, True, monkeypatch) == _counted(spot, False, monkeypatch)
         monkeypatch.setattr(E, "_USE_KERNEL", False)
         reference = equity(spot)
     assert equity(spot) == reference
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(spot=preflop_spots())
+def test_the_kernel_counts_every_outcome_as_numpy_does(spot: EquitySpot) -> None:
+    """Same outcomes, same boards for each: every share of every pot, half and run identical."""
+    _counts_and_equity_as_numpy(spot)
 
 
 @needs_kernel
@@ -108,11 +113,7 @@ def test_the_kernel_counts_every_outcome_as_numpy_does(spot: EquitySpot) -> None
 @given(spot=preflop_spots(b0=1))
 def test_the_kernel_counts_a_known_cards_boards_as_numpy_does(spot: EquitySpot) -> None:
     """Pre-flop Courchevel (the exposed card known, four to come): the same outcomes and boards."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        assert _counted(spot, True, monkeypatch) == _counted(spot, False, monkeypatch)
-        monkeypatch.setattr(E, "_USE_KERNEL", False)
-        reference = equity(spot)
-    assert equity(spot) == reference
+    _counts_and_equity_as_numpy(spot)
 
 
 @needs_kernel
