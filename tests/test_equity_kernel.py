@@ -77,7 +77,9 @@ def preflop_spots(draw: st.DrawFn, b0: int = 0) -> EquitySpot:
     at = n_players * hole_size
     board = tuple(deck[at : at + b0])
     at += b0
-    n_dead = draw(st.sampled_from((0, 0, 3, 8, 20)))
+    # (found when the test's source changed its derandomized draws: 30 hole cards and 20 dead left
+    # too few cards for a board, a spot equity rightly refuses)
+    n_dead = min(draw(st.sampled_from((0, 0, 3, 8, 20))), 52 - at - (5 - b0))
     dead = tuple(deck[at : at + n_dead])
     pots = [EquityPot(((0, draw(st.integers(1, 9999))),), tuple(draw(st.permutations(range(n_players)))))]
     for size in range(n_players - 1, 1, -1):  # side pots among fewer and fewer players
