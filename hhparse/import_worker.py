@@ -9,12 +9,13 @@ process, the busy one, decodes fastest (``bench/import.py``, ``docs/performance.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import os
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -458,6 +459,27 @@ def restore_gc(previous: tuple[int, int, int]) -> None:
     gc.unfreeze()
 
 
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic collection inside the block (the collector's state is restored after it).
+
+    For building what lives as long as the process: the parser's tables, the referee, the EV
+    tables (:func:`warm_up`, :func:`hhparse.importer._preload`). Those builds allocate hundreds of
+    thousands of container objects and free almost none of them, so at the default threshold the
+    collector ran dozens of young collections over them and, as they aged, a full collection of
+    everything loaded (pyarrow's and numpy's modules included), freeing a few dozen objects:
+    CPU spent on the import's start-up, which every worker waits for (``bench/import.py
+    --phases``, ``docs/performance.md``). What the builds leave in cycles is collected by the next
+    collection (:func:`quiet_gc` runs one)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def worker_init(main_pid: int, ev: bool = True) -> None:
     """Let go of the main process's stdout and stderr (a worker forked from it holds them), tie
     the worker's life to the import's (:func:`hhparse.workers.die_with_parent`), load the
@@ -469,8 +491,9 @@ def worker_init(main_pid: int, ev: bool = True) -> None:
     release_std_streams()  # (forked from the main process, a worker holds its stdout until here)
     die_with_parent(main_pid)
     without_pandas()
-    warm_up(ev)
-    quiet_gc()
+    with collector_paused():  # (frozen before the collector resumes: collector_paused says why)
+        warm_up(ev)
+        quiet_gc()
     _READY[:] = [start, time.monotonic()]
 
 
@@ -489,14 +512,15 @@ def warm_up(ev: bool = True) -> None:
     (building the tables' schemas and what pyarrow loads on first use): the first task then costs
     what the others do. Without ``ev`` the EV module is not imported (its tables are built at
     import): a task that takes the EV all the same imports it then (:func:`ev_stage`)."""
-    from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-    from hhparse.parsing import _parser
+    with collector_paused():
+        from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+        from hhparse.parsing import _parser
 
-    if ev:
-        ev_stage()
+        if ev:
+            ev_stage()
 
-    _parser()
-    process_blocks([], ev=ev)
+        _parser()
+        process_blocks([], ev=ev)
 
 
 # --------------------------------------------------------------------------------------------

@@ -179,13 +179,16 @@ class InProcessExecutor:
         """Each task with its result, in order."""
         trace = self.trace or ImportTrace()
         ready = time.monotonic()
-        from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-        from hhparse.parsing import _parser
+        with import_worker.collector_paused():
+            from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+            from hhparse.parsing import _parser
 
-        if ev:  # its tables are built at import (and not needed without the EV stage)
-            import_worker.ev_stage()
-        _parser()  # built before the freeze, like a worker's
-        previous = import_worker.quiet_gc() if self.quiet_gc else None
+            if ev:  # its tables are built at import (and not needed without the EV stage)
+                import_worker.ev_stage()
+            _parser()  # built before the freeze, like a worker's
+            # (frozen before the collector resumes: it would otherwise begin with a collection
+            # of all that was just built)
+            previous = import_worker.quiet_gc() if self.quiet_gc else None
         pid = os.getpid()
         first: tuple[float, float] | None = (ready, time.monotonic())
         try:
@@ -268,14 +271,17 @@ class PoolExecutor:
         pool = ProcessPoolExecutor(
             max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(), self.ev)
         )
-        if method == "fork":
-            _preload(self.ev)
         # Forked workers inherit this process's objects: frozen first, so that no collection in
         # a worker walks them (and copies every page they are on); thawed here once forked. (A
-        # process that froze its own objects already, a warm session, keeps them frozen.)
+        # process that froze its own objects already, a warm session, keeps them frozen.) The
+        # collector is paused from the build to the freeze: the workers wait for the build, and
+        # a collection resumed before the freeze would begin by walking all it built.
         freeze = method == "fork" and gc.get_freeze_count() == 0
-        if freeze:
-            gc.freeze()
+        with import_worker.collector_paused() if method == "fork" else contextlib.nullcontext():
+            if method == "fork":
+                _preload(self.ev)
+            if freeze:
+                gc.freeze()
         try:
             for _ in range(self.jobs):  # each submit starts a worker while none is idle (fork: all at once)
                 pool.submit(int)
@@ -457,7 +463,8 @@ def _preload(ev: bool) -> None:
     itself (:func:`~hhparse.import_worker.warm_up`, as a forkserver does with :data:`PRELOAD`):
     the parser's tables, the referee and, for an import that takes the EV, the EV tables. As
     long as it takes here, the workers' start-up takes less, side by side: the same wall time,
-    less CPU in all. (No empty batch here: pyarrow's first conversion of a list imports pandas.)"""
+    less CPU in all. (No empty batch here: pyarrow's first conversion of a list imports pandas.)
+    :meth:`PoolExecutor.start` runs it with the collector paused: the workers wait for it."""
     import pyarrow.compute  # noqa: F401  (what the table builder reaches)
 
     from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
@@ -1378,13 +1385,14 @@ class ImportSession:
     def _warm(self) -> None:
         """Load the parser, referee and EV tables once, then freeze them out of the collector's
         sight for the whole session (as a worker does, :func:`~hhparse.import_worker.worker_init`)."""
-        from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
-        from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
-        from hhparse.parsing import _parser
+        with import_worker.collector_paused():
+            from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
+            from hhparse.ev import hand_ev  # noqa: F401  (its tables are built at import)
+            from hhparse.parsing import _parser
 
-        _parser()
-        self._index = _load_known(self.wh)
-        self._gc_previous = import_worker.quiet_gc()
+            _parser()
+            self._index = _load_known(self.wh)
+            self._gc_previous = import_worker.quiet_gc()
 
     def __enter__(self) -> ImportSession:
         return self

@@ -15,13 +15,16 @@ from __future__ import annotations
 import contextlib
 import gc
 
-import pyarrow.compute  # noqa: F401  (imported for the workers; see the module's docstring)
+from hhparse.import_worker import collector_paused
 
-from hhparse.parsing import _parser
+with collector_paused():  # (what is built here lives as long as the forkserver: nothing to collect)
+    import pyarrow.compute  # noqa: F401  (imported for the workers; see the module's docstring)
 
-# The forkserver dies of anything but an ImportError raised by a preloaded module: a parser that
-# fails to build is then built (and its error met, and reported) by each worker instead.
-with contextlib.suppress(Exception):
-    _parser()
-gc.collect()
-gc.freeze()
+    from hhparse.parsing import _parser
+
+    # The forkserver dies of anything but an ImportError raised by a preloaded module: a parser
+    # that fails to build is then built (and its error met, and reported) by each worker instead.
+    with contextlib.suppress(Exception):
+        _parser()
+    gc.collect()
+    gc.freeze()

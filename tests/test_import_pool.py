@@ -576,3 +576,65 @@ def test_after_commit_runs_with_the_writer_once_the_workers_are_stopped(tmp_path
     assert len(seen) == 1
     files, pending, children = seen[0]
     assert files == r.stats.batches and pending == 0 and children == 0
+
+
+def test_the_collector_paused_comes_back_as_it_was() -> None:
+    """:func:`~hhparse.import_worker.collector_paused`: no automatic collection inside, and the
+    collector enabled again after only if it was before (an exception too)."""
+    import gc
+
+    from hhparse.import_worker import collector_paused
+
+    assert gc.isenabled()
+    with pytest.raises(KeyError), collector_paused():
+        assert not gc.isenabled()
+        raise KeyError("boom")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+_BUILD_GC_PROBE = """
+import gc, json, sys
+import hhparse.importer as importer
+from hhparse.parsing import _PARSER
+
+collections = []
+gc.callbacks.append(lambda phase, info: collections.append(info["generation"]) if phase == "start" else None)
+if sys.argv[1] == "pool":
+    pool = importer.PoolExecutor(1, ev=True)
+    pool.start()  # forked: the parser, referee and EV tables built here first
+    built = collections[:]
+    pool.close()
+else:
+    results = importer.InProcessExecutor().results(iter([]), True)
+    for _ in results:
+        pass
+    built = collections[:]
+import hhparse.parsing as p
+print(json.dumps({"built_here": _PARSER is None and p._PARSER is not None, "collections": built,
+                  "enabled": gc.isenabled()}))
+"""
+
+
+@pytest.mark.parametrize("where", ["pool", "in-process"])
+def test_building_the_parser_and_tables_runs_no_collection(tmp_path: Path, where: str) -> None:
+    """The importing process builds the parser, referee and EV tables (for its forked workers, or
+    for itself with ``--jobs 1``) with the collector paused up to the freeze that follows: those
+    objects live for the whole run, and collecting while building them (dozens of young
+    collections and a full one over every module loaded, at the default thresholds) only delayed
+    the workers' first task. The collector is enabled again after."""
+    script = tmp_path / "probe.py"
+    script.write_text(_BUILD_GC_PROBE, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), where.split("-")[0]], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    # in-process: one full collection, quiet_gc's own, before the freeze
+    assert got == {"built_here": True, "collections": [] if where == "pool" else [2], "enabled": True}
