@@ -447,6 +447,7 @@ def write_groups(spec: dict[str, list[BatchPart]], n: int) -> list[dict[str, lis
 
 
 PRELOAD = (
+    "hhparse.pool_threads",
     "hhparse.import_worker",
     "hhparse.staging",
     "hhparse.engine",
@@ -454,8 +455,9 @@ PRELOAD = (
     "hhparse.parsing",
     "hhparse.pool_preload",
 )
-"""What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`); the
-last, :mod:`hhparse.pool_preload`, builds what each worker would otherwise build for itself."""
+"""What the pool's forkserver imports once for all its workers (:meth:`PoolExecutor.start`): first
+:mod:`hhparse.pool_threads` (numpy's BLAS then starts no threads), and last
+:mod:`hhparse.pool_preload`, which builds what each worker would otherwise build for itself."""
 
 
 def _preload(ev: bool) -> None:

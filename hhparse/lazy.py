@@ -1,11 +1,13 @@
 """What a process imports, and when: names a package re-exports but imports on first access
 (PEP 562), so importing the package stays cheap (the CLI's ``--help`` and ``check`` import only
-what they use, issue 16, start-up); and pandas refused where it is never needed."""
+what they use, issue 16, start-up); pandas refused where it is never needed; and numpy's BLAS
+kept to one thread where nothing calls it (:func:`one_blas_thread`)."""
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from importlib import import_module
 from typing import Any
 
@@ -50,3 +52,23 @@ def refuse_pandas() -> None:
 def refuses_pandas() -> bool:
     """Whether :func:`refuse_pandas` holds in this process."""
     return any(isinstance(f, _NoPandas) for f in sys.meta_path)
+
+
+BLAS_THREADS_ENV = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+"""What OpenBLAS (numpy's BLAS in its wheels) reads, in this order, for how many threads to start."""
+
+
+def one_blas_thread(environ: MutableMapping[str, str] | None = None) -> bool:
+    """Have OpenBLAS start no thread of its own in this process and the processes it starts,
+    unless the user said how many (any of :data:`BLAS_THREADS_ENV`): ``OPENBLAS_NUM_THREADS=1``.
+    For the ``hhparse`` program and the import pool's forkserver only (a caller's own program
+    keeps its BLAS as it set it). Why: nothing hhparse runs calls a threaded BLAS routine, but as
+    numpy is imported OpenBLAS starts a thread per core that spins, waiting for work, for a
+    tenth of a second: CPU taken from the import's start-up, and with ``--jobs 2`` from its
+    workers (``docs/performance.md``). Takes effect only before numpy is first imported (OpenBLAS
+    reads it then); returns whether it was set here. ``environ``: ``os.environ`` by default."""
+    env = os.environ if environ is None else environ
+    if any(env.get(name) for name in BLAS_THREADS_ENV):
+        return False
+    env["OPENBLAS_NUM_THREADS"] = "1"
+    return True

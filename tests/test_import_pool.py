@@ -638,3 +638,82 @@ def test_building_the_parser_and_tables_runs_no_collection(tmp_path: Path, where
     got = json.loads(out.stdout.strip().splitlines()[-1])
     # in-process: one full collection, quiet_gc's own, before the freeze
     assert got == {"built_here": True, "collections": [] if where == "pool" else [2], "enabled": True}
+
+
+@pytest.mark.parametrize("user", [None, "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"])
+def test_one_blas_thread_unless_the_user_said_how_many(user: str | None) -> None:
+    """:func:`hhparse.lazy.one_blas_thread` asks OpenBLAS for one thread, and leaves a count the
+    user set (under any of the names OpenBLAS reads) as it is."""
+    from hhparse.lazy import one_blas_thread
+
+    env = {"PATH": "/bin"} if user is None else {user: "3"}
+    assert one_blas_thread(env) is (user is None)
+    assert env == ({"PATH": "/bin", "OPENBLAS_NUM_THREADS": "1"} if user is None else {user: "3"})
+
+
+_CLI_BLAS_PROBE = """
+import os, sys
+import hhparse.cli as cli
+cli.app = lambda: None  # (the command itself is not what is asked)
+cli.main()
+import numpy  # noqa: F401
+print(os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task")))
+"""
+
+
+@pytest.mark.parametrize("user", [None, "2"])
+def test_the_hhparse_program_starts_no_blas_threads(user: str | None) -> None:
+    """The ``hhparse`` program (:func:`hhparse.cli.main`) asks numpy's OpenBLAS for one thread
+    before any command imports numpy, so none spins beside the import; a count the user set wins."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+    }
+    if user is not None:
+        env["OMP_NUM_THREADS"] = user
+    out = subprocess.run(
+        [sys.executable, "-c", _CLI_BLAS_PROBE], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    value, threads = out.stdout.split()
+    assert value == ("1" if user is None else "None")
+    if user is None:
+        assert threads == "1"  # (numpy loaded: no OpenBLAS thread beside the main one)
+
+
+_FORKSERVER_BLAS_PROBE = """
+import os, sys
+from hhparse.importer import PoolExecutor
+
+def ask():
+    import numpy  # noqa: F401
+    return os.environ.get("OPENBLAS_NUM_THREADS"), len(os.listdir("/proc/self/task")) - 1
+
+if __name__ == "__main__":
+    pool = PoolExecutor(1, ev=False, method="forkserver")
+    pool.start()
+    try:
+        print(*pool._pool.submit(ask).result(timeout=120), os.environ.get("OPENBLAS_NUM_THREADS"))
+    finally:
+        pool.close()
+"""
+
+
+def test_the_pools_forkserver_starts_no_blas_threads(tmp_path: Path) -> None:
+    """The forkserver imports :mod:`hhparse.pool_threads` before numpy: its workers start no
+    OpenBLAS threads (one thread: the worker's watchdog besides its main one), and the importing
+    process's own environment is left as it was."""
+    assert importer.PRELOAD[0] == "hhparse.pool_threads"
+    script = tmp_path / "probe.py"
+    script.write_text(_FORKSERVER_BLAS_PROBE, encoding="utf-8")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+    }
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "1", "None"]

@@ -153,6 +153,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "import_plan.py",
         "import_worker.py",
         "pool_preload.py",
+        "pool_threads.py",
         "staging.py",
         "inputs.py",
         "recompute.py",

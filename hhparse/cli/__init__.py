@@ -80,6 +80,11 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point: the process is the command's own (:data:`common.OWN_PROCESS`)."""
+    """Console-script entry point: the process is the command's own (:data:`common.OWN_PROCESS`),
+    and numpy's BLAS starts no threads in it (:func:`hhparse.lazy.one_blas_thread`: before any
+    command imports numpy)."""
+    from hhparse.lazy import one_blas_thread
+
     common.OWN_PROCESS = True
+    one_blas_thread()
     app()
