@@ -314,6 +314,27 @@ def _four(rx: re.Pattern[str], a: str, b: str, c: str, d: str) -> tuple[int, int
     return g[a], g[b], g[c], g[d]
 
 
+def _numbers(rx: re.Pattern[str], names: tuple[str, ...]) -> tuple[int, ...]:
+    """The numbers of fields ``names`` of ``rx``, in that order."""
+    return tuple(rx.groupindex[n] for n in names)
+
+
+#: The header's fields, in the order :func:`_header` reads them.
+_HEADER_FIELDS: Final = (
+    "site",
+    "kind",
+    "id",
+    "body",
+    "date",
+    "time",
+    "tz_paren",
+    "tz",
+    "et_date",
+    "et_time",
+    "reg_end",
+)
+
+
 def _six(rx: re.Pattern[str], *names: str) -> tuple[int, int, int, int, int, int]:
     g = rx.groupindex
     a, b, c, d, e, f = (g[n] for n in names)
@@ -376,6 +397,9 @@ class _Builder:
         # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
         self.header_re = re.compile(shapes["HEADER_FIELDS"])
         self.table_words_re = re.compile(shapes["TABLE_WORDS"])
+        # the header's, the table line's and its words' fields by number (as the lines below)
+        self.header_g = _numbers(self.header_re, _HEADER_FIELDS)
+        self.words_g = _numbers(self.table_words_re, ("stealth", "max", "stealth2", "play"))
         self.amt_re = re.compile(shapes["AMT"])
         self.terms = {name: re.compile(shapes[name]) for name in _LINE_TERMINALS}
         self.sseat_re = self.terms["SSEAT"]
@@ -401,6 +425,7 @@ class _Builder:
         self.dealt_cards: int = t["DEALT"].groupindex["cards"]
         self.board_cards: int = t["BOARD"].groupindex["cards"]
         self.uncalled_amt: int = t["UNCALLED"].groupindex["amt"]
+        self.table_g = _numbers(t["TABLE"], ("name", "button", "won"))
         # each shape with the text its lines must hold (its separator and its fragment's start)
         self.event_shapes = [
             (sep + _literal_start(shapes[f]), _event_shape(shapes[f], sep, kind), kind)
@@ -942,7 +967,7 @@ class _Builder:
         table = self._match(self.head[1])
         words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
         try:
-            header = _header(m, header_line, table, words, table_line)
+            header = _header(m, header_line, table, words, table_line, self)
         except _Problem as p:
             self.problems.append((p.line, p.message))
             return None
@@ -975,7 +1000,8 @@ class _Builder:
         """``Seat N: rest``: the seat's player, then the outcome."""
         number = self._small(seat, line)
         name = by_number.get(number)
-        if name is None or not (rest == name or rest.startswith(name + " ")):
+        # (``rest == name or rest.startswith(name + " ")``, without a copy of the name)
+        if name is None or not (rest.startswith(name) and (len(rest) == len(name) or rest[len(name)] == " ")):
             self.problems.append((line, f"summary seat {number} does not name the player of seat {number}"))
             return None
         rest = rest[len(name) :]
@@ -1240,7 +1266,9 @@ def _utc(local: datetime, zone: str, date: str, time: str) -> datetime:
     key = (zone, date, time[: time.index(":")])
     offset = _OFFSETS.get(key)
     if offset is not None:
-        return (local - offset).replace(tzinfo=UTC)
+        # ``(local - offset).replace(tzinfo=UTC)``, the same value: ``replace`` parses all its
+        # keywords on every call, ``combine`` takes the two halves as they are
+        return datetime.combine(local.date(), local.time(), UTC) - offset
     info = _zone(zone)
     at = local.replace(tzinfo=info)
     utc = at.astimezone(UTC)
@@ -1398,13 +1426,15 @@ def _header(
     table: re.Match[str] | None,
     words: re.Match[str] | None,
     table_line: int,
+    builder: _Builder,
 ) -> Header:
     """Read the header and table lines from their fields (grammar: ``HEADER_FIELDS``, ``TABLE``
-    and ``TABLE_WORDS``); None where the line does not have that shape."""
+    and ``TABLE_WORDS``, read by number: ``builder``'s ``header_g``, ``table_g`` and
+    ``words_g``); None where the line does not have that shape."""
     if m is None:
         raise _Problem(line, "unrecognised hand header")
     site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
-        "site", "kind", "id", "body", "date", "time", "tz_paren", "tz", "et_date", "et_time", "reg_end"
+        *builder.header_g
     )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
@@ -1423,8 +1453,8 @@ def _header(
         raise _Problem(line, "impossible date or time in hand header") from None
     if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, button, won = table.group("name", "button", "won")
-    stealth, max_seats, stealth2, play = words.group("stealth", "max", "stealth2", "play")
+    name, button, won = table.group(*builder.table_g)
+    stealth, max_seats, stealth2, play = words.group(*builder.words_g)
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
@@ -1612,19 +1642,27 @@ def _clean(raw: str) -> tuple[str, bool]:
     position of the hand) only runs for them or for a line ending in several spaces; real files
     end many lines in one space, which one replace takes away. The content hash's normalising
     also takes off a BOM, form feeds, vertical tabs and leading line ends, which the grammar
-    never sees in a hand: a text holding any of them is not called the same."""
+    never sees in a hand: a text holding any of them is not called the same.
+
+    Each step reads the text once: the replace is not preceded by a search for what it
+    replaces (it hands back the text itself when there is none, and the steps after it leave a
+    text without blanks at its line ends as it is), and a text already ending in one line end
+    is not copied to end in one (``tests/test_parse_hashable.py`` compares this with the
+    search-first steps on random texts)."""
     hashable = True
     if "\r" in raw or "\t" in raw:
         raw = _TRAILING_WS_RE.sub("", raw)
         hashable = False
-    elif " \n" in raw or raw[-1:] == " ":
-        raw = raw.replace(" \n", "\n")
-        if " \n" in raw:
-            raw = _TRAILING_WS_RE.sub("", raw)
-            hashable = False
-        raw = raw.rstrip(" ")
-    text = raw.rstrip("\n") + "\n"
-    if text[text.rfind("\n", 0, len(text) - 1) + 1 : -1][:1] == "*":
+    else:
+        cut = raw.replace(" \n", "\n")
+        if cut is not raw or raw[-1:] == " ":
+            if " \n" in cut:
+                cut = _TRAILING_WS_RE.sub("", cut)
+                hashable = False
+            raw = cut.rstrip(" ")
+    text = raw if raw[-1:] == "\n" and raw[-2:-1] != "\n" else raw.rstrip("\n") + "\n"
+    last = text.rfind("\n", 0, len(text) - 1) + 1
+    if text[last : last + 1] == "*":
         cut = _without_separators(text)
         hashable = hashable and cut is text
         text = cut

@@ -128,6 +128,45 @@ def test_a_state_without_scanner_is_rejected_not_guessed() -> None:
     assert rec.calls == []
 
 
+def test_the_numbered_tables_hold_larks_actions_and_nothing_else() -> None:
+    """The loop reads the tables with symbols numbered (``_table``, ``_rules``, each terminal's
+    ``id``): every state and symbol reads the action of ``actions``, every other cell none, each
+    rule keeps its length and callback with its origin's number, and a skipped terminal has none;
+    on the product's grammar too."""
+    from hhparse import lalr, parsing
+
+    rec = Recorder()
+    simple = line_parser(make_parser(GRAMMAR, rec, cython=False))
+    parsing._parser()
+    product = parsing._DRIVER
+    for driver in (simple, product):
+        assert driver is not None
+        numbered: dict[int, str] = {}
+        for lexer in driver._lexers:
+            if lexer is None:
+                continue
+            for group in [*lexer.by_first.values(), lexer.other]:
+                for entry in group:
+                    if entry.name in driver.ignore:
+                        assert entry.id == -1
+                    else:
+                        assert numbered.setdefault(entry.id, entry.name) == entry.name
+        names = {name for row in driver.actions for name in row}
+        assert set(numbered.values()) <= names
+        ids = {name: i for i, name in numbered.items()}
+        for state, row in enumerate(driver.actions):
+            dense = driver._table[state]
+            assert sum(cell != lalr.NO_ACTION for cell in dense) == len(row)
+            for symbol, action in row.items():
+                if symbol in ids:
+                    assert dense[ids[symbol]] == action
+        for (length, origin, callback), (n, number, cb) in zip(driver.rules, driver._rules, strict=True):
+            assert (n, cb) == (length, callback)
+            for state, row in enumerate(driver.actions):
+                if origin in row:
+                    assert driver._table[state][number] == row[origin]
+
+
 def test_no_driver_for_a_lark_it_cannot_run_exactly() -> None:
     class Post:
         always_accept = ()
