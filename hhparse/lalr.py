@@ -42,6 +42,9 @@ one that does not start with ``guard_prefix`` or holds none of ``guard_needles``
 the regex itself (:func:`hhparse.larkglue.line_parser`)."""
 
 Callback = Callable[[list[Any]], Any]
+LineCallback = Callable[[Any], Any]
+"""A rule's callback for ``items: items LINE`` that reads the line's token alone (see
+:class:`LineParser`)."""
 
 
 class LineToken:
@@ -226,6 +229,11 @@ class LineParser:
     its number): two list indexes a look-up where a dict would hash and compare the symbol's
     name, three look-ups a line.
 
+    ``lines[i]`` (or None) is a callback of ``rules[i]``, a rule of two symbols whose own
+    callback never reads its first child (a line after the lines before it), that takes the
+    line's token alone and returns what the rule's callback returns: the driver calls it
+    without building the children list, one list less a line.
+
     Every terminal the driver lexes matches one whole line, its ``"\\n"`` included, and looks at
     nothing outside it (:func:`hhparse.larkglue.line_parser` checks each regex): so a line's
     terminal and its match depend on the line and the state alone, and the line is matched as a
@@ -241,6 +249,7 @@ class LineParser:
         ignore: frozenset[str],
         start: int,
         end: int,
+        lines: list[LineCallback | None] | None = None,
     ) -> None:
         self.actions = actions
         self.rules = rules
@@ -265,7 +274,15 @@ class LineParser:
             for symbol, action in row.items():
                 dense[ids[symbol]] = action
             self._table.append(dense)
-        self._rules: Final[list[tuple[int, int, Callback]]] = [(n, ids[o], cb) for n, o, cb in rules]
+        alone: list[LineCallback | None] = list(lines) if lines is not None else [None] * len(rules)
+        if len(alone) != len(rules) or any(
+            f is not None and r[0] != 2 for f, r in zip(alone, rules, strict=True)
+        ):
+            raise ValueError("a line callback is for a rule of two symbols")
+        self.lines = alone
+        self._rules: Final[list[tuple[int, int, Callback, LineCallback | None]]] = [
+            (n, ids[o], cb, f) for (n, o, cb), f in zip(rules, alone, strict=True)
+        ]
         self._lexers: list[_Lexer | None] = [None if t is None else _Lexer(t, ids, ignore) for t in lexers]
 
     def parse(self, text: str) -> Any:
@@ -319,19 +336,26 @@ class LineParser:
                 states.append(action)
                 values.append(token)
                 return None
-            length, origin, callback = rules[~action]
-            if length == 2:  # ``items: items LINE``, the reduction of nearly every line
+            length, origin, callback, alone = rules[~action]
+            if alone is not None:  # ``items: items LINE``, the reduction of nearly every line
                 last = values.pop()
-                children = [values.pop(), last]
+                values.pop()
                 states.pop()
                 states.pop()
-            elif length:
-                children = values[-length:]
-                del states[-length:]
-                del values[-length:]
+                value = alone(last)
             else:
-                children = []
-            value = callback(children)
+                if length == 2:
+                    last = values.pop()
+                    children = [values.pop(), last]
+                    states.pop()
+                    states.pop()
+                elif length:
+                    children = values[-length:]
+                    del states[-length:]
+                    del values[-length:]
+                else:
+                    children = []
+                value = callback(children)
             goto = table[states[-1]][origin]
             if goto == NO_ACTION or goto < 0:
                 raise Rejected

@@ -460,6 +460,13 @@ class _Builder:
         self.board_lines: list[int] = []
         self.sseats: list[SummarySeat] = []
 
+    def line_callbacks(self) -> dict[str, Callable[[Any], None]]:
+        """Each rule of one line after the lines before it (``plays: plays FOLD -> fold``), by
+        alias, with the method that reads the line's token alone (``read_fold``): the driver
+        calls it instead of the rule's method (which calls it with its second child, never
+        reading the first), without building a children list for every line."""
+        return {name: getattr(self, f"read_{name}") for name in _LINE_RULES}
+
     # -- helpers --------------------------------------------------------------------------
     def _at(self, tok: Any) -> int:
         """The file line of a token: the block's offset plus the token's line in the block (the
@@ -573,7 +580,10 @@ class _Builder:
         self._seat(c[3])
 
     def seat(self, c: list[Any]) -> None:
-        self._seat(c[1])
+        self.read_seat(c[1])
+
+    def read_seat(self, tok: Any) -> None:
+        self._seat(tok)
 
     def _seat(self, tok: Any) -> None:
         m, line = self._fields(tok)
@@ -615,7 +625,10 @@ class _Builder:
         return None
 
     def post(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_post(c[1])
+
+    def read_post(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.post_g
             kind, amt, allin = m.group(g1, g2, g3)
@@ -624,20 +637,32 @@ class _Builder:
             )
 
     def hole(self, c: list[Any]) -> None:
-        self.events.append(HoleCardsMarker(self._at(c[1])))
+        self.read_hole(c[1])
+
+    def read_hole(self, tok: Any) -> None:
+        self.events.append(HoleCardsMarker(self._at(tok)))
 
     def dealt(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_dealt(c[1])
+
+    def read_dealt(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(DealHole(line, name, self._card_list(m.group(self.dealt_cards), line)))
 
     def expose(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_expose(c[1])
+
+    def read_expose(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             self.events.append(ExposeCard(line, m["cards"], False))
 
     def expose_bug(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_expose_bug(c[1])
+
+    def read_expose_bug(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             self.warnings.append(
                 ParseWarning(
@@ -647,7 +672,10 @@ class _Builder:
             self.events.append(ExposeCard(line, m["cards"], True))
 
     def street(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_street(c[1])
+
+    def read_street(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is None:
             return
         g1, g2, g3 = self.street_g
@@ -694,17 +722,26 @@ class _Builder:
         self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_fold(c[1])
+
+    def read_fold(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(Fold(line, name, self._card_list(m.group(self.fold_cards), line)))
 
     def check(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_check(c[1])
+
+    def read_check(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(Check(line, name))
 
     def call(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_call(c[1])
+
+    def read_call(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.call_g
             amt, allin, cap = m.group(g1, g2, g3)
@@ -713,7 +750,10 @@ class _Builder:
             )
 
     def bet(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_bet(c[1])
+
+    def read_bet(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.bet_g
             amt, allin, cap = m.group(g1, g2, g3)
@@ -722,7 +762,10 @@ class _Builder:
             )
 
     def raise_(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_raise_(c[1])
+
+    def read_raise_(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3, g4 = self.raise_g
             by, to, allin, cap = m.group(g1, g2, g3, g4)
@@ -738,18 +781,27 @@ class _Builder:
             )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1], False)
+        self.read_uncalled(c[1])
+
+    def read_uncalled(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok, False)
         if m is not None:
             self.events.append(UncalledBet(line, name, self._amt(m.group(self.uncalled_amt), line)))
 
     def showdown(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_showdown(c[1])
+
+    def read_showdown(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             self.run = _RUNS[m["run"]]
             self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_show(c[1])
+
+    def read_show(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is None:
             return
         g1, g2 = self.show_g
@@ -762,17 +814,26 @@ class _Builder:
         self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_muck(c[1])
+
+    def read_muck(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(Muck(line, name))
 
     def noshow(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_noshow(c[1])
+
+    def read_noshow(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(DoesNotShow(line, name))
 
     def collect(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_collect(c[1])
+
+    def read_collect(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is None:
             return
         g1, g2, g3 = self.collect_g
@@ -781,14 +842,23 @@ class _Builder:
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
     def nolow(self, c: list[Any]) -> None:
-        self.events.append(NoLowHand(self._at(c[1])))
+        self.read_nolow(c[1])
+
+    def read_nolow(self, tok: Any) -> None:
+        self.events.append(NoLowHand(self._at(tok)))
 
     def cancelled(self, c: list[Any]) -> None:
-        self.events.append(HandCancelled(self._at(c[1])))
+        self.read_cancelled(c[1])
+
+    def read_cancelled(self, tok: Any) -> None:
+        self.events.append(HandCancelled(self._at(tok)))
         self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_bounty(c[1])
+
+    def read_bounty(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is None:
             return
         winners = tuple(m["w"].split(", ")) if m["verb"] == "split" else (m["w"],)
@@ -806,7 +876,10 @@ class _Builder:
         )
 
     def finished(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_finished(c[1])
+
+    def read_finished(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is None:
             return
         place = m["place"]
@@ -817,19 +890,28 @@ class _Builder:
         )
 
     def twon(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_twon(c[1])
+
+    def read_twon(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             prize = m["prize"]
             self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
 
     def event(self, c: list[Any]) -> None:
-        self._event(c[1])
+        self.read_event(c[1])
+
+    def read_event(self, tok: Any) -> None:
+        self._event(tok)
 
     def pre_event(self, c: list[Any]) -> None:
         self._pre_event(c[0])
 
     def pre_event_next(self, c: list[Any]) -> None:
-        self._pre_event(c[1])
+        self.read_pre_event_next(c[1])
+
+    def read_pre_event_next(self, tok: Any) -> None:
+        self._pre_event(tok)
 
     def _pre_event(self, tok: Any) -> None:
         """A line between the table line and the seat lines: a re-buy or an add-on made before the
@@ -882,7 +964,10 @@ class _Builder:
         return None
 
     def total(self, c: list[Any]) -> None:
-        data, ln = self._fields(c[1])
+        self.read_total(c[1])
+
+    def read_total(self, tok: Any) -> None:
+        data, ln = self._fields(tok)
         if data is None:
             return
         g1, g2, g3 = self.total_g
@@ -907,19 +992,28 @@ class _Builder:
                 self.problems.append((ln, "bad side pot list"))
 
     def run_twice(self, c: list[Any]) -> None:
+        self.read_run_twice(c[1])
+
+    def read_run_twice(self, tok: Any) -> None:
         self.run_twice_seen = True
 
     def board(self, c: list[Any]) -> None:
-        m, ln = self._fields(c[1])
+        self.read_board(c[1])
+
+    def read_board(self, tok: Any) -> None:
+        m, ln = self._fields(tok)
         if m is not None:
             self.boards.append(self._card_list(m.group(self.board_cards), ln))
             self.board_lines.append(ln)
 
     def sseat(self, c: list[Any]) -> None:
-        line = self._at(c[1])
+        self.read_sseat(c[1])
+
+    def read_sseat(self, tok: Any) -> None:
+        line = self._at(tok)
         if self.by_number is None:
             self.by_number = {s.seat: s.player for s in self.seats}
-        m = self._match(c[1])
+        m = self._match(tok)
         if m is None:
             self.problems.append((line, "unrecognised summary line"))
             return
@@ -1122,6 +1216,39 @@ class _Builder:
         outcome = SeatOutcome.SHOWED_WON if won else SeatOutcome.SHOWED_LOST
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
+
+#: The rules ``items: items LINE`` whose method reads the line alone (:meth:`_Builder.line_callbacks`).
+_LINE_RULES: Final = (
+    "seat",
+    "post",
+    "hole",
+    "dealt",
+    "expose",
+    "expose_bug",
+    "street",
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise_",
+    "uncalled",
+    "showdown",
+    "show",
+    "muck",
+    "noshow",
+    "collect",
+    "nolow",
+    "cancelled",
+    "bounty",
+    "finished",
+    "twon",
+    "event",
+    "pre_event_next",
+    "total",
+    "run_twice",
+    "board",
+    "sseat",
+)
 
 #: The play lines whose first field is the player's name (:meth:`_Builder._player_fields`).
 _NAME_FIRST: Final = (
@@ -1530,7 +1657,7 @@ def _build(backend: str) -> None:
         source, shapes = grammar_source(grammar_text(), _SHAPES, cache_dir())
         builder = _Builder(shapes)
         lark = make_parser(source, builder, cython=False)
-        driver = line_parser(lark, fields=shapes)
+        driver = line_parser(lark, fields=shapes, lines=builder.line_callbacks())
         if driver is None:
             lark = make_parser(load_grammar(grammar_text(), _SHAPES)[0], builder)
     else:

@@ -100,6 +100,56 @@ def test_driver_calls_back_as_lark_does(text: str) -> None:
     assert calls == lark_calls
 
 
+class AloneRecorder(Recorder):
+    """A transformer whose line rules read their token alone (``read_item``, ``read_other``),
+    as the product's builder does: the rule's method calls it with its second child."""
+
+    def item(self, c: list[Any]) -> str:
+        return self.read_item(c[1])
+
+    def read_item(self, tok: Any) -> str:
+        self.calls.append(("item", [(tok.type, tok.value, tok.line)]))
+        return "item"
+
+    def other(self, c: list[Any]) -> str:
+        return self.read_other(c[1])
+
+    def read_other(self, tok: Any) -> str:
+        self.calls.append(("other", [(tok.type, tok.value, tok.line)]))
+        return "other"
+
+
+@pytest.mark.parametrize(
+    "text", ["head 1\nend\n", "head 1\nab 2\n\n\ncd 3\nwhat!\nend\n", "\n\nhead 7\nx 1\nend\n\n"]
+)
+def test_line_callbacks_are_called_without_children_as_lark_calls_the_rules(text: str) -> None:
+    """With ``lines`` the driver calls a line rule's token callback instead of the rule's
+    method with ``[previous, token]``: the same calls in the same order, the same result; a
+    callback offered for a rule that is not one of two symbols (``head``, ``start``) or whose
+    method has another name is not used."""
+    rec = AloneRecorder()
+    lark = make_parser(GRAMMAR, rec, cython=False)
+    lines = {"item": rec.read_item, "other": rec.read_other, "head": rec.read_item, "none": rec.read_item}
+    driver = line_parser(lark, lines=lines)
+    assert driver is not None
+    used = {rule[2].__name__: f for rule, f in zip(driver.rules, driver.lines, strict=True)}
+    assert used == {"head": None, "none": None, "item": rec.read_item, "other": rec.read_other, "start": None}
+    expected, lark_calls, got, calls = _both(text, (rec, lark, driver))
+    assert got == expected
+    assert calls == lark_calls
+
+
+def test_a_line_callback_is_only_for_a_rule_of_two_symbols() -> None:
+    rec = Recorder()
+    driver = line_parser(make_parser(GRAMMAR, rec, cython=False))
+    assert driver is not None
+    wrong = [rec.item if n != 2 else None for n, _, _ in driver.rules]
+    with pytest.raises(ValueError):
+        LineParser(
+            driver.actions, driver.rules, driver.lexers, driver.ignore, driver.start, driver.end, wrong
+        )
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -160,7 +210,7 @@ def test_the_numbered_tables_hold_larks_actions_and_nothing_else() -> None:
             for symbol, action in row.items():
                 if symbol in ids:
                     assert dense[ids[symbol]] == action
-        for (length, origin, callback), (n, number, cb) in zip(driver.rules, driver._rules, strict=True):
+        for (length, origin, callback), (n, number, cb, _) in zip(driver.rules, driver._rules, strict=True):
             assert (n, cb) == (length, callback)
             for state, row in enumerate(driver.actions):
                 if origin in row:
