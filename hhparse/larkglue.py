@@ -445,14 +445,14 @@ def line_parser(
     does. ``fields``: terminal name -> the same regex with its fields as named groups
     (:func:`load_grammar`), used instead of lark's where it is that regex once its groups are
     made non-capturing, so the token's match holds the line's fields. ``lines``: a rule's alias
-    -> a callback that takes the line's token alone (:class:`~hhparse.lalr.LineParser`), for a
-    rule of two symbols whose callback is the method of that name (the transformer's promise:
-    that method never reads its first child and returns what this one returns). A state whose scanner lark
-    had to split, with terminal callbacks, or with a terminal that may match or look past the
-    end of its line (:func:`_line_term`), gets no lexer (text reaching it goes to lark). None
-    when lark's internals do not have the expected shape or something would run differently
-    (post-lexer, terminal callbacks of the parser, non-integer states): then lark parses
-    everything, as before.
+    -> a callback that takes the line's token alone (:class:`~hhparse.lalr.LineParser`), used
+    for a rule of two symbols whose callback is the method of that name (the transformer's
+    promise: that method never reads its first child and returns what this one returns). A
+    state whose scanner lark had to split, with terminal callbacks, or with a terminal that may
+    match or look past the end of its line (:func:`_line_term`), gets no lexer (text reaching
+    it goes to lark). None when lark's internals do not have the expected shape or something
+    would run differently (post-lexer, terminal callbacks of the parser, non-integer states):
+    then lark parses everything, as before.
     """
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import Shift
