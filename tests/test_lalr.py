@@ -394,3 +394,21 @@ def test_a_cover_is_chosen_once_for_the_same_needles_and_others() -> None:
     assert first and len(first) < len(needles)
     assert _cover(needles, {": folds", ": calls "}) is first
     assert _cover(needles, {": bets "}) == _cover(needles, {": bets "})
+
+
+def test_every_line_rule_of_the_product_is_called_with_its_token_alone() -> None:
+    """The builder offers a token callback for each rule ``items: items LINE`` of the grammar
+    (``hhparse.parsing._LINE_RULES``) and the driver takes every one: a rule renamed in the
+    grammar or the builder would otherwise fall back to the children list without a word."""
+    from hhparse import parsing
+
+    parsing._parser()
+    driver = parsing._DRIVER
+    assert driver is not None
+    taken = {
+        rule[2].__name__ for rule, line in zip(driver.rules, driver.lines, strict=True) if line is not None
+    }
+    assert taken == set(parsing._LINE_RULES)
+    for (length, _, callback), line in zip(driver.rules, driver.lines, strict=True):
+        if line is not None:
+            assert length == 2 and line.__name__ == f"read_{callback.__name__}"
