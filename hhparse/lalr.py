@@ -42,6 +42,9 @@ one that does not start with ``guard_prefix`` or holds none of ``guard_needles``
 the regex itself (:func:`hhparse.larkglue.line_parser`)."""
 
 Callback = Callable[[list[Any]], Any]
+LineCallback = Callable[[Any], Any]
+"""A rule's callback for ``items: items LINE`` that reads the line's token alone (see
+:class:`LineParser`)."""
 
 
 class LineToken:
@@ -94,6 +97,9 @@ class _Entry:
         self.guard_needles: Final = guard_needles
         self.cover: Final = cover
         self.guard_cover: Final = guard_cover
+        #: the terminal's number in the driver's dense tables, or -1 for one lark skips (set by
+        #: :class:`_Lexer`: the loop reads it here instead of looking the name up in two dicts)
+        self.id = -1
 
     def lexes(self, value: str) -> re.Match[str] | None:
         """The match of this terminal against the line ``value`` (None: not this terminal)."""
@@ -194,12 +200,19 @@ class _Lexer:
     """One lexer state's terminals in lark's order, grouped by the first character a line must
     have for each (terminals with no fixed start are in every group), with their covers."""
 
-    def __init__(self, terms: list[Term]) -> None:
+    def __init__(self, terms: list[Term], ids: dict[str, int], ignore: frozenset[str]) -> None:
         firsts = {t[2][0] for t in terms if t[2]}
         self.by_first: dict[str, list[_Entry]] = {
             c: _entries([t for t in terms if not t[2] or t[2][0] == c]) for c in firsts
         }
         self.other: list[_Entry] = _entries([t for t in terms if not t[2]])
+        for group in [*self.by_first.values(), self.other]:
+            for entry in group:
+                entry.id = -1 if entry.name in ignore else ids[entry.name]
+
+
+#: The dense tables' empty cell: no action for that symbol in that state.
+NO_ACTION: Final = 1 << 40
 
 
 class LineParser:
@@ -210,6 +223,16 @@ class LineParser:
     ``lexers[state]`` is that state's terminals, in the order lark's contextual lexer tries them
     (the first that matches wins), or None when the driver cannot lex the state exactly like
     lark (then any text reaching it is rejected); ``ignore`` are the terminals lark skips.
+
+    The loop reads the same tables with every symbol numbered (``_table[state][symbol]``, a
+    dense row a state, :data:`NO_ACTION` where ``actions`` has no entry; each terminal carries
+    its number): two list indexes a look-up where a dict would hash and compare the symbol's
+    name, three look-ups a line.
+
+    ``lines[i]`` (or None) is a callback of ``rules[i]``, a rule of two symbols whose own
+    callback never reads its first child (a line after the lines before it), that takes the
+    line's token alone and returns what the rule's callback returns: the driver calls it
+    without building the children list, one list less a line.
 
     Every terminal the driver lexes matches one whole line, its ``"\\n"`` included, and looks at
     nothing outside it (:func:`hhparse.larkglue.line_parser` checks each regex): so a line's
@@ -226,6 +249,7 @@ class LineParser:
         ignore: frozenset[str],
         start: int,
         end: int,
+        lines: list[LineCallback | None] | None = None,
     ) -> None:
         self.actions = actions
         self.rules = rules
@@ -233,12 +257,37 @@ class LineParser:
         self.ignore = ignore
         self.start = start
         self.end = end
-        self._lexers: list[_Lexer | None] = [None if t is None else _Lexer(t) for t in lexers]
+        ids: dict[str, int] = {}
+        for row in actions:
+            for symbol in row:
+                ids.setdefault(symbol, len(ids))
+        for _, origin, _ in rules:
+            ids.setdefault(origin, len(ids))
+        for terms in lexers:
+            for term in terms or ():
+                ids.setdefault(term[0], len(ids))
+        ids.setdefault(END, len(ids))
+        self._end_id: Final = ids[END]
+        self._table: Final[list[list[int]]] = []
+        for row in actions:
+            dense = [NO_ACTION] * len(ids)
+            for symbol, action in row.items():
+                dense[ids[symbol]] = action
+            self._table.append(dense)
+        alone: list[LineCallback | None] = list(lines) if lines is not None else [None] * len(rules)
+        if len(alone) != len(rules) or any(
+            f is not None and r[0] != 2 for f, r in zip(alone, rules, strict=True)
+        ):
+            raise ValueError("a line callback is for a rule of two symbols")
+        self.lines = alone
+        self._rules: Final[list[tuple[int, int, Callback, LineCallback | None]]] = [
+            (n, ids[o], cb, f) for (n, o, cb), f in zip(rules, alone, strict=True)
+        ]
+        self._lexers: list[_Lexer | None] = [None if t is None else _Lexer(t, ids, ignore) for t in lexers]
 
     def parse(self, text: str) -> Any:
         """The value of the start rule's callback for ``text``; raises :class:`Rejected`."""
         lexers = self._lexers
-        ignore = self.ignore
         states: list[int] = [self.start]
         values: list[Any] = []
         pos = 0
@@ -258,27 +307,28 @@ class LineParser:
             if terms is None:
                 terms = lexer.other
             m: re.Match[str] | None = None
-            kind = ""
+            found: _Entry | None = None
             for entry in terms:
                 m = entry.lexes(value)
                 if m is not None:
-                    kind = entry.name
+                    found = entry
                     break
-            if m is None:
+            if found is None:
                 raise Rejected
-            if kind not in ignore:
-                self._feed(states, values, kind, LineToken(kind, value, line, m))
+            if found.id >= 0:
+                self._feed(states, values, found.id, LineToken(found.name, value, line, m))
             line += 1
-        return self._feed(states, values, END, None)
+        return self._feed(states, values, self._end_id, None)
 
-    def _feed(self, states: list[int], values: list[Any], kind: str, token: LineToken | None) -> Any:
-        """Shift ``token`` after the reductions it calls for (lark's ``feed_token``); at the end
-        (``token`` None) reduce to the end state and return the start rule's value."""
-        actions = self.actions
-        rules = self.rules
+    def _feed(self, states: list[int], values: list[Any], kind: int, token: LineToken | None) -> Any:
+        """Shift ``token`` (of terminal number ``kind``) after the reductions it calls for
+        (lark's ``feed_token``); at the end (``token`` None) reduce to the end state and return
+        the start rule's value."""
+        table = self._table
+        rules = self._rules
         while True:
-            action = actions[states[-1]].get(kind)
-            if action is None:
+            action = table[states[-1]][kind]
+            if action == NO_ACTION:
                 raise Rejected
             if action >= 0:
                 if token is None:
@@ -286,21 +336,28 @@ class LineParser:
                 states.append(action)
                 values.append(token)
                 return None
-            length, origin, callback = rules[~action]
-            if length == 2:  # ``items: items LINE``, the reduction of nearly every line
+            length, origin, callback, alone = rules[~action]
+            if alone is not None:  # ``items: items LINE``, the reduction of nearly every line
                 last = values.pop()
-                children = [values.pop(), last]
+                values.pop()
                 states.pop()
                 states.pop()
-            elif length:
-                children = values[-length:]
-                del states[-length:]
-                del values[-length:]
+                value = alone(last)
             else:
-                children = []
-            value = callback(children)
-            goto = actions[states[-1]].get(origin)
-            if goto is None or goto < 0:
+                if length == 2:
+                    last = values.pop()
+                    children = [values.pop(), last]
+                    states.pop()
+                    states.pop()
+                elif length:
+                    children = values[-length:]
+                    del states[-length:]
+                    del values[-length:]
+                else:
+                    children = []
+                value = callback(children)
+            goto = table[states[-1]][origin]
+            if goto == NO_ACTION or goto < 0:
                 raise Rejected
             states.append(goto)
             values.append(value)

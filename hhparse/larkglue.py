@@ -17,7 +17,7 @@ import os
 import pickle
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from re import _constants as _sre
@@ -433,7 +433,9 @@ def direct_entry(lark: Any) -> Callable[[str], Any]:
     return parse
 
 
-def line_parser(lark: Any, fields: dict[str, str] | None = None) -> LineParser | None:
+def line_parser(
+    lark: Any, fields: dict[str, str] | None = None, lines: Mapping[str, Callable[[Any], Any]] | None = None
+) -> LineParser | None:
     """The compiled driver (:mod:`hhparse.lalr`) over ``lark``'s own tables, or None.
 
     ``lark`` must be a pure-lark LALR parser with the contextual lexer (lark-cython's lexer
@@ -442,12 +444,15 @@ def line_parser(lark: Any, fields: dict[str, str] | None = None) -> LineParser |
     scanner tries them, with lark's regex for each — so the driver lexes and reduces as lark
     does. ``fields``: terminal name -> the same regex with its fields as named groups
     (:func:`load_grammar`), used instead of lark's where it is that regex once its groups are
-    made non-capturing, so the token's match holds the line's fields. A state whose scanner lark
-    had to split, with terminal callbacks, or with a terminal that may match or look past the
-    end of its line (:func:`_line_term`), gets no lexer (text reaching it goes to lark). None
-    when lark's internals do not have the expected shape or something would run differently
-    (post-lexer, terminal callbacks of the parser, non-integer states): then lark parses
-    everything, as before.
+    made non-capturing, so the token's match holds the line's fields. ``lines``: a rule's alias
+    -> a callback that takes the line's token alone (:class:`~hhparse.lalr.LineParser`), used
+    for a rule of two symbols whose callback is the method of that name (the transformer's
+    promise: that method never reads its first child and returns what this one returns). A
+    state whose scanner lark had to split, with terminal callbacks, or with a terminal that may
+    match or look past the end of its line (:func:`_line_term`), gets no lexer (text reaching
+    it goes to lark). None when lark's internals do not have the expected shape or something
+    would run differently (post-lexer, terminal callbacks of the parser, non-integer states):
+    then lark parses everything, as before.
     """
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import Shift
@@ -472,6 +477,7 @@ def line_parser(lark: Any, fields: dict[str, str] | None = None) -> LineParser |
     if set(states) != set(range(n)) or set(lexers) != set(range(n)):
         return None
     rules: list[tuple[int, str, Any]] = []
+    alone: list[Callable[[Any], Any] | None] = []
     index: dict[int, int] = {}
     actions: list[dict[str, int]] = []
     for state in range(n):
@@ -482,7 +488,15 @@ def line_parser(lark: Any, fields: dict[str, str] | None = None) -> LineParser |
             elif isinstance(arg, Rule):
                 if id(arg) not in index:
                     index[id(arg)] = len(rules)
-                    rules.append((len(arg.expansion), str(arg.origin.name), callbacks[arg]))
+                    callback = callbacks[arg]
+                    alias = getattr(arg, "alias", None)
+                    line = (lines or {}).get(alias) if isinstance(alias, str) else None
+                    if line is not None and (
+                        len(arg.expansion) != 2 or getattr(callback, "__name__", None) != alias
+                    ):
+                        line = None
+                    rules.append((len(arg.expansion), str(arg.origin.name), callback))
+                    alone.append(line)
                 row[str(symbol)] = ~index[id(arg)]
             else:
                 return None
@@ -514,7 +528,7 @@ def line_parser(lark: Any, fields: dict[str, str] | None = None) -> LineParser |
                     break
                 state_terms.append(term)
         terms.append(state_terms)
-    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state))
+    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone)
 
 
 def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Term | None:

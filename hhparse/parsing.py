@@ -314,6 +314,27 @@ def _four(rx: re.Pattern[str], a: str, b: str, c: str, d: str) -> tuple[int, int
     return g[a], g[b], g[c], g[d]
 
 
+def _numbers(rx: re.Pattern[str], names: tuple[str, ...]) -> tuple[int, ...]:
+    """The numbers of fields ``names`` of ``rx``, in that order."""
+    return tuple(rx.groupindex[n] for n in names)
+
+
+#: The header's fields, in the order :func:`_header` reads them.
+_HEADER_FIELDS: Final = (
+    "site",
+    "kind",
+    "id",
+    "body",
+    "date",
+    "time",
+    "tz_paren",
+    "tz",
+    "et_date",
+    "et_time",
+    "reg_end",
+)
+
+
 def _six(rx: re.Pattern[str], *names: str) -> tuple[int, int, int, int, int, int]:
     g = rx.groupindex
     a, b, c, d, e, f = (g[n] for n in names)
@@ -376,6 +397,9 @@ class _Builder:
         # see :func:`hhparse.larkglue.load_grammar`); a token of that terminal always matches
         self.header_re = re.compile(shapes["HEADER_FIELDS"])
         self.table_words_re = re.compile(shapes["TABLE_WORDS"])
+        # the header's, the table line's and its words' fields by number (as the lines below)
+        self.header_g = _numbers(self.header_re, _HEADER_FIELDS)
+        self.words_g = _numbers(self.table_words_re, ("stealth", "max", "stealth2", "play"))
         self.amt_re = re.compile(shapes["AMT"])
         self.terms = {name: re.compile(shapes[name]) for name in _LINE_TERMINALS}
         self.sseat_re = self.terms["SSEAT"]
@@ -401,6 +425,7 @@ class _Builder:
         self.dealt_cards: int = t["DEALT"].groupindex["cards"]
         self.board_cards: int = t["BOARD"].groupindex["cards"]
         self.uncalled_amt: int = t["UNCALLED"].groupindex["amt"]
+        self.table_g = _numbers(t["TABLE"], ("name", "button", "won"))
         # each shape with the text its lines must hold (its separator and its fragment's start)
         self.event_shapes = [
             (sep + _literal_start(shapes[f]), _event_shape(shapes[f], sep, kind), kind)
@@ -434,6 +459,13 @@ class _Builder:
         self.boards: list[Cards] = []
         self.board_lines: list[int] = []
         self.sseats: list[SummarySeat] = []
+
+    def line_callbacks(self) -> dict[str, Callable[[Any], None]]:
+        """Each rule of one line after the lines before it (``plays: plays FOLD -> fold``), by
+        alias, with the method that reads the line's token alone (``read_fold``): the driver
+        calls it instead of the rule's method (which calls it with its second child, never
+        reading the first), without building a children list for every line."""
+        return {name: getattr(self, f"read_{name}") for name in _LINE_RULES}
 
     # -- helpers --------------------------------------------------------------------------
     def _at(self, tok: Any) -> int:
@@ -548,7 +580,10 @@ class _Builder:
         self._seat(c[3])
 
     def seat(self, c: list[Any]) -> None:
-        self._seat(c[1])
+        self.read_seat(c[1])
+
+    def read_seat(self, tok: Any) -> None:
+        self._seat(tok)
 
     def _seat(self, tok: Any) -> None:
         m, line = self._fields(tok)
@@ -590,7 +625,10 @@ class _Builder:
         return None
 
     def post(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_post(c[1])
+
+    def read_post(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.post_g
             kind, amt, allin = m.group(g1, g2, g3)
@@ -599,20 +637,32 @@ class _Builder:
             )
 
     def hole(self, c: list[Any]) -> None:
-        self.events.append(HoleCardsMarker(self._at(c[1])))
+        self.read_hole(c[1])
+
+    def read_hole(self, tok: Any) -> None:
+        self.events.append(HoleCardsMarker(self._at(tok)))
 
     def dealt(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_dealt(c[1])
+
+    def read_dealt(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(DealHole(line, name, self._card_list(m.group(self.dealt_cards), line)))
 
     def expose(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_expose(c[1])
+
+    def read_expose(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             self.events.append(ExposeCard(line, m["cards"], False))
 
     def expose_bug(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_expose_bug(c[1])
+
+    def read_expose_bug(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             self.warnings.append(
                 ParseWarning(
@@ -622,7 +672,10 @@ class _Builder:
             self.events.append(ExposeCard(line, m["cards"], True))
 
     def street(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_street(c[1])
+
+    def read_street(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is None:
             return
         g1, g2, g3 = self.street_g
@@ -669,17 +722,26 @@ class _Builder:
         self.boards_dealt = 2 if run else (self.boards_dealt or 1)
 
     def fold(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_fold(c[1])
+
+    def read_fold(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(Fold(line, name, self._card_list(m.group(self.fold_cards), line)))
 
     def check(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_check(c[1])
+
+    def read_check(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(Check(line, name))
 
     def call(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_call(c[1])
+
+    def read_call(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.call_g
             amt, allin, cap = m.group(g1, g2, g3)
@@ -688,7 +750,10 @@ class _Builder:
             )
 
     def bet(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_bet(c[1])
+
+    def read_bet(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.bet_g
             amt, allin, cap = m.group(g1, g2, g3)
@@ -697,7 +762,10 @@ class _Builder:
             )
 
     def raise_(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_raise_(c[1])
+
+    def read_raise_(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3, g4 = self.raise_g
             by, to, allin, cap = m.group(g1, g2, g3, g4)
@@ -713,18 +781,27 @@ class _Builder:
             )
 
     def uncalled(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1], False)
+        self.read_uncalled(c[1])
+
+    def read_uncalled(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok, False)
         if m is not None:
             self.events.append(UncalledBet(line, name, self._amt(m.group(self.uncalled_amt), line)))
 
     def showdown(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_showdown(c[1])
+
+    def read_showdown(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             self.run = _RUNS[m["run"]]
             self.events.append(ShowdownMarker(line, self.run))
 
     def show(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_show(c[1])
+
+    def read_show(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is None:
             return
         g1, g2 = self.show_g
@@ -737,17 +814,26 @@ class _Builder:
         self.events.append(Show(line, name, self._card_list(cards, line), desc, hi, lo))
 
     def muck(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_muck(c[1])
+
+    def read_muck(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(Muck(line, name))
 
     def noshow(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_noshow(c[1])
+
+    def read_noshow(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is not None:
             self.events.append(DoesNotShow(line, name))
 
     def collect(self, c: list[Any]) -> None:
-        m, line, name = self._player_fields(c[1])
+        self.read_collect(c[1])
+
+    def read_collect(self, tok: Any) -> None:
+        m, line, name = self._player_fields(tok)
         if m is None:
             return
         g1, g2, g3 = self.collect_g
@@ -756,14 +842,23 @@ class _Builder:
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
     def nolow(self, c: list[Any]) -> None:
-        self.events.append(NoLowHand(self._at(c[1])))
+        self.read_nolow(c[1])
+
+    def read_nolow(self, tok: Any) -> None:
+        self.events.append(NoLowHand(self._at(tok)))
 
     def cancelled(self, c: list[Any]) -> None:
-        self.events.append(HandCancelled(self._at(c[1])))
+        self.read_cancelled(c[1])
+
+    def read_cancelled(self, tok: Any) -> None:
+        self.events.append(HandCancelled(self._at(tok)))
         self.cancelled_seen = True
 
     def bounty(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_bounty(c[1])
+
+    def read_bounty(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is None:
             return
         winners = tuple(m["w"].split(", ")) if m["verb"] == "split" else (m["w"],)
@@ -781,7 +876,10 @@ class _Builder:
         )
 
     def finished(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_finished(c[1])
+
+    def read_finished(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is None:
             return
         place = m["place"]
@@ -792,19 +890,28 @@ class _Builder:
         )
 
     def twon(self, c: list[Any]) -> None:
-        m, line = self._fields(c[1])
+        self.read_twon(c[1])
+
+    def read_twon(self, tok: Any) -> None:
+        m, line = self._fields(tok)
         if m is not None:
             prize = m["prize"]
             self.events.append(TournamentWon(line, m["name"], self._opt_amt(prize, line), prize or ""))
 
     def event(self, c: list[Any]) -> None:
-        self._event(c[1])
+        self.read_event(c[1])
+
+    def read_event(self, tok: Any) -> None:
+        self._event(tok)
 
     def pre_event(self, c: list[Any]) -> None:
         self._pre_event(c[0])
 
     def pre_event_next(self, c: list[Any]) -> None:
-        self._pre_event(c[1])
+        self.read_pre_event_next(c[1])
+
+    def read_pre_event_next(self, tok: Any) -> None:
+        self._pre_event(tok)
 
     def _pre_event(self, tok: Any) -> None:
         """A line between the table line and the seat lines: a re-buy or an add-on made before the
@@ -857,7 +964,10 @@ class _Builder:
         return None
 
     def total(self, c: list[Any]) -> None:
-        data, ln = self._fields(c[1])
+        self.read_total(c[1])
+
+    def read_total(self, tok: Any) -> None:
+        data, ln = self._fields(tok)
         if data is None:
             return
         g1, g2, g3 = self.total_g
@@ -882,19 +992,28 @@ class _Builder:
                 self.problems.append((ln, "bad side pot list"))
 
     def run_twice(self, c: list[Any]) -> None:
+        self.read_run_twice(c[1])
+
+    def read_run_twice(self, tok: Any) -> None:
         self.run_twice_seen = True
 
     def board(self, c: list[Any]) -> None:
-        m, ln = self._fields(c[1])
+        self.read_board(c[1])
+
+    def read_board(self, tok: Any) -> None:
+        m, ln = self._fields(tok)
         if m is not None:
             self.boards.append(self._card_list(m.group(self.board_cards), ln))
             self.board_lines.append(ln)
 
     def sseat(self, c: list[Any]) -> None:
-        line = self._at(c[1])
+        self.read_sseat(c[1])
+
+    def read_sseat(self, tok: Any) -> None:
+        line = self._at(tok)
         if self.by_number is None:
             self.by_number = {s.seat: s.player for s in self.seats}
-        m = self._match(c[1])
+        m = self._match(tok)
         if m is None:
             self.problems.append((line, "unrecognised summary line"))
             return
@@ -942,7 +1061,7 @@ class _Builder:
         table = self._match(self.head[1])
         words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
         try:
-            header = _header(m, header_line, table, words, table_line)
+            header = _header(m, header_line, table, words, table_line, self)
         except _Problem as p:
             self.problems.append((p.line, p.message))
             return None
@@ -975,7 +1094,8 @@ class _Builder:
         """``Seat N: rest``: the seat's player, then the outcome."""
         number = self._small(seat, line)
         name = by_number.get(number)
-        if name is None or not (rest == name or rest.startswith(name + " ")):
+        # (``rest == name or rest.startswith(name + " ")``, without a copy of the name)
+        if name is None or not (rest.startswith(name) and (len(rest) == len(name) or rest[len(name)] == " ")):
             self.problems.append((line, f"summary seat {number} does not name the player of seat {number}"))
             return None
         rest = rest[len(name) :]
@@ -1096,6 +1216,39 @@ class _Builder:
         outcome = SeatOutcome.SHOWED_WON if won else SeatOutcome.SHOWED_LOST
         return (button, small, big, outcome, None, False, cards, won, descs, cashed, pot_na, clauses)
 
+
+#: The rules ``items: items LINE`` whose method reads the line alone (:meth:`_Builder.line_callbacks`).
+_LINE_RULES: Final = (
+    "seat",
+    "post",
+    "hole",
+    "dealt",
+    "expose",
+    "expose_bug",
+    "street",
+    "fold",
+    "check",
+    "call",
+    "bet",
+    "raise_",
+    "uncalled",
+    "showdown",
+    "show",
+    "muck",
+    "noshow",
+    "collect",
+    "nolow",
+    "cancelled",
+    "bounty",
+    "finished",
+    "twon",
+    "event",
+    "pre_event_next",
+    "total",
+    "run_twice",
+    "board",
+    "sseat",
+)
 
 #: The play lines whose first field is the player's name (:meth:`_Builder._player_fields`).
 _NAME_FIRST: Final = (
@@ -1240,7 +1393,9 @@ def _utc(local: datetime, zone: str, date: str, time: str) -> datetime:
     key = (zone, date, time[: time.index(":")])
     offset = _OFFSETS.get(key)
     if offset is not None:
-        return (local - offset).replace(tzinfo=UTC)
+        # ``(local - offset).replace(tzinfo=UTC)``, the same value: ``replace`` parses all its
+        # keywords on every call, ``combine`` takes the two halves as they are
+        return datetime.combine(local.date(), local.time(), UTC) - offset
     info = _zone(zone)
     at = local.replace(tzinfo=info)
     utc = at.astimezone(UTC)
@@ -1398,13 +1553,15 @@ def _header(
     table: re.Match[str] | None,
     words: re.Match[str] | None,
     table_line: int,
+    builder: _Builder,
 ) -> Header:
     """Read the header and table lines from their fields (grammar: ``HEADER_FIELDS``, ``TABLE``
-    and ``TABLE_WORDS``); None where the line does not have that shape."""
+    and ``TABLE_WORDS``, read by number: ``builder``'s ``header_g``, ``table_g`` and
+    ``words_g``); None where the line does not have that shape."""
     if m is None:
         raise _Problem(line, "unrecognised hand header")
     site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
-        "site", "kind", "id", "body", "date", "time", "tz_paren", "tz", "et_date", "et_time", "reg_end"
+        *builder.header_g
     )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
@@ -1423,8 +1580,8 @@ def _header(
         raise _Problem(line, "impossible date or time in hand header") from None
     if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, button, won = table.group("name", "button", "won")
-    stealth, max_seats, stealth2, play = words.group("stealth", "max", "stealth2", "play")
+    name, button, won = table.group(*builder.table_g)
+    stealth, max_seats, stealth2, play = words.group(*builder.words_g)
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
@@ -1500,7 +1657,7 @@ def _build(backend: str) -> None:
         source, shapes = grammar_source(grammar_text(), _SHAPES, cache_dir())
         builder = _Builder(shapes)
         lark = make_parser(source, builder, cython=False)
-        driver = line_parser(lark, fields=shapes)
+        driver = line_parser(lark, fields=shapes, lines=builder.line_callbacks())
         if driver is None:
             lark = make_parser(load_grammar(grammar_text(), _SHAPES)[0], builder)
     else:
@@ -1612,19 +1769,27 @@ def _clean(raw: str) -> tuple[str, bool]:
     position of the hand) only runs for them or for a line ending in several spaces; real files
     end many lines in one space, which one replace takes away. The content hash's normalising
     also takes off a BOM, form feeds, vertical tabs and leading line ends, which the grammar
-    never sees in a hand: a text holding any of them is not called the same."""
+    never sees in a hand: a text holding any of them is not called the same.
+
+    Each step reads the text once: the replace is not preceded by a search for what it
+    replaces (it hands back the text itself when there is none, and the steps after it leave a
+    text without blanks at its line ends as it is), and a text already ending in one line end
+    is not copied to end in one (``tests/test_parse_hashable.py`` compares this with the
+    search-first steps on random texts)."""
     hashable = True
     if "\r" in raw or "\t" in raw:
         raw = _TRAILING_WS_RE.sub("", raw)
         hashable = False
-    elif " \n" in raw or raw[-1:] == " ":
-        raw = raw.replace(" \n", "\n")
-        if " \n" in raw:
-            raw = _TRAILING_WS_RE.sub("", raw)
-            hashable = False
-        raw = raw.rstrip(" ")
-    text = raw.rstrip("\n") + "\n"
-    if text[text.rfind("\n", 0, len(text) - 1) + 1 : -1][:1] == "*":
+    else:
+        cut = raw.replace(" \n", "\n")
+        if cut is not raw or raw[-1:] == " ":
+            if " \n" in cut:
+                cut = _TRAILING_WS_RE.sub("", cut)
+                hashable = False
+            raw = cut.rstrip(" ")
+    text = raw if raw[-1:] == "\n" and raw[-2:-1] != "\n" else raw.rstrip("\n") + "\n"
+    last = text.rfind("\n", 0, len(text) - 1) + 1
+    if text[last : last + 1] == "*":
         cut = _without_separators(text)
         hashable = hashable and cut is text
         text = cut

@@ -100,6 +100,56 @@ def test_driver_calls_back_as_lark_does(text: str) -> None:
     assert calls == lark_calls
 
 
+class AloneRecorder(Recorder):
+    """A transformer whose line rules read their token alone (``read_item``, ``read_other``),
+    as the product's builder does: the rule's method calls it with its second child."""
+
+    def item(self, c: list[Any]) -> str:
+        return self.read_item(c[1])
+
+    def read_item(self, tok: Any) -> str:
+        self.calls.append(("item", [(tok.type, tok.value, tok.line)]))
+        return "item"
+
+    def other(self, c: list[Any]) -> str:
+        return self.read_other(c[1])
+
+    def read_other(self, tok: Any) -> str:
+        self.calls.append(("other", [(tok.type, tok.value, tok.line)]))
+        return "other"
+
+
+@pytest.mark.parametrize(
+    "text", ["head 1\nend\n", "head 1\nab 2\n\n\ncd 3\nwhat!\nend\n", "\n\nhead 7\nx 1\nend\n\n"]
+)
+def test_line_callbacks_are_called_without_children_as_lark_calls_the_rules(text: str) -> None:
+    """With ``lines`` the driver calls a line rule's token callback instead of the rule's
+    method with ``[previous, token]``: the same calls in the same order, the same result; a
+    callback offered for a rule that is not one of two symbols (``head``, ``start``) or whose
+    method has another name is not used."""
+    rec = AloneRecorder()
+    lark = make_parser(GRAMMAR, rec, cython=False)
+    lines = {"item": rec.read_item, "other": rec.read_other, "head": rec.read_item, "none": rec.read_item}
+    driver = line_parser(lark, lines=lines)
+    assert driver is not None
+    used = {rule[2].__name__: f for rule, f in zip(driver.rules, driver.lines, strict=True)}
+    assert used == {"head": None, "none": None, "item": rec.read_item, "other": rec.read_other, "start": None}
+    expected, lark_calls, got, calls = _both(text, (rec, lark, driver))
+    assert got == expected
+    assert calls == lark_calls
+
+
+def test_a_line_callback_is_only_for_a_rule_of_two_symbols() -> None:
+    rec = Recorder()
+    driver = line_parser(make_parser(GRAMMAR, rec, cython=False))
+    assert driver is not None
+    wrong = [rec.item if n != 2 else None for n, _, _ in driver.rules]
+    with pytest.raises(ValueError):
+        LineParser(
+            driver.actions, driver.rules, driver.lexers, driver.ignore, driver.start, driver.end, wrong
+        )
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -126,6 +176,45 @@ def test_a_state_without_scanner_is_rejected_not_guessed() -> None:
     with pytest.raises(Rejected):
         blind.parse("head 1\nend\n")
     assert rec.calls == []
+
+
+def test_the_numbered_tables_hold_larks_actions_and_nothing_else() -> None:
+    """The loop reads the tables with symbols numbered (``_table``, ``_rules``, each terminal's
+    ``id``): every state and symbol reads the action of ``actions``, every other cell none, each
+    rule keeps its length and callback with its origin's number, and a skipped terminal has none;
+    on the product's grammar too."""
+    from hhparse import lalr, parsing
+
+    rec = Recorder()
+    simple = line_parser(make_parser(GRAMMAR, rec, cython=False))
+    parsing._parser()
+    product = parsing._DRIVER
+    for driver in (simple, product):
+        assert driver is not None
+        numbered: dict[int, str] = {}
+        for lexer in driver._lexers:
+            if lexer is None:
+                continue
+            for group in [*lexer.by_first.values(), lexer.other]:
+                for entry in group:
+                    if entry.name in driver.ignore:
+                        assert entry.id == -1
+                    else:
+                        assert numbered.setdefault(entry.id, entry.name) == entry.name
+        names = {name for row in driver.actions for name in row}
+        assert set(numbered.values()) <= names
+        ids = {name: i for i, name in numbered.items()}
+        for state, row in enumerate(driver.actions):
+            dense = driver._table[state]
+            assert sum(cell != lalr.NO_ACTION for cell in dense) == len(row)
+            for symbol, action in row.items():
+                if symbol in ids:
+                    assert dense[ids[symbol]] == action
+        for (length, origin, callback), (n, number, cb, _) in zip(driver.rules, driver._rules, strict=True):
+            assert (n, cb) == (length, callback)
+            for state, row in enumerate(driver.actions):
+                if origin in row:
+                    assert driver._table[state][number] == row[origin]
 
 
 def test_no_driver_for_a_lark_it_cannot_run_exactly() -> None:
@@ -305,3 +394,21 @@ def test_a_cover_is_chosen_once_for_the_same_needles_and_others() -> None:
     assert first and len(first) < len(needles)
     assert _cover(needles, {": folds", ": calls "}) is first
     assert _cover(needles, {": bets "}) == _cover(needles, {": bets "})
+
+
+def test_every_line_rule_of_the_product_is_called_with_its_token_alone() -> None:
+    """The builder offers a token callback for each rule ``items: items LINE`` of the grammar
+    (``hhparse.parsing._LINE_RULES``) and the driver takes every one: a rule renamed in the
+    grammar or the builder would otherwise fall back to the children list without a word."""
+    from hhparse import parsing
+
+    parsing._parser()
+    driver = parsing._DRIVER
+    assert driver is not None
+    taken = {
+        rule[2].__name__ for rule, line in zip(driver.rules, driver.lines, strict=True) if line is not None
+    }
+    assert taken == set(parsing._LINE_RULES)
+    for (length, _, callback), line in zip(driver.rules, driver.lines, strict=True):
+        if line is not None:
+            assert length == 2 and line.__name__ == f"read_{callback.__name__}"

@@ -100,3 +100,49 @@ def test_every_corpus_and_sample_header_gives_the_searched_hand_id(corpus_dir: P
         found = parsing._HAND_ID_RE.search(line)
         header = parsing._builder().header_re.fullmatch(line)
         assert parsing._hand_id(line, header) == (found[1] if found else None), line
+
+
+def _clean_searching_first(raw: str) -> tuple[str, bool]:
+    """:func:`hhparse.parsing._clean` as it was written before its steps were made to read the
+    text once (a search before the replace, the last line end always copied): the reference."""
+    hashable = True
+    if "\r" in raw or "\t" in raw:
+        raw = parsing._TRAILING_WS_RE.sub("", raw)
+        hashable = False
+    elif " \n" in raw or raw[-1:] == " ":
+        raw = raw.replace(" \n", "\n")
+        if " \n" in raw:
+            raw = parsing._TRAILING_WS_RE.sub("", raw)
+            hashable = False
+        raw = raw.rstrip(" ")
+    text = raw.rstrip("\n") + "\n"
+    if text[text.rfind("\n", 0, len(text) - 1) + 1 : -1][:1] == "*":
+        cut = parsing._without_separators(text)
+        hashable = hashable and cut is text
+        text = cut
+    if hashable and (text[:1] == "\n" or text[:1] == "\ufeff" or "\f" in text or "\v" in text):
+        hashable = False
+    return text, hashable
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.text(alphabet=" \n\r\t\f\v\ufeff*#xS", max_size=40))
+@example("")
+@example("\n")
+@example("x")
+@example("x \n")
+@example("x\n\n")
+@example("x  \n*********** # 2 ***\n")
+@example("x\n***********\n\n")
+def test_the_one_read_steps_clean_as_the_searching_ones(raw: str) -> None:
+    """Reading the text once (no search before the replace, no copy of a text already ending in
+    one line end) changes neither the text the grammar reads nor whether it is offered for the
+    hash (separator lines and blanks before line ends in every combination)."""
+    assert parsing._clean(raw) == _clean_searching_first(raw)
+
+
+def test_the_one_read_steps_clean_every_sample_and_corpus_block_alike(corpus_dir: Path) -> None:
+    blocks = [b for root in (SAMPLES, corpus_dir) for b in split_path(root)]
+    assert len(blocks) > 100
+    for block in blocks:
+        assert parsing._clean(block.text) == _clean_searching_first(block.text), block.line
