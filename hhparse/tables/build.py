@@ -5,8 +5,9 @@ than from Python row tuples (``docs/performance.md``). A :class:`BatchBuilder` t
 plain tuple of the needed fields per row — taken in a single C call by an
 :func:`operator.attrgetter` over the fact record's slots — and :meth:`BatchBuilder.finish`
 transposes them (``zip(*rows)``, also in C) into one Python list per column and converts each
-with one ``pa.array`` call. No Python function runs per value. The worker process does this and
-ships finished tables to the writer.
+with one ``pa.array`` call (the integer and boolean columns of the records with typed fields from
+a machine buffer instead, :func:`_exact_array`). No Python function runs per value. The worker
+process does this and ships finished tables to the writer.
 
 The column order, names and types all come from the declaration in :mod:`hhparse.tables.schema`;
 this module only says where each column's value comes from (a same-named field of the fact
@@ -29,6 +30,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter, itemgetter
@@ -151,6 +153,7 @@ class _Plan:
     from_hands: tuple[str, ...]  # key and copied columns, taken from the batch's hands table
     external: tuple[str, ...]  # columns the builder supplies itself (the all-in EV of hand_players)
     schema: pa.Schema  # declared schema + _hand_idx
+    exact: frozenset[str] = frozenset()  # columns built from machine values (:func:`_exact_array`)
 
 
 def _same(name: str) -> Derive:
@@ -164,10 +167,15 @@ def _plan(
     *,
     keyed: bool,
     external: tuple[str, ...] = (),
+    exact: bool = False,
 ) -> _Plan:
     """Plan of table ``name``: every non-copied column is ``special`` (its fields and how to
     derive it), ``external`` (supplied by :meth:`BatchBuilder.finish`) or the record's same-named
-    field; a declared column with no source is an error."""
+    field; a declared column with no source is an error.
+
+    ``exact``: the rows are compiled records whose ``int`` and ``bool`` fields hold exactly
+    those types (see :data:`_MACHINE`); their non-null integer and boolean columns are then
+    converted from machine values (:func:`_exact_array`)."""
     table = TABLES[name]
     available = set(record_fields)
     fields: dict[str, None] = {}
@@ -190,7 +198,50 @@ def _plan(
     schema = arrow_schema(name)
     meta: dict[bytes | str, bytes | str] = dict((schema.metadata or {}).items())
     full = pa.schema([*schema, pa.field(HAND_IDX, pa.int32(), nullable=False)], metadata=meta)
-    return _Plan(name, tuple(fields), derive, tuple(from_hands), tuple(external), full)
+    typed = frozenset(
+        c.name for c in table.columns if exact and c.name in derive and not c.nullable and c.type in _MACHINE
+    )
+    return _Plan(name, tuple(fields), derive, tuple(from_hands), tuple(external), full, typed)
+
+
+_MACHINE: dict[pa.DataType, str] = {
+    t: code
+    for t, code in ((pa.int64(), "q"), (pa.int32(), "i"), (pa.int16(), "h"), (pa.int8(), "b"))
+    if array(code).itemsize * 8 == t.bit_width
+}
+"""Integer column type -> the :mod:`array` code of a C integer of the same width (a platform
+whose C types differ keeps ``pa.array`` for that type), and ``bool``: the types
+:func:`_exact_array` converts from machine values."""
+_MACHINE[pa.bool_()] = "?"
+
+
+def _exact_array(values: Column, type_: pa.DataType) -> pa.Array[Any]:
+    """``pa.array(values, type=type_)`` for a column of exact ``int`` or ``bool`` values, built
+    from a machine buffer instead of one Python object at a time.
+
+    Why: ``pa.array`` of a list checks and converts every value on its own (``docs/performance.md``,
+    ref33); ``array`` packs the integers in one C loop (``bytes`` the booleans, ``np.packbits``
+    their Arrow bitmap) and Arrow wraps the buffer. Same values, same type, no validity bitmap
+    (no nulls), as ``pa.array`` builds them. A value the machine type cannot hold (out of range,
+    not an integer, ``None``) makes ``array``/``bytes`` raise, and the column is then left to
+    ``pa.array``, which accepts or refuses it exactly as before. Only for records whose fields
+    cannot hold a ``bool`` where an ``int`` is declared (compiled :class:`Record` classes store a
+    ``bool`` given to an ``int`` field as the integer, and refuse an ``int`` for a ``bool``
+    field): ``array`` would take ``True`` as 1 where ``pa.array`` refuses it."""
+    n = len(values)
+    code = _MACHINE[type_]
+    if n:
+        try:
+            if code == "?":
+                raw = np.frombuffer(bytes(values), dtype=np.uint8)
+                bits = np.packbits(raw, bitorder="little")
+                if int(raw.max()) <= 1:
+                    return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(bits.tobytes())])
+            else:
+                return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(array(code, values))])
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return pa.array(values, type=type_)
 
 
 def _fields(record: type) -> tuple[str, ...]:
@@ -361,11 +412,16 @@ _CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]], type]] =
             },
             keyed=True,
             external=_EV_COLUMNS,
+            exact=True,
         ),
         attrgetter("players"),
         PlayerFacts,
     ),
-    "actions": (_plan("actions", _fields(ActionFact), {}, keyed=True), attrgetter("actions"), ActionFact),
+    "actions": (
+        _plan("actions", _fields(ActionFact), {}, keyed=True, exact=True),
+        attrgetter("actions"),
+        ActionFact,
+    ),
     "pots": (_plan("pots", _fields(PotFact), {}, keyed=True), attrgetter("pots"), PotFact),
     "awards": (_plan("awards", _fields(AwardFact), {}, keyed=True), attrgetter("awards"), AwardFact),
     "showdowns": (
@@ -823,9 +879,12 @@ def _arrays(
     elif hand_idx is not None:
         taken[HAND_IDX] = hand_idx
     arrays: list[pa.Array[Any]] = []
+    exact = plan.exact
     for f in plan.schema:
         if f.name in taken:
             arrays.append(taken[f.name])
+        elif f.name in exact:
+            arrays.append(_exact_array(plan.derive[f.name](cols), f.type))
         else:
             arrays.append(pa.array(plan.derive[f.name](cols), type=f.type))
     return arrays
