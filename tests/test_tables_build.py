@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 
 import hhparse.facts
 from hhparse.errors import ParseError, Violation
+from hhparse.facts import PlayerFacts
 from hhparse.model import Fold, HandCancelled, fields, replace
 from hhparse.tables import build
 from hhparse.tables.build import (
     _CHILDREN,
     _HANDS,
+    _PLAYER_FLAGS,
     HAND_IDX,
     NATIVE_COLUMNS,
     BatchBuilder,
@@ -93,11 +95,32 @@ def test_native_columns_read_each_field_into_its_own_column() -> None:
         base = [getattr(template, n) for n in names]
         for j, name in enumerate(names):
             changed = cls(*[_marked(v) if i == j else v for i, v in enumerate(base)])
-            columns = NATIVE_COLUMNS[cls]([template, changed])
-            assert list(columns) == list(names)
+            columns = {k: _pylist(v) for k, v in NATIVE_COLUMNS[cls]([template, changed]).items()}
+            assert sorted(columns) == sorted(names)
             for n in names:
                 assert columns[n] == [getattr(template, n), getattr(changed, n)], (cls, name, n)
             assert columns[name][0] != columns[name][1], (cls, name)
+
+
+def _pylist(column: Any) -> list[Any]:
+    """A native column's values (a list, or the Arrow array of a flag column)."""
+    return column.to_pylist() if isinstance(column, pa.Array) else list(column)
+
+
+@given(st.lists(st.lists(st.booleans(), min_size=23, max_size=23), max_size=20))
+def test_flag_columns_are_each_flag_of_each_row(rows: list[list[bool]]) -> None:
+    """The boolean columns of hand_players, built from one bit mask a row, are each row's own
+    flag, in row order, as ``pa.array`` builds them (any number of rows, none included)."""
+    assert len(_PLAYER_FLAGS) == 23
+    players = [
+        player(i + 1, f"P{i}", **dict(zip(_PLAYER_FLAGS, flags, strict=True))) for i, flags in enumerate(rows)
+    ]
+    columns = NATIVE_COLUMNS[PlayerFacts](players)
+    for j, name in enumerate(_PLAYER_FLAGS):
+        column = columns[name]
+        assert isinstance(column, pa.Array)
+        assert column.equals(pa.array([flags[j] for flags in rows], type=pa.bool_())), name
+        assert column.null_count == 0 and column.buffers()[0] is None
 
 
 def test_accepted_hand_rows_per_table() -> None:

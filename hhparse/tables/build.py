@@ -34,7 +34,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter, itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 import pyarrow as pa
@@ -228,6 +228,8 @@ def _exact_array(values: Column, type_: pa.DataType) -> pa.Array[Any]:
     cannot hold a ``bool`` where an ``int`` is declared (compiled :class:`Record` classes store a
     ``bool`` given to an ``int`` field as the integer, and refuse an ``int`` for a ``bool``
     field): ``array`` would take ``True`` as 1 where ``pa.array`` refuses it."""
+    if isinstance(values, pa.Array):  # (built from machine values already: _flag_columns)
+        return values
     n = len(values)
     code = _MACHINE[type_]
     if n:
@@ -467,45 +469,125 @@ class _Columns(Mapping[str, Column]):
 # the name up on every row). ``tests/test_tables_build.py`` checks each column against its field.
 
 
+_PLAYER_FLAGS: Final = (
+    "is_hero",
+    "dealt_in",
+    "vpip",
+    "pfr",
+    "three_bet_opportunity",
+    "three_bet",
+    "fold_to_three_bet_opportunity",
+    "fold_to_three_bet",
+    "steal_opportunity",
+    "steal",
+    "fold_to_steal_opportunity",
+    "fold_to_steal",
+    "cbet_opportunity",
+    "cbet",
+    "fold_to_cbet_opportunity",
+    "fold_to_cbet",
+    "saw_flop",
+    "went_to_showdown",
+    "won_at_showdown",
+    "won_high",
+    "won_low",
+    "scooped",
+    "quartered",
+)
+"""The boolean fields of :class:`PlayerFacts`, in the bit order of :func:`_player_flags`."""
+
+
+def _player_flags(rows: list[PlayerFacts]) -> list[int]:
+    """Each row's boolean fields as the bits of one integer (bit ``i``: ``_PLAYER_FLAGS[i]``):
+    one integer a row instead of one list a field (:func:`_flag_columns`)."""
+    out: list[int] = []
+    for p in rows:
+        m = 0
+        if p.is_hero:
+            m |= 1
+        if p.dealt_in:
+            m |= 2
+        if p.vpip:
+            m |= 4
+        if p.pfr:
+            m |= 8
+        if p.three_bet_opportunity:
+            m |= 16
+        if p.three_bet:
+            m |= 32
+        if p.fold_to_three_bet_opportunity:
+            m |= 64
+        if p.fold_to_three_bet:
+            m |= 128
+        if p.steal_opportunity:
+            m |= 256
+        if p.steal:
+            m |= 512
+        if p.fold_to_steal_opportunity:
+            m |= 1024
+        if p.fold_to_steal:
+            m |= 2048
+        if p.cbet_opportunity:
+            m |= 4096
+        if p.cbet:
+            m |= 8192
+        if p.fold_to_cbet_opportunity:
+            m |= 16384
+        if p.fold_to_cbet:
+            m |= 32768
+        if p.saw_flop:
+            m |= 65536
+        if p.went_to_showdown:
+            m |= 131072
+        if p.won_at_showdown:
+            m |= 262144
+        if p.won_high:
+            m |= 524288
+        if p.won_low:
+            m |= 1048576
+        if p.scooped:
+            m |= 2097152
+        if p.quartered:
+            m |= 4194304
+        out.append(m)
+    return out
+
+
+def _flag_columns(masks: list[int], names: tuple[str, ...]) -> dict[str, Column]:
+    """The boolean columns whose values are the bits of ``masks`` (bit ``i``: ``names[i]``), each
+    an Arrow array built from the rows' bits at once: the bytes of the masks spread into one bit
+    a byte (``np.unpackbits``), then each column's bits packed into its Arrow bitmap
+    (``np.packbits``), no Python object a value. Equal to ``pa.array`` of the column's bools
+    (no nulls: no validity bitmap either)."""
+    n = len(masks)
+    k = len(names)
+    words = np.frombuffer(array("q", masks), dtype=np.int64).astype("<i8", copy=False)  # (bit 0 first)
+    spread = np.unpackbits(words.view(np.uint8).reshape(n, 8), axis=1, bitorder="little")
+    packed = np.packbits(spread[:, :k].T, axis=1, bitorder="little")  # row i: the bitmap of names[i]
+    bool_ = pa.bool_()
+    out: dict[str, Column] = {}
+    for i in range(k):
+        bitmap = pa.py_buffer(packed[i].tobytes())
+        out[names[i]] = cast(Column, pa.Array.from_buffers(bool_, n, [None, bitmap]))
+    return out
+
+
 def _player_columns(rows: list[PlayerFacts]) -> dict[str, Column]:
-    return {
+    columns: dict[str, Column] = {
         "seat": [p.seat for p in rows],
         "player": [p.player for p in rows],
-        "is_hero": [p.is_hero for p in rows],
         "position": [p.position for p in rows],
         "starting_stack": [p.starting_stack for p in rows],
         "hole_cards": [p.hole_cards for p in rows],
-        "dealt_in": [p.dealt_in for p in rows],
         "contributed": [p.contributed for p in rows],
         "returned": [p.returned for p in rows],
         "collected": [p.collected for p in rows],
         "net": [p.net for p in rows],
-        "vpip": [p.vpip for p in rows],
-        "pfr": [p.pfr for p in rows],
-        "three_bet_opportunity": [p.three_bet_opportunity for p in rows],
-        "three_bet": [p.three_bet for p in rows],
-        "fold_to_three_bet_opportunity": [p.fold_to_three_bet_opportunity for p in rows],
-        "fold_to_three_bet": [p.fold_to_three_bet for p in rows],
-        "steal_opportunity": [p.steal_opportunity for p in rows],
-        "steal": [p.steal for p in rows],
-        "fold_to_steal_opportunity": [p.fold_to_steal_opportunity for p in rows],
-        "fold_to_steal": [p.fold_to_steal for p in rows],
-        "cbet_opportunity": [p.cbet_opportunity for p in rows],
-        "cbet": [p.cbet for p in rows],
-        "fold_to_cbet_opportunity": [p.fold_to_cbet_opportunity for p in rows],
-        "fold_to_cbet": [p.fold_to_cbet for p in rows],
         "postflop_bets": [p.postflop_bets for p in rows],
         "postflop_raises": [p.postflop_raises for p in rows],
         "postflop_calls": [p.postflop_calls for p in rows],
         "postflop_checks": [p.postflop_checks for p in rows],
         "postflop_folds": [p.postflop_folds for p in rows],
-        "saw_flop": [p.saw_flop for p in rows],
-        "went_to_showdown": [p.went_to_showdown for p in rows],
-        "won_at_showdown": [p.won_at_showdown for p in rows],
-        "won_high": [p.won_high for p in rows],
-        "won_low": [p.won_low for p in rows],
-        "scooped": [p.scooped for p in rows],
-        "quartered": [p.quartered for p in rows],
         "all_in_street": [p.all_in_street for p in rows],
         "showdown_won": [p.showdown_won for p in rows],
         "nonshowdown_won": [p.nonshowdown_won for p in rows],
@@ -514,6 +596,8 @@ def _player_columns(rows: list[PlayerFacts]) -> dict[str, Column]:
         "cash_out": [p.cash_out for p in rows],
         "cash_out_fee": [p.cash_out_fee for p in rows],
     }
+    columns.update(_flag_columns(_player_flags(rows), _PLAYER_FLAGS))
+    return columns
 
 
 def _action_columns(rows: list[ActionFact]) -> dict[str, Column]:
