@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
+import pyarrow as pa
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import hhparse.facts
 from hhparse.errors import ParseError, Violation
+from hhparse.facts import PlayerFacts
 from hhparse.model import Fold, HandCancelled, fields, replace
-from hhparse.tables.build import HAND_IDX, NATIVE_COLUMNS, BatchBuilder, content_hash, normalise_text
+from hhparse.tables import build
+from hhparse.tables.build import (
+    _CHILDREN,
+    _HANDS,
+    _PLAYER_FLAGS,
+    HAND_IDX,
+    NATIVE_COLUMNS,
+    BatchBuilder,
+    _exact_array,
+    content_hash,
+    normalise_text,
+)
 from hhparse.tables.schema import TABLES
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -76,11 +95,32 @@ def test_native_columns_read_each_field_into_its_own_column() -> None:
         base = [getattr(template, n) for n in names]
         for j, name in enumerate(names):
             changed = cls(*[_marked(v) if i == j else v for i, v in enumerate(base)])
-            columns = NATIVE_COLUMNS[cls]([template, changed])
-            assert list(columns) == list(names)
+            columns = {k: _pylist(v) for k, v in NATIVE_COLUMNS[cls]([template, changed]).items()}
+            assert sorted(columns) == sorted(names)
             for n in names:
                 assert columns[n] == [getattr(template, n), getattr(changed, n)], (cls, name, n)
             assert columns[name][0] != columns[name][1], (cls, name)
+
+
+def _pylist(column: Any) -> list[Any]:
+    """A native column's values (a list, or the Arrow array of a flag column)."""
+    return column.to_pylist() if isinstance(column, pa.Array) else list(column)
+
+
+@given(st.lists(st.lists(st.booleans(), min_size=23, max_size=23), max_size=20))
+def test_flag_columns_are_each_flag_of_each_row(rows: list[list[bool]]) -> None:
+    """The boolean columns of hand_players, built from one bit mask a row, are each row's own
+    flag, in row order, as ``pa.array`` builds them (any number of rows, none included)."""
+    assert len(_PLAYER_FLAGS) == 23
+    players = [
+        player(i + 1, f"P{i}", **dict(zip(_PLAYER_FLAGS, flags, strict=True))) for i, flags in enumerate(rows)
+    ]
+    columns = NATIVE_COLUMNS[PlayerFacts](players)
+    for j, name in enumerate(_PLAYER_FLAGS):
+        column = columns[name]
+        assert isinstance(column, pa.Array)
+        assert column.equals(pa.array([flags[j] for flags in rows], type=pa.bool_())), name
+        assert column.null_count == 0 and column.buffers()[0] is None
 
 
 def test_accepted_hand_rows_per_table() -> None:
@@ -262,3 +302,113 @@ def test_the_zoom_memo_stays_bounded_whatever_the_headers_say() -> None:
     kinds = [f"Word{i} {'Zoom ' if i % 3 == 0 else ''}Hand" for i in range(2000)]
     assert [build._zoom_kind(k) for k in kinds] == ["Zoom" in k for k in kinds]
     assert len(build._ZOOM_KINDS) <= 256
+
+
+# --- columns from machine values (BatchBuilder's exact columns) -----------------------------------
+
+_EXACT_TYPES = [pa.int64(), pa.int32(), pa.int16(), pa.int8(), pa.bool_()]
+
+
+def _conversion(make: Callable[[], pa.Array[Any]]) -> tuple[str, Any]:
+    """What a conversion gives: the array's type, nulls and values, or the exception it raises."""
+    try:
+        arr = make()
+    except Exception as exc:  # (compared, type and message, with pa.array's)
+        return "raised", (type(exc), str(exc))
+    return "array", (arr.type, arr.null_count, arr.to_pylist(), arr.equals(arr))
+
+
+_INTS = st.one_of(
+    st.integers(-(2**63) - 2, 2**63 + 2),
+    st.integers(-40_000, 40_000),
+    st.sampled_from([-(2**63), 2**63 - 1, -(2**31), 2**31 - 1, -32768, 32767, -128, 127, 0, 1, 2]),
+    st.none(),
+)
+
+
+@given(st.data(), st.sampled_from(_EXACT_TYPES))
+def test_exact_array_gives_what_pa_array_gives(data: st.DataObject, type_: pa.DataType) -> None:
+    """The machine-value conversion is ``pa.array``'s result, or ``pa.array``'s own refusal (the
+    fallback), for every value a record's field can hold (an ``int`` field any integer, a
+    ``bool`` field ``True`` or ``False``; ``None`` too, should a column be made nullable): out
+    of the column type's range, ``None``, empty."""
+    values = data.draw(
+        st.lists(st.one_of(st.booleans(), st.none()) if type_ == pa.bool_() else _INTS, max_size=40)
+    )
+    expected = _conversion(lambda: pa.array(values, type=type_))
+    assert _conversion(lambda: _exact_array(values, type_)) == expected
+    if expected[0] == "array":
+        assert _exact_array(values, type_).equals(pa.array(values, type=type_))
+
+
+def test_exact_array_takes_the_machine_path_for_clean_columns() -> None:
+    """A clean column is not converted value by value (no ``pa.array`` call: its buffer is the
+    machine buffer handed over), so the fast path is really taken."""
+    for type_, values in (
+        (pa.int64(), [2**63 - 1, -(2**63), 0]),
+        (pa.int16(), [1, -3]),
+        (pa.bool_(), [True] * 9),
+    ):
+        with patch.object(build.pa, "array", side_effect=AssertionError("pa.array called")):
+            arr = _exact_array(values, type_)
+        assert arr.to_pylist() == values and arr.type == type_ and arr.null_count == 0
+        assert arr.buffers()[0] is None  # no validity bitmap, as pa.array builds it without nulls
+
+
+def _init_annotations(cls_name: str) -> dict[str, str]:
+    """The declared types of a fact record's ``__init__`` parameters (from the source: a compiled
+    class has no annotations to read)."""
+    source = Path(hhparse.facts.__file__).parent / "facts.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls_name:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    return {a.arg: ast.unparse(a.annotation) for a in item.args.args if a.annotation}
+    raise AssertionError(cls_name)
+
+
+def test_exact_columns_come_from_int_and_bool_fields_only() -> None:
+    """Only columns whose record field is declared ``int``, ``bool`` or the tuple of ints of
+    ``contributed`` are converted from machine values: the precondition of ``_exact_array``."""
+    for name, (record, expected) in {
+        "hand_players": ("PlayerFacts", 43),
+        "actions": ("ActionFact", 10),
+    }.items():
+        plan = _CHILDREN[name][0]
+        declared = _init_annotations(record)
+        assert len(plan.exact) == expected
+        for column in plan.exact:
+            field = "contributed" if column.startswith("contributed_") else column
+            want = "bool" if plan.schema.field(column).type == pa.bool_() else "int"
+            assert declared[field] in (want, "tuple[int, int, int, int]"), (name, column, declared[field])
+    assert not _HANDS.exact and not _CHILDREN["pots"][0].exact
+
+
+@pytest.mark.skipif(
+    not hasattr(hhparse.facts, "__file__") or not str(hhparse.facts.__file__).endswith(".so"),
+    reason="compiled records only",
+)
+def test_compiled_records_hold_no_bool_in_an_int_field() -> None:
+    """Why ``array`` may take an ``int`` column: a compiled record stores ``True`` given to an
+    ``int`` field as ``1`` (``array`` would take ``True`` where ``pa.array`` refuses it) and
+    refuses an ``int`` for a ``bool`` field."""
+    p = player(1, "Alice", net=True, contributed=(True, 0, 0, 0))
+    assert type(p.net) is int and type(p.contributed[0]) is int
+    with pytest.raises(TypeError):
+        player(1, "Alice", vpip=1)
+
+
+def test_a_player_value_beyond_its_column_still_makes_the_same_reject() -> None:
+    """A value a machine column cannot hold leaves the column to ``pa.array``, whose refusal makes
+    the hand's ``unstorable-hand`` reject, message and all, as before."""
+    b = BatchBuilder()
+    bad = fake_result("2")
+    assert bad.facts is not None
+    facts = replace(bad.facts, players=(player(1, "Alice", net=2**63), *bad.facts.players[1:]))
+    b.add_result(replace(bad, facts=facts), "text 2")
+    (row,) = b.finish()["rejects"].to_pylist()
+    with pytest.raises(Exception) as refusal:
+        pa.array([2**63], type=pa.int64())
+    assert row["code"] == "unstorable-hand"
+    assert row["message"] == f"a value the warehouse cannot hold: {refusal.type.__name__}: {refusal.value}"

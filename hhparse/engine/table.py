@@ -225,7 +225,6 @@ class Table:
         for i, p in enumerate(ring):
             p.idx = i
         self.ring = ring  # clockwise from the first seat after the button
-        self._rot = [ring[i:] + ring[:i] for i in range(len(ring))]  # _rot[i] starts at ring[i]
 
     # ------------------------------------------------------------------ positions and turns
 
@@ -248,15 +247,23 @@ class Table:
         A round is over when nobody still able to act owes chips or has yet to act; also when one
         live player is left, or at most one has chips and owes nothing (nobody acts alone).
         """
-        rot = self._rot
-        if not rot:
+        ring = self.ring
+        n = len(ring)
+        if not n:
             return True, None
         cur = self.current_bet
         live = 0
         n_active = 0
         lone: Player | None = None
         nxt: Player | None = None
-        for p in rot[(self.last_actor + 1) % len(rot)]:
+        # The ring walked from the seat after the last actor, by index: no rotated copies of the
+        # ring (one list per seat) built for every hand.
+        i = (self.last_actor + 1) % n
+        for _ in range(n):
+            p = ring[i]
+            i += 1
+            if i == n:
+                i = 0
             if p.folded:
                 continue
             live += 1

@@ -5,8 +5,9 @@ than from Python row tuples (``docs/performance.md``). A :class:`BatchBuilder` t
 plain tuple of the needed fields per row — taken in a single C call by an
 :func:`operator.attrgetter` over the fact record's slots — and :meth:`BatchBuilder.finish`
 transposes them (``zip(*rows)``, also in C) into one Python list per column and converts each
-with one ``pa.array`` call. No Python function runs per value. The worker process does this and
-ships finished tables to the writer.
+with one ``pa.array`` call (the integer and boolean columns of the records with typed fields from
+a machine buffer instead, :func:`_exact_array`). No Python function runs per value. The worker
+process does this and ships finished tables to the writer.
 
 The column order, names and types all come from the declaration in :mod:`hhparse.tables.schema`;
 this module only says where each column's value comes from (a same-named field of the fact
@@ -29,10 +30,11 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter, itemgetter
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 import pyarrow as pa
@@ -151,6 +153,7 @@ class _Plan:
     from_hands: tuple[str, ...]  # key and copied columns, taken from the batch's hands table
     external: tuple[str, ...]  # columns the builder supplies itself (the all-in EV of hand_players)
     schema: pa.Schema  # declared schema + _hand_idx
+    exact: frozenset[str] = frozenset()  # columns built from machine values (:func:`_exact_array`)
 
 
 def _same(name: str) -> Derive:
@@ -164,10 +167,15 @@ def _plan(
     *,
     keyed: bool,
     external: tuple[str, ...] = (),
+    exact: bool = False,
 ) -> _Plan:
     """Plan of table ``name``: every non-copied column is ``special`` (its fields and how to
     derive it), ``external`` (supplied by :meth:`BatchBuilder.finish`) or the record's same-named
-    field; a declared column with no source is an error."""
+    field; a declared column with no source is an error.
+
+    ``exact``: the rows are compiled records whose ``int`` and ``bool`` fields hold exactly
+    those types (see :data:`_MACHINE`); their non-null integer and boolean columns are then
+    converted from machine values (:func:`_exact_array`)."""
     table = TABLES[name]
     available = set(record_fields)
     fields: dict[str, None] = {}
@@ -190,7 +198,52 @@ def _plan(
     schema = arrow_schema(name)
     meta: dict[bytes | str, bytes | str] = dict((schema.metadata or {}).items())
     full = pa.schema([*schema, pa.field(HAND_IDX, pa.int32(), nullable=False)], metadata=meta)
-    return _Plan(name, tuple(fields), derive, tuple(from_hands), tuple(external), full)
+    typed = frozenset(
+        c.name for c in table.columns if exact and c.name in derive and not c.nullable and c.type in _MACHINE
+    )
+    return _Plan(name, tuple(fields), derive, tuple(from_hands), tuple(external), full, typed)
+
+
+_MACHINE: dict[pa.DataType, str] = {
+    t: code
+    for t, code in ((pa.int64(), "q"), (pa.int32(), "i"), (pa.int16(), "h"), (pa.int8(), "b"))
+    if array(code).itemsize * 8 == t.bit_width
+}
+"""Integer column type -> the :mod:`array` code of a C integer of the same width (a platform
+whose C types differ keeps ``pa.array`` for that type), and ``bool``: the types
+:func:`_exact_array` converts from machine values."""
+_MACHINE[pa.bool_()] = "?"
+
+
+def _exact_array(values: Column, type_: pa.DataType) -> pa.Array[Any]:
+    """``pa.array(values, type=type_)`` for a column of exact ``int`` or ``bool`` values, built
+    from a machine buffer instead of one Python object at a time.
+
+    Why: ``pa.array`` of a list checks and converts every value on its own (``docs/performance.md``,
+    ref33); ``array`` packs the integers in one C loop (``bytes`` the booleans, ``np.packbits``
+    their Arrow bitmap) and Arrow wraps the buffer. Same values, same type, no validity bitmap
+    (no nulls), as ``pa.array`` builds them. A value the machine type cannot hold (out of range,
+    not an integer, ``None``) makes ``array``/``bytes`` raise, and the column is then left to
+    ``pa.array``, which accepts or refuses it exactly as before. Only for records whose fields
+    cannot hold a ``bool`` where an ``int`` is declared (compiled :class:`Record` classes store a
+    ``bool`` given to an ``int`` field as the integer, and refuse an ``int`` for a ``bool``
+    field): ``array`` would take ``True`` as 1 where ``pa.array`` refuses it."""
+    if isinstance(values, pa.Array):  # (built from machine values already: _flag_columns)
+        return values
+    n = len(values)
+    code = _MACHINE[type_]
+    if n:
+        try:
+            if code == "?":
+                raw = np.frombuffer(bytes(values), dtype=np.uint8)
+                bits = np.packbits(raw, bitorder="little")
+                if int(raw.max()) <= 1:
+                    return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(bits.tobytes())])
+            else:
+                return pa.Array.from_buffers(type_, n, [None, pa.py_buffer(array(code, values))])
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return pa.array(values, type=type_)
 
 
 def _fields(record: type) -> tuple[str, ...]:
@@ -361,11 +414,16 @@ _CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]], type]] =
             },
             keyed=True,
             external=_EV_COLUMNS,
+            exact=True,
         ),
         attrgetter("players"),
         PlayerFacts,
     ),
-    "actions": (_plan("actions", _fields(ActionFact), {}, keyed=True), attrgetter("actions"), ActionFact),
+    "actions": (
+        _plan("actions", _fields(ActionFact), {}, keyed=True, exact=True),
+        attrgetter("actions"),
+        ActionFact,
+    ),
     "pots": (_plan("pots", _fields(PotFact), {}, keyed=True), attrgetter("pots"), PotFact),
     "awards": (_plan("awards", _fields(AwardFact), {}, keyed=True), attrgetter("awards"), AwardFact),
     "showdowns": (
@@ -411,45 +469,125 @@ class _Columns(Mapping[str, Column]):
 # the name up on every row). ``tests/test_tables_build.py`` checks each column against its field.
 
 
+_PLAYER_FLAGS: Final = (
+    "is_hero",
+    "dealt_in",
+    "vpip",
+    "pfr",
+    "three_bet_opportunity",
+    "three_bet",
+    "fold_to_three_bet_opportunity",
+    "fold_to_three_bet",
+    "steal_opportunity",
+    "steal",
+    "fold_to_steal_opportunity",
+    "fold_to_steal",
+    "cbet_opportunity",
+    "cbet",
+    "fold_to_cbet_opportunity",
+    "fold_to_cbet",
+    "saw_flop",
+    "went_to_showdown",
+    "won_at_showdown",
+    "won_high",
+    "won_low",
+    "scooped",
+    "quartered",
+)
+"""The boolean fields of :class:`PlayerFacts`, in the bit order of :func:`_player_flags`."""
+
+
+def _player_flags(rows: list[PlayerFacts]) -> list[int]:
+    """Each row's boolean fields as the bits of one integer (bit ``i``: ``_PLAYER_FLAGS[i]``):
+    one integer a row instead of one list a field (:func:`_flag_columns`)."""
+    out: list[int] = []
+    for p in rows:
+        m = 0
+        if p.is_hero:
+            m |= 1
+        if p.dealt_in:
+            m |= 2
+        if p.vpip:
+            m |= 4
+        if p.pfr:
+            m |= 8
+        if p.three_bet_opportunity:
+            m |= 16
+        if p.three_bet:
+            m |= 32
+        if p.fold_to_three_bet_opportunity:
+            m |= 64
+        if p.fold_to_three_bet:
+            m |= 128
+        if p.steal_opportunity:
+            m |= 256
+        if p.steal:
+            m |= 512
+        if p.fold_to_steal_opportunity:
+            m |= 1024
+        if p.fold_to_steal:
+            m |= 2048
+        if p.cbet_opportunity:
+            m |= 4096
+        if p.cbet:
+            m |= 8192
+        if p.fold_to_cbet_opportunity:
+            m |= 16384
+        if p.fold_to_cbet:
+            m |= 32768
+        if p.saw_flop:
+            m |= 65536
+        if p.went_to_showdown:
+            m |= 131072
+        if p.won_at_showdown:
+            m |= 262144
+        if p.won_high:
+            m |= 524288
+        if p.won_low:
+            m |= 1048576
+        if p.scooped:
+            m |= 2097152
+        if p.quartered:
+            m |= 4194304
+        out.append(m)
+    return out
+
+
+def _flag_columns(masks: list[int], names: tuple[str, ...]) -> dict[str, Column]:
+    """The boolean columns whose values are the bits of ``masks`` (bit ``i``: ``names[i]``), each
+    an Arrow array built from the rows' bits at once: the bytes of the masks spread into one bit
+    a byte (``np.unpackbits``), then each column's bits packed into its Arrow bitmap
+    (``np.packbits``), no Python object a value. Equal to ``pa.array`` of the column's bools
+    (no nulls: no validity bitmap either)."""
+    n = len(masks)
+    k = len(names)
+    words = np.frombuffer(array("q", masks), dtype=np.int64).astype("<i8", copy=False)  # (bit 0 first)
+    spread = np.unpackbits(words.view(np.uint8).reshape(n, 8), axis=1, bitorder="little")
+    packed = np.packbits(spread[:, :k].T, axis=1, bitorder="little")  # row i: the bitmap of names[i]
+    bool_ = pa.bool_()
+    out: dict[str, Column] = {}
+    for i in range(k):
+        bitmap = pa.py_buffer(packed[i].tobytes())
+        out[names[i]] = cast(Column, pa.Array.from_buffers(bool_, n, [None, bitmap]))
+    return out
+
+
 def _player_columns(rows: list[PlayerFacts]) -> dict[str, Column]:
-    return {
+    columns: dict[str, Column] = {
         "seat": [p.seat for p in rows],
         "player": [p.player for p in rows],
-        "is_hero": [p.is_hero for p in rows],
         "position": [p.position for p in rows],
         "starting_stack": [p.starting_stack for p in rows],
         "hole_cards": [p.hole_cards for p in rows],
-        "dealt_in": [p.dealt_in for p in rows],
         "contributed": [p.contributed for p in rows],
         "returned": [p.returned for p in rows],
         "collected": [p.collected for p in rows],
         "net": [p.net for p in rows],
-        "vpip": [p.vpip for p in rows],
-        "pfr": [p.pfr for p in rows],
-        "three_bet_opportunity": [p.three_bet_opportunity for p in rows],
-        "three_bet": [p.three_bet for p in rows],
-        "fold_to_three_bet_opportunity": [p.fold_to_three_bet_opportunity for p in rows],
-        "fold_to_three_bet": [p.fold_to_three_bet for p in rows],
-        "steal_opportunity": [p.steal_opportunity for p in rows],
-        "steal": [p.steal for p in rows],
-        "fold_to_steal_opportunity": [p.fold_to_steal_opportunity for p in rows],
-        "fold_to_steal": [p.fold_to_steal for p in rows],
-        "cbet_opportunity": [p.cbet_opportunity for p in rows],
-        "cbet": [p.cbet for p in rows],
-        "fold_to_cbet_opportunity": [p.fold_to_cbet_opportunity for p in rows],
-        "fold_to_cbet": [p.fold_to_cbet for p in rows],
         "postflop_bets": [p.postflop_bets for p in rows],
         "postflop_raises": [p.postflop_raises for p in rows],
         "postflop_calls": [p.postflop_calls for p in rows],
         "postflop_checks": [p.postflop_checks for p in rows],
         "postflop_folds": [p.postflop_folds for p in rows],
-        "saw_flop": [p.saw_flop for p in rows],
-        "went_to_showdown": [p.went_to_showdown for p in rows],
-        "won_at_showdown": [p.won_at_showdown for p in rows],
-        "won_high": [p.won_high for p in rows],
-        "won_low": [p.won_low for p in rows],
-        "scooped": [p.scooped for p in rows],
-        "quartered": [p.quartered for p in rows],
         "all_in_street": [p.all_in_street for p in rows],
         "showdown_won": [p.showdown_won for p in rows],
         "nonshowdown_won": [p.nonshowdown_won for p in rows],
@@ -458,6 +596,8 @@ def _player_columns(rows: list[PlayerFacts]) -> dict[str, Column]:
         "cash_out": [p.cash_out for p in rows],
         "cash_out_fee": [p.cash_out_fee for p in rows],
     }
+    columns.update(_flag_columns(_player_flags(rows), _PLAYER_FLAGS))
+    return columns
 
 
 def _action_columns(rows: list[ActionFact]) -> dict[str, Column]:
@@ -823,9 +963,12 @@ def _arrays(
     elif hand_idx is not None:
         taken[HAND_IDX] = hand_idx
     arrays: list[pa.Array[Any]] = []
+    exact = plan.exact
     for f in plan.schema:
         if f.name in taken:
             arrays.append(taken[f.name])
+        elif f.name in exact:
+            arrays.append(_exact_array(plan.derive[f.name](cols), f.type))
         else:
             arrays.append(pa.array(plan.derive[f.name](cols), type=f.type))
     return arrays
