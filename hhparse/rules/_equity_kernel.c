@@ -1206,11 +1206,158 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Settlement of counted outcomes (exact spots)                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* total += boards * part, or -1 with OverflowError set (the caller settles in Python then). */
+static inline int
+add_product(int64_t *total, int64_t boards, int64_t part)
+{
+    int64_t x;
+    if (__builtin_mul_overflow(boards, part, &x) || __builtin_add_overflow(*total, x, total)) {
+        PyErr_SetString(PyExc_OverflowError, "settle: a total beyond 64 bits");
+        return -1;
+    }
+    return 0;
+}
+
+/* Each eligible player's share of `amount` split among the winners in `mask` (bits in odd-chip
+   order, `n` players: the odd units to the first winners, split_evenly), times `boards`, added
+   to `sums`. */
+static inline int
+add_split(int64_t *sums, int n, uint64_t mask, int64_t amount, int64_t boards)
+{
+    if (!mask)
+        return 0;
+    int winners = 0;
+    for (uint64_t m = mask; m; m &= m - 1)
+        winners++;
+    int64_t base = amount / winners, odd = amount % winners;
+    int rank = 0;
+    for (int e = 0; e < n; e++) {
+        if (mask >> e & 1) {
+            if (add_product(&sums[e], boards, rank < odd ? base + 1 : base) < 0)
+                return -1;
+            rank++;
+        }
+    }
+    return 0;
+}
+
+/* settle(keys, counts, pots, amounts, hilo) -> totals: _settle's exact settlement (no standard
+   errors) of counted outcomes, as the room settles a board (hi/lo halves with the odd chip to the
+   high half, a no-low board's whole pot to the high hand, ties shared with the odd chips to the
+   first winners).
+      keys, counts: the outcomes and their boards (as counts() returns them);
+      pots: bytes, per contested pot (in pot order) its number of eligible players;
+      amounts: per contested pot, a tuple of its runs' amounts (each >= 0);
+      totals: per contested pot, per run, each eligible player's total over the boards of the
+              high half then of the low half (hi/lo), or of the whole pot.
+   OverflowError when a total does not fit 64 bits. */
+static PyObject *
+settle(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *keys, *boards, *amounts;
+    Py_buffer pb;
+    int hilo;
+    if (!PyArg_ParseTuple(args, "O!O!y*O!p", &PyList_Type, &keys, &PyList_Type, &boards, &pb, &PyTuple_Type,
+                          &amounts, &hilo))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *key = NULL;
+    int64_t *count = NULL, *sums = NULL;
+    const unsigned char *pots = pb.buf;
+    const Py_ssize_t n_out = PyList_GET_SIZE(keys), n_pots = pb.len;
+    if (PyList_GET_SIZE(boards) != n_out || PyTuple_GET_SIZE(amounts) != n_pots) {
+        PyErr_SetString(PyExc_ValueError, "settle: keys and counts, pots and amounts differ in length");
+        goto done;
+    }
+    int bits = 0;
+    Py_ssize_t n_totals = 0;
+    for (Py_ssize_t k = 0; k < n_pots; k++) {
+        PyObject *runs = PyTuple_GET_ITEM(amounts, k);
+        if (pots[k] < 2 || pots[k] > MAX_ROWS || !PyTuple_Check(runs)) {
+            PyErr_SetString(PyExc_ValueError, "settle: malformed pots");
+            goto done;
+        }
+        bits += hilo ? 2 * pots[k] : pots[k];
+        n_totals += PyTuple_GET_SIZE(runs) * (hilo ? 2 : 1) * pots[k];
+    }
+    if (bits > MAX_BITS) {
+        PyErr_SetString(PyExc_ValueError, "settle: outcomes too wide for 62 bits");
+        goto done;
+    }
+    key = PyMem_Malloc((size_t)(n_out ? n_out : 1) * sizeof(uint64_t));
+    count = PyMem_Malloc((size_t)(n_out ? n_out : 1) * sizeof(int64_t));
+    sums = PyMem_Calloc((size_t)(n_totals ? n_totals : 1), sizeof(int64_t));
+    if (key == NULL || count == NULL || sums == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t o = 0; o < n_out; o++) {
+        key[o] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(keys, o));
+        count[o] = PyLong_AsLongLong(PyList_GET_ITEM(boards, o));
+        if (PyErr_Occurred())
+            goto done;
+    }
+    int shift = 0;
+    int64_t *out = sums;
+    for (Py_ssize_t k = 0; k < n_pots; k++) {
+        const int n = pots[k];
+        const uint64_t full = ((uint64_t)1 << n) - 1;
+        PyObject *runs = PyTuple_GET_ITEM(amounts, k);
+        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(runs); r++) {
+            int64_t amount = PyLong_AsLongLong(PyTuple_GET_ITEM(runs, r));
+            if (amount == -1 && PyErr_Occurred())
+                goto done;
+            if (amount < 0) {
+                PyErr_SetString(PyExc_ValueError, "settle: a negative amount");
+                goto done;
+            }
+            const int64_t half = amount / 2;
+            for (Py_ssize_t o = 0; o < n_out; o++) {
+                const uint64_t mask = key[o] >> shift;
+                if (!hilo) {
+                    if (add_split(out, n, mask & full, amount, count[o]) < 0)
+                        goto done;
+                    continue;
+                }
+                const uint64_t low = (mask >> n) & full;
+                if (add_split(out, n, mask & full, low ? amount - half : amount, count[o]) < 0 ||
+                    add_split(out + n, n, low, half, count[o]) < 0)
+                    goto done;
+            }
+            out += hilo ? 2 * n : n;
+        }
+        shift += hilo ? 2 * n : n;
+    }
+    result = PyList_New(n_totals);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t e = 0; e < n_totals; e++) {
+        PyObject *v = PyLong_FromLongLong(sums[e]);
+        if (v == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, e, v);
+    }
+done:
+    PyMem_Free(key);
+    PyMem_Free(count);
+    PyMem_Free(sums);
+    PyBuffer_Release(&pb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"load", load, METH_O, "Hand over equity.py's tables (a tuple of int32 buffers)."},
     {"counts", counts, METH_VARARGS, "A pre-flop spot's outcomes and the boards giving each."},
     {"counts_known", counts_known, METH_VARARGS, "The same with one board card known (Courchevel)."},
     {"listed", listed, METH_VARARGS, "Every board of the flop or turn evaluated and counted per outcome."},
+    {"settle", settle, METH_VARARGS, "Each eligible player's total per pot, run and half over counted outcomes."},
     {NULL, NULL, 0, NULL},
 };
 

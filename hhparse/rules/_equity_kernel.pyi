@@ -10,3 +10,6 @@ def counts_known(
 def listed(
     holes: bytes, hole_size: int, unseen: bytes, known: bytes, pots: bytes, hilo: bool, /
 ) -> tuple[list[int], list[int]]: ...
+def settle(
+    keys: list[int], counts: list[int], pots: bytes, amounts: tuple[tuple[int, ...], ...], hilo: bool, /
+) -> list[int]: ...

@@ -1448,6 +1448,97 @@ _HEADS_UP: Final = np.array([2, 3, 1], dtype=np.int64)
 bit 0): the second, both, the first."""
 
 
+def _kernel_exact(
+    spot: EquitySpot, hole_cards: list[list[int]], known: list[int], unseen: list[int], rows: list[int]
+) -> EquityResult | None:
+    """An exact spot counted and settled by the compiled kernel from plain lists of card indices,
+    with no numpy array and no outcome decoded in Python: pre-flop (:func:`_kernel_counts`),
+    pre-flop Courchevel (:func:`_kernel_known_counts`), the flop and turn (:func:`_kernel_listed`),
+    then :func:`_kernel_settle`. The same counting and the same settlement as the numpy code and
+    :func:`_settle`, which the tests compare it with; ``None`` (that code runs) when the kernel is
+    not installed, turned off, or the spot is not one of those or wider than it takes."""
+    if _equity_kernel is None or not _USE_KERNEL:
+        return None
+    k = 5 - len(known)
+    if not (k == 5 or (k == 4 and 4 in _KNOWN_CARD_CLASSES) or 1 <= k <= 3):
+        return None
+    h = spot.hole_size
+    if any(len(hole_cards[i]) != h for i in rows):
+        return None
+    row_of = {i: r for r, i in enumerate(rows)}
+    pots = bytearray()
+    width = 0
+    for pot in spot.pots:
+        if len(pot.eligible) > 1:
+            pots.append(len(pot.eligible))
+            pots.extend(row_of[i] for i in pot.eligible)
+            width += 2 * len(pot.eligible) if spot.hilo else len(pot.eligible)
+    if width > _KERNEL_MAX_BITS or len(rows) > 16 or h > 16:
+        return None
+    _kernel_tables()
+    holes = bytes(c for i in rows for c in hole_cards[i])
+    deck = bytes(unseen)
+    if k == 5:
+        keys, counts = _equity_kernel.counts(holes, h, deck, bytes(pots), spot.hilo)
+    elif k == 4:
+        keys, counts = _equity_kernel.counts_known(holes, h, deck, known[0], bytes(pots), spot.hilo)
+    else:
+        keys, counts = _equity_kernel.listed(holes, h, deck, bytes(known), bytes(pots), spot.hilo)
+    boards = math.comb(len(unseen), k)
+    settled = _kernel_settle(spot, keys, counts, boards)
+    if settled is None:
+        totals, shares, err = _settle(spot, _decode(keys, _pot_widths(spot)), counts, boards, False)
+        return EquityResult(
+            "exact", boards, tuple(t / boards for t in totals), tuple(err), tuple(shares), tuple(totals)
+        )
+    return settled
+
+
+def _pot_widths(spot: EquitySpot) -> list[int]:
+    """Each contested pot's width in a packed outcome (:func:`_joint`)."""
+    return [2 * len(p.eligible) if spot.hilo else len(p.eligible) for p in spot.pots if len(p.eligible) > 1]
+
+
+def _kernel_settle(spot: EquitySpot, keys: list[int], counts: list[int], boards: int) -> EquityResult | None:
+    """The exact result of counted outcomes (packed as :func:`_joint` packs them), settled by the
+    compiled kernel as :func:`_settle` settles them (its exact branch: totals only, no standard
+    errors); ``None`` when a total would not fit the kernel's 64-bit integers (:func:`_settle`
+    then runs)."""
+    assert _equity_kernel is not None
+    contested = [pot for pot in spot.pots if len(pot.eligible) > 1]
+    amounts = tuple(tuple(amount for _, amount in pot.runs) for pot in contested)
+    try:
+        sums = _equity_kernel.settle(
+            keys, counts, bytes(len(p.eligible) for p in contested), amounts, spot.hilo
+        )
+    except OverflowError:
+        return None
+    all_boards = sum(counts)
+    totals = [0] * len(spot.holes)
+    shares: list[PotShare] = []
+    at = 0
+    halves = ("high", "low") if spot.hilo else ("whole",)
+    for pot_i, pot in enumerate(spot.pots):
+        elig = pot.eligible
+        if len(elig) == 1:
+            i = elig[0]
+            for run, amount in pot.runs:
+                total = amount * all_boards
+                totals[i] += total
+                shares.append(PotShare(pot_i, run, "whole", i, amount, total / boards, 0.0, total))
+            continue
+        for run, amount in pot.runs:
+            for half in halves:
+                for i in elig:
+                    total = sums[at]
+                    at += 1
+                    totals[i] += total
+                    shares.append(PotShare(pot_i, run, half, i, amount, total / boards, 0.0, total))
+    return EquityResult(
+        "exact", boards, tuple(t / boards for t in totals), (0.0,) * len(totals), tuple(shares), tuple(totals)
+    )
+
+
 def _pot_codes(
     spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], high_only: bool = False
 ) -> tuple[list[Array], list[int]]:
@@ -1742,23 +1833,25 @@ def equity(
             cards, a pot naming no contender, too few cards left to deal, or exact enumeration
             asked with unknown cards.
     """
-    holes = [np.array(_cards(h), dtype=np.int64) for h in spot.holes]
-    known = np.array(_cards(spot.board), dtype=np.int64)
+    hole_cards = [_cards(h) for h in spot.holes]
+    known_cards = _cards(spot.board)
     dead = _cards(spot.dead)
-    seen = [*known.tolist(), *dead, *(c for h in holes for c in h.tolist())]
-    if len(set(seen)) != len(seen):
+    seen = {*known_cards, *dead}
+    n_seen = len(known_cards) + len(dead)
+    for cards in hole_cards:
+        seen.update(cards)
+        n_seen += len(cards)
+    if len(seen) != n_seen:
         raise ValueError("a card is known twice")
-    if len(known) > 5:
-        raise ValueError(f"a board has at most five cards, got {len(known)}")
+    if len(known_cards) > 5:
+        raise ValueError(f"a board has at most five cards, got {len(known_cards)}")
     for pot in spot.pots:
-        if not pot.eligible or any(not 0 <= i < len(holes) for i in pot.eligible):
+        if not pot.eligible or any(not 0 <= i < len(hole_cards) for i in pot.eligible):
             raise ValueError(f"pot eligibility {pot.eligible} names no contender")
-    in_deck = np.ones(52, dtype=bool)
-    in_deck[seen] = False
-    unseen = np.flatnonzero(in_deck)
-    n, b0 = len(unseen), len(known)
+    unseen_cards = [c for c in range(52) if c not in seen]
+    n, b0 = len(unseen_cards), len(known_cards)
     k = 5 - b0
-    missing = [spot.hole_size - len(h) for h in holes]
+    missing = [spot.hole_size - len(h) for h in hole_cards]
     contested = {i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible}
     all_known = all(missing[i] <= 0 for i in contested)
     if n < k + sum(max(missing[i], 0) for i in contested):
@@ -1769,6 +1862,13 @@ def equity(
         raise ValueError(f"method must be exact or mc, not {method!r}")
     if method == "exact" and not all_known:
         raise ValueError("exact enumeration needs every contender's hole cards")
+    if method == "exact" and contested and (k <= 3 or _BY_RANK_CLASS):
+        fast = _kernel_exact(spot, hole_cards, known_cards, unseen_cards, sorted(contested))
+        if fast is not None:
+            return fast
+    holes = [np.array(h, dtype=np.int64) for h in hole_cards]
+    known = np.array(known_cards, dtype=np.int64)
+    unseen = np.array(unseen_cards, dtype=np.int64)
     if method == "exact" and k == 5 and contested and _BY_RANK_CLASS:
         rows = sorted(contested)
         counted = _preflop_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen)
