@@ -1352,11 +1352,134 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Hands on their own boards (Monte Carlo)                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* values(holes, hole_size, boards, hilo) -> (high, low): equity's hand_values, row by row.
+      holes: bytes, N rows of hole_size cards, or one row: the same hand on every board (its
+             best per triple rank multiset and low mask taken once, row_tables, so that a board
+             is ten look-ups); boards: bytes, N rows of five cards;
+      high, low: bytes, N native int32 each: each row's best high (the largest of its hole
+      pairs' with its board triples': NF, or FL for five cards of one suit) and best low
+      (LOWTAB, smaller is better; NO_LOW when none qualifies, or always when not hilo).
+   The rows are Monte Carlo's drawn boards and hole cards: each is evaluated on its own. */
+static PyObject *
+values(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer hb, bb;
+    int h, hilo;
+    if (!PyArg_ParseTuple(args, "y*iy*p", &hb, &h, &bb, &hilo))
+        return NULL;
+    PyObject *result = NULL, *high = NULL, *low = NULL;
+    const unsigned char *holes = hb.buf, *boards = bb.buf;
+    if (n_classes == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "load() the tables first");
+        goto done;
+    }
+    if (h < 2 || h > MAX_HOLE || hb.len % h != 0 || bb.len % 5 != 0 ||
+        (hb.len / h != bb.len / 5 && hb.len != h)) {
+        PyErr_SetString(PyExc_ValueError, "values: rows of 2 to 16 hole cards, one or as many as boards of five");
+        goto done;
+    }
+    const Py_ssize_t n = bb.len / 5;
+    const int fixed = hb.len == h && n != 1; /* one hand on every board */
+    for (Py_ssize_t e = 0; e < hb.len; e++)
+        if (holes[e] >= 52)
+            goto not_a_card;
+    for (Py_ssize_t e = 0; e < bb.len; e++)
+        if (boards[e] >= 52)
+            goto not_a_card;
+    high = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    low = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    if (high == NULL || low == NULL)
+        goto done;
+    int32_t *hi_out = (int32_t *)PyBytes_AS_STRING(high), *lo_out = (int32_t *)PyBytes_AS_STRING(low);
+    const int32_t *nf = tab[TABLE_NF], *fl = tab[TABLE_FL], *lowtab = tab[TABLE_LOW], *ms3 = tab[TABLE_MS3];
+    static const int tri[10][3] = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}, {0, 2, 3}, {0, 2, 4},
+                                   {0, 3, 4}, {1, 2, 3}, {1, 2, 4}, {1, 3, 4}, {2, 3, 4}};
+    int32_t nf3[N_TRIPLES], lo3[256], pmask[4][MAX_HOLE * (MAX_HOLE - 1) / 2];
+    int npm[4] = {0, 0, 0, 0};
+    if (fixed) {
+        Spot one;
+        memset(&one, 0, sizeof one);
+        one.h = h;
+        one.hilo = hilo;
+        one.holes = holes;
+        row_tables(&one, 0, nf3, lo3);
+        for (int a = 0; a < h; a++)
+            for (int d = a + 1; d < h; d++)
+                if ((holes[a] & 3) == (holes[d] & 3))
+                    pmask[holes[a] & 3][npm[holes[a] & 3]++] = (1 << (holes[a] >> 2)) | (1 << (holes[d] >> 2));
+    }
+    for (Py_ssize_t row = 0; row < n; row++) {
+        const unsigned char *b = boards + row * 5, *c = holes + (fixed ? 0 : row * h);
+        int32_t t_ms[10], t_lm[10], t_suit[10], t_mask[10];
+        for (int t = 0; t < 10; t++) {
+            int x = b[tri[t][0]], y = b[tri[t][1]], z = b[tri[t][2]];
+            int ra = x >> 2, rb = y >> 2, rc = z >> 2;
+            int32_t la = low_bit(ra), lb = low_bit(rb), lc = low_bit(rc);
+            t_ms[t] = ms3[169 * ra + 13 * rb + rc];
+            t_lm[t] = (la && lb && lc && la != lb && la != lc && lb != lc) ? (la | lb | lc) : 0;
+            t_suit[t] = ((y & 3) == (x & 3) && (z & 3) == (x & 3)) ? (x & 3) : -1;
+            t_mask[t] = (1 << ra) | (1 << rb) | (1 << rc);
+        }
+        int32_t best = 0, best_low = NO_LOW;
+        if (fixed) {
+            for (int t = 0; t < 10; t++) {
+                int32_t v = nf3[t_ms[t]];
+                if (t_suit[t] >= 0)
+                    for (int p = 0; p < npm[t_suit[t]]; p++)
+                        v = max32(v, fl[pmask[t_suit[t]][p] | t_mask[t]]);
+                best = max32(best, v);
+                if (hilo)
+                    best_low = lo3[t_lm[t]] < best_low ? lo3[t_lm[t]] : best_low;
+            }
+            hi_out[row] = best;
+            lo_out[row] = hilo ? best_low : NO_LOW;
+            continue;
+        }
+        for (int a = 0; a < h; a++) {
+            for (int d = a + 1; d < h; d++) {
+                const int32_t *row_nf = nf + (13 * (c[a] >> 2) + (c[d] >> 2)) * N_TRIPLES;
+                const int suit = (c[a] & 3) == (c[d] & 3) ? (c[a] & 3) : -1;
+                const int32_t pm = (1 << (c[a] >> 2)) | (1 << (c[d] >> 2));
+                for (int t = 0; t < 10; t++) {
+                    int32_t v = row_nf[t_ms[t]];
+                    if (suit >= 0 && t_suit[t] == suit)
+                        v = max32(v, fl[pm | t_mask[t]]);
+                    best = max32(best, v);
+                }
+                if (hilo) {
+                    int32_t la = low_bit(c[a] >> 2), lb = low_bit(c[d] >> 2);
+                    const int32_t *row_low = lowtab + ((la && lb && la != lb) ? (la | lb) : 0) * 256;
+                    for (int t = 0; t < 10; t++)
+                        best_low = row_low[t_lm[t]] < best_low ? row_low[t_lm[t]] : best_low;
+                }
+            }
+        }
+        hi_out[row] = best;
+        lo_out[row] = hilo ? best_low : NO_LOW;
+    }
+    result = PyTuple_Pack(2, high, low);
+    goto done;
+not_a_card:
+    PyErr_SetString(PyExc_ValueError, "values: not a card");
+done:
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&bb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"load", load, METH_O, "Hand over equity.py's tables (a tuple of int32 buffers)."},
     {"counts", counts, METH_VARARGS, "A pre-flop spot's outcomes and the boards giving each."},
     {"counts_known", counts_known, METH_VARARGS, "The same with one board card known (Courchevel)."},
     {"listed", listed, METH_VARARGS, "Every board of the flop or turn evaluated and counted per outcome."},
+    {"values", values, METH_VARARGS, "Each row's best high and low on its own board (Monte Carlo)."},
     {"settle", settle, METH_VARARGS, "Each eligible player's total per pot, run and half over counted outcomes."},
     {NULL, NULL, 0, NULL},
 };

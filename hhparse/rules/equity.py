@@ -54,7 +54,7 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
@@ -489,6 +489,10 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     (:data:`PAIR_SLOT` and the others, :data:`TRIPLE_CODE`), each (pair, triple) one look-up in
     the flattened value tables.
     """
+    if _kernel_values_usable((holes.shape[1],)) and len(holes) == len(boards) and boards.shape[1:] == (5,):
+        return _kernel_hand_values(
+            np.ascontiguousarray(holes, dtype=np.uint8).tobytes(), holes.shape[1], boards, hilo
+        )
     n = len(holes)
     pc = _combos(holes.shape[1], 2)
     pair = 52 * holes[:, pc[:, 0]] + holes[:, pc[:, 1]]  # (N, pairs)
@@ -508,6 +512,28 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     lm = (tcode >> 9) & 255
     low = _LOW_FLAT.take((PAIR_LOW.take(pair) * 256)[:, :, None] + lm[:, None, :]).reshape(n, -1).min(axis=1)
     return high, low
+
+
+def _kernel_hand_values(holes: bytes, hole_size: int, boards: Array, hilo: bool) -> tuple[Array, Array]:
+    """:func:`hand_values` by the compiled kernel; ``holes``: one row of cards per board, or one
+    row for every board (a contender whose cards are known: its tables are then taken once)."""
+    assert _equity_kernel is not None
+    _kernel_tables()
+    hi_bytes, lo_bytes = _equity_kernel.values(
+        holes, hole_size, np.ascontiguousarray(boards, dtype=np.uint8).tobytes(), hilo
+    )
+    high = np.frombuffer(hi_bytes, dtype=np.int32).copy()
+    if not hilo:
+        return high, np.full(len(high), NO_LOW, dtype=np.int64)
+    return high, np.frombuffer(lo_bytes, dtype=np.int32).copy()
+
+
+def _kernel_values_usable(hole_sizes: Iterable[int]) -> bool:
+    """Whether :func:`hand_values` runs in the compiled kernel (``values``) for hands of these
+    sizes: installed, not turned off (:data:`_USE_KERNEL`), 2 to 16 hole cards. The kernel
+    evaluates each row as the numpy code does (the tests compare them): Monte Carlo's draws, and
+    so its figures, are the same either way."""
+    return _equity_kernel is not None and _USE_KERNEL and all(2 <= h <= 16 for h in hole_sizes)
 
 
 def board_values(hole: Array, known: Array, unseen: Array, new: Array, hilo: bool) -> tuple[Array, Array]:
@@ -1915,11 +1941,22 @@ def equity(
             need = sum(max(missing[i], 0) for i in contested)
             drawn, new = _draw(rng, n, k + need, samples, k)
             drawn_holes = drawn[:, k:]
-            flat = _board_flat_rows(new, n, b0)
             boards = samples
-        triples = _spot_triples(known, unseen)
         whole = [i for i in sorted(contested) if missing[i] <= 0]
+        if whole and method == "mc" and _kernel_values_usable(holes[i].shape[0] for i in whole):
+            # each drawn board evaluated on its own by the kernel, as the drawn hands are below
+            assert new is not None
+            board_rows = np.concatenate([np.broadcast_to(known, (boards, b0)), unseen[new]], axis=1)
+            for i in whole:
+                his[i], los[i] = _kernel_hand_values(
+                    holes[i].astype(np.uint8).tobytes(), len(holes[i]), board_rows, hilo
+                )
+            whole = []
         if whole:
+            if method == "mc":
+                assert new is not None
+                flat = _board_flat_rows(new, n, b0)
+            triples = _spot_triples(known, unseen)
             hi_rows, lo_rows = _values_for(
                 _players(np.stack([holes[i] for i in whole])), known, unseen, flat, hilo, triples
             )
