@@ -1,6 +1,8 @@
 /* The all-in equity's exact board counting, in C: hhparse.rules.equity's _preflop_counts (no
 board card known: Omaha, 5 and 6 Card Omaha, counted by rank class), _known_card_counts (one
-known: pre-flop Courchevel) and the flop's and turn's exact enumeration (every board listed).
+known: pre-flop Courchevel) and the flop's and turn's exact enumeration (every board listed); the
+settlement of the counted outcomes (_settle's exact branch) and Monte Carlo's hands valued on
+their drawn boards (hand_values).
 
 Why: in numpy each of those spots takes one to a few hundred small calls, each at numpy's
 per-call floor, and several arrays that exist only to be reduced again: most of the all-in EV
@@ -30,6 +32,8 @@ The API (called by hhparse/rules/equity.py only; _equity_kernel.pyi types it):
       the same with one board card known (`known`, a card index), four to come.
   listed(holes, hole_size, unseen, known, pots, hilo) -> (keys, counts)
       the same with two to four board cards known (`known`: bytes), every board listed.
+  settle(keys, counts, pots, amounts, hilo) -> totals   (see settle() below)
+  values(holes, hole_size, boards, hilo) -> (high, low)   (see values() below)
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

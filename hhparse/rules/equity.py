@@ -39,11 +39,16 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   hundred small numpy calls, a flop or turn spot one to two hundred, each at numpy's per-call
   floor; a compiled install runs the same counting as loops over the same tables in C
   (``_equity_kernel.c``: :func:`_kernel_counts`, :func:`_kernel_known_counts`,
-  :func:`_kernel_listed`). The numpy code stays the reference: a pure-Python install runs it,
-  and the tests compare the two outcome by outcome. Monte Carlo stays numpy.
+  :func:`_kernel_listed`), and an exact spot goes to it straight from lists of card indices and
+  is settled there too (:func:`_kernel_exact`): the Python around each call, not the counting,
+  had become most of a flop's or turn's time. The numpy code stays the reference: a pure-Python
+  install runs it, and the tests compare the two outcome by outcome and result by result.
+  Monte Carlo draws its boards and hands in numpy (the same generator, so the same draws) and
+  values each on its board in the kernel (:func:`hand_values`).
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
-  outcome is settled once (:func:`_settle`).
+  outcome is settled once (:func:`_settle`; compiled, the kernel's ``settle``, the same
+  integer arithmetic, with :func:`_settle` taking over where a total would pass 64 bits).
 * **Exact whenever every contender's cards are known** (:func:`choose_method`): pre-flop by rank
   class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: the flop and
   the turn). When a contender's cards stayed unknown,
@@ -485,7 +490,8 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     (N,) arrays: high values on :mod:`hhparse.rules.evaluate`'s scale (larger wins) and low masks
     (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised, row
     by row without the per-player tables: used for hole cards drawn at random (Monte Carlo), and
-    by the tests. Each hole pair and board triple is one look-up of its features
+    by the tests. A compiled install values the rows in the kernel (``values``, the same
+    look-ups row by row: :func:`_kernel_hand_values`); this numpy code is its reference. Each hole pair and board triple is one look-up of its features
     (:data:`PAIR_SLOT` and the others, :data:`TRIPLE_CODE`), each (pair, triple) one look-up in
     the flattened value tables.
     """
