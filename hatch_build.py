@@ -9,7 +9,8 @@ compiled modules are built from it at install time and nothing generated is comm
 Beside them, :data:`EXTENSIONS` are small C extension modules, built by the same setuptools run:
 code whose work is loops over integer tables that numpy can only do in hundreds of small calls a
 spot, and mypyc only over Python lists of boxed integers (``hhparse/rules/_equity_kernel.c``: the
-all-in EV stage's exact counting of the boards). Each has a Python reference that runs when it
+all-in EV stage's exact counting of the boards and its settlement, and Monte Carlo's hands valued
+on their boards). Each has a Python reference that runs when it
 is missing (a pure-Python install) and that the tests compare it with.
 
 What is compiled is :data:`COMPILED`: the referee, the rules it calls, the grammar's builder

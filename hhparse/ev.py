@@ -65,24 +65,26 @@ def mc_seed(site: str, hand_id: str) -> int:
 def _known_cards(hand: Hand, facts: HandFacts) -> dict[str, list[str]]:
     """Every card the history shows each player holding, in first-seen order."""
     known: dict[str, list[str]] = {}
-
-    def add(player: str, cards: Sequence[str]) -> None:
-        mine = known.setdefault(player, [])
-        for c in cards:
-            if c not in mine:
-                mine.append(c)
-
     for p in facts.players:
-        add(p.player, p.hole_cards)
+        _add_cards(known, p.player, p.hole_cards)
     events: tuple[object, ...] = hand.events  # (compiled: no cast to the Event union a step)
     for e in events:
         if isinstance(e, Fold) and e.shown:
-            add(e.player, e.shown)
+            _add_cards(known, e.player, e.shown)
     if hand.summary is not None:
         for s in hand.summary.seats:
             if s.cards:
-                add(s.player, s.cards)
+                _add_cards(known, s.player, s.cards)
     return known
+
+
+def _add_cards(known: dict[str, list[str]], player: str, cards: Sequence[str]) -> None:
+    """``cards`` added to what ``player`` is known to hold, each once, in first-seen order (a
+    module-level function: compiled, a direct C call, where a closure is a Python object called)."""
+    mine = known.setdefault(player, [])
+    for c in cards:
+        if c not in mine:
+            mine.append(c)
 
 
 def _betting_end(facts: HandFacts) -> tuple[int, set[str]] | None:
@@ -169,32 +171,40 @@ def hand_ev(result: RefereeResult) -> HandEvFacts | None:
 
     seats = {p.player: p.seat for p in facts.players}
     n = res.boards
+    method = res.method
+    # each share's fields read once (attributes of Python objects, read generically when compiled)
+    parts = [(sh.pot, sh.run, sh.half, sh.player, sh.amount, sh.total, sh.std_err) for sh in res.shares]
     by_pot_run: dict[tuple[int, int], list[int]] = {}
-    for j, sh in enumerate(res.shares):
-        by_pot_run.setdefault((sh.pot, sh.run), []).append(j)
-    rounded = [0] * len(res.shares)
+    for j, part in enumerate(parts):
+        by_pot_run.setdefault((part[0], part[1]), []).append(j)
+    rounded = [0] * len(parts)
     for rows in by_pot_run.values():
-        for j, v in zip(rows, round_shares([res.shares[j].total for j in rows], n), strict=True):
+        for j, v in zip(rows, round_shares([parts[j][5] for j in rows], n), strict=True):
             rounded[j] = v
-    shares = tuple(
-        EvShareFact(
-            pot_ids[sh.pot],
-            sh.run,
-            sh.half,
-            contenders[sh.player],
-            seats[contenders[sh.player]],
-            sh.amount,
-            rounded[j],
-            sh.total,
-            n,
-            math.ceil(sh.std_err),
-            won.get((pot_ids[sh.pot], sh.run, sh.half, contenders[sh.player]), 0),
-            street,
-            res.method,
+    share_list: list[EvShareFact] = []
+    for j, (pot_i, run, half, player_i, amount, total, err) in enumerate(parts):
+        pot_id = pot_ids[pot_i]
+        name = contenders[player_i]
+        share_list.append(
+            EvShareFact(
+                pot_id,
+                run,
+                half,
+                name,
+                seats[name],
+                amount,
+                rounded[j],
+                total,
+                n,
+                math.ceil(err),
+                won.get((pot_id, run, half, name), 0),
+                street,
+                method,
+            )
         )
-        for j, sh in enumerate(res.shares)
-    )
+    shares = tuple(share_list)
     ev_of = round_shares(list(res.totals), n)
+    errors = res.std_err
     allin_ev: list[int] = []
     std_err: list[int] = []
     for p in facts.players:
@@ -204,8 +214,8 @@ def hand_ev(result: RefereeResult) -> HandEvFacts | None:
             std_err.append(0)
         else:
             allin_ev.append(ev_of[i] + p.returned - sum(p.contributed))
-            std_err.append(math.ceil(res.std_err[i]))
-    return HandEvFacts(street, res.method, n, tuple(allin_ev), tuple(std_err), shares)
+            std_err.append(math.ceil(errors[i]))
+    return HandEvFacts(street, method, n, tuple(allin_ev), tuple(std_err), shares)
 
 
 def round_shares(totals: Sequence[int], boards: int) -> list[int]:
@@ -217,9 +227,16 @@ def round_shares(totals: Sequence[int], boards: int) -> list[int]:
     """
     floors = [t // boards for t in totals]
     rests = [t - f * boards for t, f in zip(totals, floors, strict=True)]
-    left = sum(rests) // boards
-    for i in sorted(range(len(totals)), key=lambda i: -rests[i])[:left]:
-        floors[i] += 1
+    left = sum(rests) // boards  # fewer than len(totals): each rest is below boards
+    # The largest remainders, the first of equal ones first, picked one at a time: a unit or two
+    # among a few values, with no sort and no key function called per value.
+    for _ in range(left):
+        best = -1
+        for i, rest in enumerate(rests):
+            if rest >= 0 and (best < 0 or rest > rests[best]):
+                best = i
+        floors[best] += 1
+        rests[best] = -1  # taken
     return floors
 
 

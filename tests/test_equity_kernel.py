@@ -211,3 +211,166 @@ def test_tables_of_the_wrong_size_are_refused_and_the_loaded_ones_kept() -> None
     with pytest.raises(TypeError):
         E._equity_kernel.load(tuple(t.astype(np.int64) for t in tables))
     assert E._equity_kernel.counts(*spot) == before
+
+
+@st.composite
+def counted_outcomes(draw: st.DrawFn) -> tuple[EquitySpot, list[int], list[int]]:
+    """A spot's pots (1-4 of them, 2-5 eligible players each in any odd-chip order, one or two
+    runs, hi/lo or high, a pot one player alone can win) with outcomes drawn at random, packed as
+    the kernel packs them (:func:`equity._joint`), and boards for each: what the settlement takes,
+    with every kind of tie and no-low board, not only those cards can deal."""
+    hilo = draw(st.booleans())
+    n_players = draw(st.integers(2, 5))
+    pots = []
+    for _ in range(draw(st.integers(1, 4))):
+        eligible = draw(st.permutations(range(n_players)))[: draw(st.integers(1, n_players))]
+        if draw(st.booleans()):
+            runs: tuple[tuple[int, int], ...] = ((0, draw(st.integers(0, 10**6))),)
+        else:
+            runs = ((1, draw(st.integers(0, 999))), (2, draw(st.integers(0, 999))))
+        pots.append(EquityPot(runs, tuple(eligible)))
+    if all(len(p.eligible) == 1 for p in pots):
+        pots.append(EquityPot(((0, 7),), (0, 1)))
+    spot = EquitySpot(hilo, 4, tuple(("2c",) * 4 for _ in range(n_players)), (), (), tuple(pots))
+    widths = E._pot_widths(spot)
+    keys = set()
+    for _ in range(draw(st.integers(1, 12))):
+        key = shift = 0
+        for width in widths:
+            n = width // 2 if hilo else width
+            high = draw(st.integers(1, (1 << n) - 1))  # some player wins the high
+            low = draw(st.integers(0, (1 << n) - 1)) if hilo else 0  # 0: no low qualifies
+            key |= (high | low << n) << shift
+            shift += width
+        keys.add(key)
+    ordered = sorted(keys)
+    return spot, ordered, [draw(st.integers(1, 2 * 10**6)) for _ in ordered]
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(case=counted_outcomes())
+def test_the_kernel_settles_counted_outcomes_as_settle_does(
+    case: tuple[EquitySpot, list[int], list[int]],
+) -> None:
+    """Every share's exact total and every player's total from the kernel's settlement equal
+    ``_settle``'s (odd chips to the first winners, the odd chip of a hi/lo pot to the high half,
+    a no-low board's whole pot to the high hand)."""
+    spot, keys, counts = case
+    boards = sum(counts)
+    got = E._kernel_settle(spot, keys, counts, boards)
+    assert got is not None
+    totals, shares, err = E._settle(spot, E._decode(keys, E._pot_widths(spot)), counts, boards, False)
+    expected = E.EquityResult(
+        "exact", boards, tuple(t / boards for t in totals), tuple(err), tuple(shares), tuple(totals)
+    )
+    assert got == expected
+
+
+@needs_kernel
+def test_totals_beyond_64_bits_are_settled_in_python() -> None:
+    """A pot so large that its total over the boards passes 2 ** 63: the kernel refuses it
+    (OverflowError) and ``_settle``'s Python integers settle the spot, exactly."""
+    assert E._equity_kernel is not None
+    spot = EquitySpot(False, 4, (("2c",) * 4, ("3c",) * 4), (), (), (EquityPot(((0, 10**13 + 1),), (0, 1)),))
+    keys, counts = [1, 3], [10**6, 10**6 + 1]
+    with pytest.raises(OverflowError):
+        E._equity_kernel.settle(keys, counts, bytes([2]), ((10**13 + 1,),), False)
+    assert E._kernel_settle(spot, keys, counts, 2 * 10**6 + 1) is None
+    holes = (("Ac", "Ad", "Kc", "Kd"), ("2h", "3h", "7s", "8s"))
+    big = EquitySpot(True, 4, holes, ("4c", "5d", "9h"), (), (EquityPot(((0, 2**62 + 3),), (1, 0)),))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(E, "_USE_KERNEL", False)
+        reference = equity(big)
+    assert equity(big) == reference
+    assert sum(reference.totals) == (2**62 + 3) * reference.boards
+
+
+@needs_kernel
+def test_the_kernels_settlement_refuses_malformed_input() -> None:
+    assert E._equity_kernel is not None
+    settle = E._equity_kernel.settle
+    # the first player wins 3 boards, then the two tie on 4 (3 and 2: the odd chip to the first)
+    assert settle([1, 3], [3, 4], bytes([2]), ((5,),), False) == [27, 8]
+    bad = [
+        ([1, 2], [3], bytes([2]), ((5,),)),  # keys and counts of different lengths
+        ([1], [3], bytes([2, 2]), ((5,),)),  # pots and amounts of different lengths
+        ([1], [3], bytes([1]), ((5,),)),  # a pot one player wins is not contested
+        ([1], [3], bytes([40, 40]), ((5,), (5,))),  # wider than 62 bits
+        ([1], [3], bytes([2]), ((-5,),)),  # a negative amount
+    ]
+    for args in bad:
+        with pytest.raises(ValueError):
+            settle(*args, False)
+    with pytest.raises(OverflowError):
+        settle([-1], [3], bytes([2]), ((5,),), False)  # not a packed outcome
+
+
+@needs_kernel
+@pytest.mark.parametrize("hole_size", [2, 4, 5, 6])
+def test_the_kernel_values_hands_on_their_boards_as_numpy_does(hole_size: int) -> None:
+    """``hand_values`` (Monte Carlo's drawn hands and boards) from the kernel equals the numpy
+    code's, high and low, row by row; so does one hand on every board (a known contender). Rows
+    dealt from two suits half the time, so that flushes and straight flushes are common."""
+    rng = np.random.default_rng(hole_size)
+    rows = []
+    for r in range(3000):
+        deck = rng.permutation(52)
+        if r % 2:  # two suits first
+            two = rng.permutation(4)[:2]
+            mine = np.isin(deck % 4, two)
+            deck = np.concatenate([deck[mine], deck[~mine]])
+        rows.append(deck[: hole_size + 5])
+    cards = np.array(rows, dtype=np.int64)
+    holes, boards = cards[:, :hole_size], cards[:, hole_size:]
+    for hilo in (False, True):
+        got = E.hand_values(holes, boards, hilo)
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setattr(E, "_USE_KERNEL", False)
+            expected = E.hand_values(holes, boards, hilo)
+        for a, b in zip(got, expected, strict=True):
+            assert a.dtype == b.dtype
+            assert np.array_equal(a, b)
+        # one hand on every board (rows sharing a card with it too: it is a look-up all the same)
+        for hand in holes[1:80:2]:  # flushy hands
+            fixed = E._kernel_hand_values(hand.astype(np.uint8).tobytes(), hole_size, boards, hilo)
+            with pytest.MonkeyPatch.context() as monkeypatch:
+                monkeypatch.setattr(E, "_USE_KERNEL", False)
+                expected_one = E.hand_values(np.broadcast_to(hand, holes.shape), boards, hilo)
+            for a, b in zip(fixed, expected_one, strict=True):
+                assert np.array_equal(a, b)
+
+
+@needs_kernel
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(spot=preflop_spots(b0=3) | preflop_spots(b0=4) | preflop_spots(b0=0))
+def test_monte_carlo_with_the_kernel_gives_numpys_figures(spot: EquitySpot) -> None:
+    """A contender's cards unknown: the same draws (numpy's generator, untouched), every hand on
+    its board valued by the kernel, the same result to the last bit as the numpy code's."""
+    unknown = EquitySpot(spot.hilo, spot.hole_size, (*spot.holes[:-1], ()), spot.board, spot.dead, spot.pots)
+    try:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            monkeypatch.setattr(E, "_USE_KERNEL", False)
+            reference = equity(unknown, samples=500, seed=3)
+    except ValueError:
+        assume(False)  # too few cards left for the board and the unknown hand: refused by both
+    got = equity(unknown, samples=500, seed=3)
+    assert got.method == "mc" or not any(len(p.eligible) > 1 for p in spot.pots)
+    assert got == reference
+
+
+@needs_kernel
+def test_the_kernels_values_refuse_malformed_input() -> None:
+    assert E._equity_kernel is not None
+    E._kernel_tables()
+    values = E._equity_kernel.values
+    assert len(values(bytes([0, 1, 2, 3]), 4, bytes(range(4, 14)), True)[0]) == 8  # one hand, two boards
+    for args in (
+        (bytes([0, 1, 2, 3, 4, 5, 6, 7]), 4, bytes(range(8, 23))),  # two hands, three boards
+        (bytes([0, 1, 2, 3]), 4, bytes(range(8, 12))),  # a board of four
+        (bytes([0]), 1, bytes(range(8, 13))),  # one hole card
+        (bytes([0, 1, 2, 60]), 4, bytes(range(8, 13))),  # not a card
+        (bytes([0, 1, 2, 3]), 4, bytes([8, 9, 10, 11, 99])),
+    ):
+        with pytest.raises(ValueError):
+            values(*args, False)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hhparse import ev as ev_stage
 from hhparse.engine import referee
@@ -196,6 +198,27 @@ def test_round_shares_keeps_the_sum() -> None:
     assert round_shares([1, 29], 6) == [0, 5]
     assert round_shares([2, 4], 6) == [0, 1]
     assert sum(round_shares([7, 8, 9, 6], 10)) == 3
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(
+    totals=st.lists(st.integers(0, 10**9), min_size=1, max_size=20),
+    boards=st.integers(1, 2 * 10**6),
+    ties=st.booleans(),
+)
+def test_round_shares_gives_the_units_to_the_largest_remainders_first_of_equal_first(
+    totals: list[int], boards: int, ties: bool
+) -> None:
+    """The rule as a sort states it: floors, then one unit each to the ``left`` largest
+    remainders, equal remainders in their order (a stable sort); ``ties`` makes equal ones common."""
+    if ties:
+        totals = [t % 3 + 3 * boards for t in totals]
+    floors = [t // boards for t in totals]
+    rests = [t % boards for t in totals]
+    expected = list(floors)
+    for i in sorted(range(len(totals)), key=lambda i: -rests[i])[: sum(rests) // boards]:
+        expected[i] += 1
+    assert round_shares(totals, boards) == expected
 
 
 # --------------------------------------------------------------------------------------------

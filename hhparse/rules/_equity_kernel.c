@@ -1,6 +1,8 @@
 /* The all-in equity's exact board counting, in C: hhparse.rules.equity's _preflop_counts (no
 board card known: Omaha, 5 and 6 Card Omaha, counted by rank class), _known_card_counts (one
-known: pre-flop Courchevel) and the flop's and turn's exact enumeration (every board listed).
+known: pre-flop Courchevel) and the flop's and turn's exact enumeration (every board listed); the
+settlement of the counted outcomes (_settle's exact branch) and Monte Carlo's hands valued on
+their drawn boards (hand_values).
 
 Why: in numpy each of those spots takes one to a few hundred small calls, each at numpy's
 per-call floor, and several arrays that exist only to be reduced again: most of the all-in EV
@@ -30,6 +32,8 @@ The API (called by hhparse/rules/equity.py only; _equity_kernel.pyi types it):
       the same with one board card known (`known`, a card index), four to come.
   listed(holes, hole_size, unseen, known, pots, hilo) -> (keys, counts)
       the same with two to four board cards known (`known`: bytes), every board listed.
+  settle(keys, counts, pots, amounts, hilo) -> totals   (see settle() below)
+  values(holes, hole_size, boards, hilo) -> (high, low)   (see values() below)
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -1206,11 +1210,281 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Settlement of counted outcomes (exact spots)                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* total += boards * part, or -1 with OverflowError set (the caller settles in Python then). */
+static inline int
+add_product(int64_t *total, int64_t boards, int64_t part)
+{
+    int64_t x;
+    if (__builtin_mul_overflow(boards, part, &x) || __builtin_add_overflow(*total, x, total)) {
+        PyErr_SetString(PyExc_OverflowError, "settle: a total beyond 64 bits");
+        return -1;
+    }
+    return 0;
+}
+
+/* Each eligible player's share of `amount` split among the winners in `mask` (bits in odd-chip
+   order, `n` players: the odd units to the first winners, split_evenly), times `boards`, added
+   to `sums`. */
+static inline int
+add_split(int64_t *sums, int n, uint64_t mask, int64_t amount, int64_t boards)
+{
+    if (!mask)
+        return 0;
+    int winners = 0;
+    for (uint64_t m = mask; m; m &= m - 1)
+        winners++;
+    int64_t base = amount / winners, odd = amount % winners;
+    int rank = 0;
+    for (int e = 0; e < n; e++) {
+        if (mask >> e & 1) {
+            if (add_product(&sums[e], boards, rank < odd ? base + 1 : base) < 0)
+                return -1;
+            rank++;
+        }
+    }
+    return 0;
+}
+
+/* settle(keys, counts, pots, amounts, hilo) -> totals: _settle's exact settlement (no standard
+   errors) of counted outcomes, as the room settles a board (hi/lo halves with the odd chip to the
+   high half, a no-low board's whole pot to the high hand, ties shared with the odd chips to the
+   first winners).
+      keys, counts: the outcomes and their boards (as counts() returns them);
+      pots: bytes, per contested pot (in pot order) its number of eligible players;
+      amounts: per contested pot, a tuple of its runs' amounts (each >= 0);
+      totals: per contested pot, per run, each eligible player's total over the boards of the
+              high half then of the low half (hi/lo), or of the whole pot.
+   OverflowError when a total does not fit 64 bits. */
+static PyObject *
+settle(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *keys, *boards, *amounts;
+    Py_buffer pb;
+    int hilo;
+    if (!PyArg_ParseTuple(args, "O!O!y*O!p", &PyList_Type, &keys, &PyList_Type, &boards, &pb, &PyTuple_Type,
+                          &amounts, &hilo))
+        return NULL;
+    PyObject *result = NULL;
+    uint64_t *key = NULL;
+    int64_t *count = NULL, *sums = NULL;
+    const unsigned char *pots = pb.buf;
+    const Py_ssize_t n_out = PyList_GET_SIZE(keys), n_pots = pb.len;
+    if (PyList_GET_SIZE(boards) != n_out || PyTuple_GET_SIZE(amounts) != n_pots) {
+        PyErr_SetString(PyExc_ValueError, "settle: keys and counts, pots and amounts differ in length");
+        goto done;
+    }
+    int bits = 0;
+    Py_ssize_t n_totals = 0;
+    for (Py_ssize_t k = 0; k < n_pots; k++) {
+        PyObject *runs = PyTuple_GET_ITEM(amounts, k);
+        if (pots[k] < 2 || pots[k] > MAX_ROWS || !PyTuple_Check(runs)) {
+            PyErr_SetString(PyExc_ValueError, "settle: malformed pots");
+            goto done;
+        }
+        bits += hilo ? 2 * pots[k] : pots[k];
+        n_totals += PyTuple_GET_SIZE(runs) * (hilo ? 2 : 1) * pots[k];
+    }
+    if (bits > MAX_BITS) {
+        PyErr_SetString(PyExc_ValueError, "settle: outcomes too wide for 62 bits");
+        goto done;
+    }
+    key = PyMem_Malloc((size_t)(n_out ? n_out : 1) * sizeof(uint64_t));
+    count = PyMem_Malloc((size_t)(n_out ? n_out : 1) * sizeof(int64_t));
+    sums = PyMem_Calloc((size_t)(n_totals ? n_totals : 1), sizeof(int64_t));
+    if (key == NULL || count == NULL || sums == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t o = 0; o < n_out; o++) {
+        key[o] = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(keys, o));
+        count[o] = PyLong_AsLongLong(PyList_GET_ITEM(boards, o));
+        if (PyErr_Occurred())
+            goto done;
+    }
+    int shift = 0;
+    int64_t *out = sums;
+    for (Py_ssize_t k = 0; k < n_pots; k++) {
+        const int n = pots[k];
+        const uint64_t full = ((uint64_t)1 << n) - 1;
+        PyObject *runs = PyTuple_GET_ITEM(amounts, k);
+        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(runs); r++) {
+            int64_t amount = PyLong_AsLongLong(PyTuple_GET_ITEM(runs, r));
+            if (amount == -1 && PyErr_Occurred())
+                goto done;
+            if (amount < 0) {
+                PyErr_SetString(PyExc_ValueError, "settle: a negative amount");
+                goto done;
+            }
+            const int64_t half = amount / 2;
+            for (Py_ssize_t o = 0; o < n_out; o++) {
+                const uint64_t mask = key[o] >> shift;
+                if (!hilo) {
+                    if (add_split(out, n, mask & full, amount, count[o]) < 0)
+                        goto done;
+                    continue;
+                }
+                const uint64_t low = (mask >> n) & full;
+                if (add_split(out, n, mask & full, low ? amount - half : amount, count[o]) < 0 ||
+                    add_split(out + n, n, low, half, count[o]) < 0)
+                    goto done;
+            }
+            out += hilo ? 2 * n : n;
+        }
+        shift += hilo ? 2 * n : n;
+    }
+    result = PyList_New(n_totals);
+    if (result == NULL)
+        goto done;
+    for (Py_ssize_t e = 0; e < n_totals; e++) {
+        PyObject *v = PyLong_FromLongLong(sums[e]);
+        if (v == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, e, v);
+    }
+done:
+    PyMem_Free(key);
+    PyMem_Free(count);
+    PyMem_Free(sums);
+    PyBuffer_Release(&pb);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hands on their own boards (Monte Carlo)                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* values(holes, hole_size, boards, hilo) -> (high, low): equity's hand_values, row by row.
+      holes: bytes, N rows of hole_size cards, or one row: the same hand on every board (its
+             best per triple rank multiset and low mask taken once, row_tables, so that a board
+             is ten look-ups); boards: bytes, N rows of five cards;
+      high, low: bytes, N native int32 each: each row's best high (the largest of its hole
+      pairs' with its board triples': NF, or FL for five cards of one suit) and best low
+      (LOWTAB, smaller is better; NO_LOW when none qualifies, or always when not hilo).
+   The rows are Monte Carlo's drawn boards and hole cards: each is evaluated on its own. */
+static PyObject *
+values(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_buffer hb, bb;
+    int h, hilo;
+    if (!PyArg_ParseTuple(args, "y*iy*p", &hb, &h, &bb, &hilo))
+        return NULL;
+    PyObject *result = NULL, *high = NULL, *low = NULL;
+    const unsigned char *holes = hb.buf, *boards = bb.buf;
+    if (n_classes == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "load() the tables first");
+        goto done;
+    }
+    if (h < 2 || h > MAX_HOLE || hb.len % h != 0 || bb.len % 5 != 0 ||
+        (hb.len / h != bb.len / 5 && hb.len != h)) {
+        PyErr_SetString(PyExc_ValueError, "values: rows of 2 to 16 hole cards, one or as many as boards of five");
+        goto done;
+    }
+    const Py_ssize_t n = bb.len / 5;
+    const int fixed = hb.len == h && n != 1; /* one hand on every board */
+    for (Py_ssize_t e = 0; e < hb.len; e++)
+        if (holes[e] >= 52)
+            goto not_a_card;
+    for (Py_ssize_t e = 0; e < bb.len; e++)
+        if (boards[e] >= 52)
+            goto not_a_card;
+    high = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    low = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int32_t));
+    if (high == NULL || low == NULL)
+        goto done;
+    int32_t *hi_out = (int32_t *)PyBytes_AS_STRING(high), *lo_out = (int32_t *)PyBytes_AS_STRING(low);
+    const int32_t *nf = tab[TABLE_NF], *fl = tab[TABLE_FL], *lowtab = tab[TABLE_LOW], *ms3 = tab[TABLE_MS3];
+    static const int tri[10][3] = {{0, 1, 2}, {0, 1, 3}, {0, 1, 4}, {0, 2, 3}, {0, 2, 4},
+                                   {0, 3, 4}, {1, 2, 3}, {1, 2, 4}, {1, 3, 4}, {2, 3, 4}};
+    int32_t nf3[N_TRIPLES], lo3[256], pmask[4][MAX_HOLE * (MAX_HOLE - 1) / 2];
+    int npm[4] = {0, 0, 0, 0};
+    if (fixed) {
+        Spot one;
+        memset(&one, 0, sizeof one);
+        one.h = h;
+        one.hilo = hilo;
+        one.holes = holes;
+        row_tables(&one, 0, nf3, lo3);
+        for (int a = 0; a < h; a++)
+            for (int d = a + 1; d < h; d++)
+                if ((holes[a] & 3) == (holes[d] & 3))
+                    pmask[holes[a] & 3][npm[holes[a] & 3]++] = (1 << (holes[a] >> 2)) | (1 << (holes[d] >> 2));
+    }
+    for (Py_ssize_t row = 0; row < n; row++) {
+        const unsigned char *b = boards + row * 5, *c = holes + (fixed ? 0 : row * h);
+        int32_t t_ms[10], t_lm[10], t_suit[10], t_mask[10];
+        for (int t = 0; t < 10; t++) {
+            int x = b[tri[t][0]], y = b[tri[t][1]], z = b[tri[t][2]];
+            int ra = x >> 2, rb = y >> 2, rc = z >> 2;
+            int32_t la = low_bit(ra), lb = low_bit(rb), lc = low_bit(rc);
+            t_ms[t] = ms3[169 * ra + 13 * rb + rc];
+            t_lm[t] = (la && lb && lc && la != lb && la != lc && lb != lc) ? (la | lb | lc) : 0;
+            t_suit[t] = ((y & 3) == (x & 3) && (z & 3) == (x & 3)) ? (x & 3) : -1;
+            t_mask[t] = (1 << ra) | (1 << rb) | (1 << rc);
+        }
+        int32_t best = 0, best_low = NO_LOW;
+        if (fixed) {
+            for (int t = 0; t < 10; t++) {
+                int32_t v = nf3[t_ms[t]];
+                if (t_suit[t] >= 0)
+                    for (int p = 0; p < npm[t_suit[t]]; p++)
+                        v = max32(v, fl[pmask[t_suit[t]][p] | t_mask[t]]);
+                best = max32(best, v);
+                if (hilo)
+                    best_low = lo3[t_lm[t]] < best_low ? lo3[t_lm[t]] : best_low;
+            }
+            hi_out[row] = best;
+            lo_out[row] = hilo ? best_low : NO_LOW;
+            continue;
+        }
+        for (int a = 0; a < h; a++) {
+            for (int d = a + 1; d < h; d++) {
+                const int32_t *row_nf = nf + (13 * (c[a] >> 2) + (c[d] >> 2)) * N_TRIPLES;
+                const int suit = (c[a] & 3) == (c[d] & 3) ? (c[a] & 3) : -1;
+                const int32_t pm = (1 << (c[a] >> 2)) | (1 << (c[d] >> 2));
+                for (int t = 0; t < 10; t++) {
+                    int32_t v = row_nf[t_ms[t]];
+                    if (suit >= 0 && t_suit[t] == suit)
+                        v = max32(v, fl[pm | t_mask[t]]);
+                    best = max32(best, v);
+                }
+                if (hilo) {
+                    int32_t la = low_bit(c[a] >> 2), lb = low_bit(c[d] >> 2);
+                    const int32_t *row_low = lowtab + ((la && lb && la != lb) ? (la | lb) : 0) * 256;
+                    for (int t = 0; t < 10; t++)
+                        best_low = row_low[t_lm[t]] < best_low ? row_low[t_lm[t]] : best_low;
+                }
+            }
+        }
+        hi_out[row] = best;
+        lo_out[row] = hilo ? best_low : NO_LOW;
+    }
+    result = PyTuple_Pack(2, high, low);
+    goto done;
+not_a_card:
+    PyErr_SetString(PyExc_ValueError, "values: not a card");
+done:
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&bb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"load", load, METH_O, "Hand over equity.py's tables (a tuple of int32 buffers)."},
     {"counts", counts, METH_VARARGS, "A pre-flop spot's outcomes and the boards giving each."},
     {"counts_known", counts_known, METH_VARARGS, "The same with one board card known (Courchevel)."},
     {"listed", listed, METH_VARARGS, "Every board of the flop or turn evaluated and counted per outcome."},
+    {"values", values, METH_VARARGS, "Each row's best high and low on its own board (Monte Carlo)."},
+    {"settle", settle, METH_VARARGS, "Each eligible player's total per pot, run and half over counted outcomes."},
     {NULL, NULL, 0, NULL},
 };
 

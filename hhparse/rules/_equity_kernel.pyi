@@ -1,4 +1,4 @@
-"""Types of the compiled pre-flop kernel (``_equity_kernel.c``; used by :mod:`hhparse.rules.equity` only)."""
+"""Types of the compiled equity kernel (``_equity_kernel.c``; used by :mod:`hhparse.rules.equity` only)."""
 
 def load(tables: tuple[object, ...], /) -> None: ...
 def counts(
@@ -10,3 +10,7 @@ def counts_known(
 def listed(
     holes: bytes, hole_size: int, unseen: bytes, known: bytes, pots: bytes, hilo: bool, /
 ) -> tuple[list[int], list[int]]: ...
+def settle(
+    keys: list[int], counts: list[int], pots: bytes, amounts: tuple[tuple[int, ...], ...], hilo: bool, /
+) -> list[int]: ...
+def values(holes: bytes, hole_size: int, boards: bytes, hilo: bool, /) -> tuple[bytes, bytes]: ...

@@ -39,11 +39,16 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
   hundred small numpy calls, a flop or turn spot one to two hundred, each at numpy's per-call
   floor; a compiled install runs the same counting as loops over the same tables in C
   (``_equity_kernel.c``: :func:`_kernel_counts`, :func:`_kernel_known_counts`,
-  :func:`_kernel_listed`). The numpy code stays the reference: a pure-Python install runs it,
-  and the tests compare the two outcome by outcome. Monte Carlo stays numpy.
+  :func:`_kernel_listed`), and an exact spot goes to it straight from lists of card indices and
+  is settled there too (:func:`_kernel_exact`): the Python around each call, not the counting,
+  had become most of a flop's or turn's time. The numpy code stays the reference: a pure-Python
+  install runs it, and the tests compare the two outcome by outcome and result by result.
+  Monte Carlo draws its boards and hands in numpy (the same generator, so the same draws) and
+  values each on its board in the kernel (:func:`hand_values`).
 * **Settled once per outcome.** A board's settlement depends only on who wins each pot's high
   and low; each board's winners are packed in one integer and counted, and each distinct
-  outcome is settled once (:func:`_settle`).
+  outcome is settled once (:func:`_settle`; compiled, the kernel's ``settle``, the same
+  integer arithmetic, with :func:`_settle` taking over where a total would pass 64 bits).
 * **Exact whenever every contender's cards are known** (:func:`choose_method`): pre-flop by rank
   class, otherwise every board listed (at most :data:`EXACT_MAX_BOARDS` of them: the flop and
   the turn). When a contender's cards stayed unknown,
@@ -54,7 +59,7 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
@@ -485,10 +490,15 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     (N,) arrays: high values on :mod:`hhparse.rules.evaluate`'s scale (larger wins) and low masks
     (smaller wins; :data:`NO_LOW` when none, or always when not ``hilo``). Fully vectorised, row
     by row without the per-player tables: used for hole cards drawn at random (Monte Carlo), and
-    by the tests. Each hole pair and board triple is one look-up of its features
+    by the tests. A compiled install values the rows in the kernel (``values``, the same
+    look-ups row by row: :func:`_kernel_hand_values`); this numpy code is its reference. Each hole pair and board triple is one look-up of its features
     (:data:`PAIR_SLOT` and the others, :data:`TRIPLE_CODE`), each (pair, triple) one look-up in
     the flattened value tables.
     """
+    if _kernel_values_usable((holes.shape[1],)) and len(holes) == len(boards) and boards.shape[1:] == (5,):
+        return _kernel_hand_values(
+            np.ascontiguousarray(holes, dtype=np.uint8).tobytes(), holes.shape[1], boards, hilo
+        )
     n = len(holes)
     pc = _combos(holes.shape[1], 2)
     pair = 52 * holes[:, pc[:, 0]] + holes[:, pc[:, 1]]  # (N, pairs)
@@ -508,6 +518,28 @@ def hand_values(holes: Array, boards: Array, hilo: bool) -> tuple[Array, Array]:
     lm = (tcode >> 9) & 255
     low = _LOW_FLAT.take((PAIR_LOW.take(pair) * 256)[:, :, None] + lm[:, None, :]).reshape(n, -1).min(axis=1)
     return high, low
+
+
+def _kernel_hand_values(holes: bytes, hole_size: int, boards: Array, hilo: bool) -> tuple[Array, Array]:
+    """:func:`hand_values` by the compiled kernel; ``holes``: one row of cards per board, or one
+    row for every board (a contender whose cards are known: its tables are then taken once)."""
+    assert _equity_kernel is not None
+    _kernel_tables()
+    hi_bytes, lo_bytes = _equity_kernel.values(
+        holes, hole_size, np.ascontiguousarray(boards, dtype=np.uint8).tobytes(), hilo
+    )
+    high = np.frombuffer(hi_bytes, dtype=np.int32).copy()
+    if not hilo:
+        return high, np.full(len(high), NO_LOW, dtype=np.int64)
+    return high, np.frombuffer(lo_bytes, dtype=np.int32).copy()
+
+
+def _kernel_values_usable(hole_sizes: Iterable[int]) -> bool:
+    """Whether :func:`hand_values` runs in the compiled kernel (``values``) for hands of these
+    sizes: installed, not turned off (:data:`_USE_KERNEL`), 2 to 16 hole cards. The kernel
+    evaluates each row as the numpy code does (the tests compare them): Monte Carlo's draws, and
+    so its figures, are the same either way."""
+    return _equity_kernel is not None and _USE_KERNEL and all(2 <= h <= 16 for h in hole_sizes)
 
 
 def board_values(hole: Array, known: Array, unseen: Array, new: Array, hilo: bool) -> tuple[Array, Array]:
@@ -1448,6 +1480,97 @@ _HEADS_UP: Final = np.array([2, 3, 1], dtype=np.int64)
 bit 0): the second, both, the first."""
 
 
+def _kernel_exact(
+    spot: EquitySpot, hole_cards: list[list[int]], known: list[int], unseen: list[int], rows: list[int]
+) -> EquityResult | None:
+    """An exact spot counted and settled by the compiled kernel from plain lists of card indices,
+    with no numpy array and no outcome decoded in Python: pre-flop (:func:`_kernel_counts`),
+    pre-flop Courchevel (:func:`_kernel_known_counts`), the flop and turn (:func:`_kernel_listed`),
+    then :func:`_kernel_settle`. The same counting and the same settlement as the numpy code and
+    :func:`_settle`, which the tests compare it with; ``None`` (that code runs) when the kernel is
+    not installed, turned off, or the spot is not one of those or wider than it takes."""
+    if _equity_kernel is None or not _USE_KERNEL:
+        return None
+    k = 5 - len(known)
+    if not (k == 5 or (k == 4 and 4 in _KNOWN_CARD_CLASSES) or 1 <= k <= 3):
+        return None
+    h = spot.hole_size
+    if any(len(hole_cards[i]) != h for i in rows):
+        return None
+    row_of = {i: r for r, i in enumerate(rows)}
+    pots = bytearray()
+    width = 0
+    for pot in spot.pots:
+        if len(pot.eligible) > 1:
+            pots.append(len(pot.eligible))
+            pots.extend(row_of[i] for i in pot.eligible)
+            width += 2 * len(pot.eligible) if spot.hilo else len(pot.eligible)
+    if width > _KERNEL_MAX_BITS or len(rows) > 16 or h > 16:
+        return None
+    _kernel_tables()
+    holes = bytes(c for i in rows for c in hole_cards[i])
+    deck = bytes(unseen)
+    if k == 5:
+        keys, counts = _equity_kernel.counts(holes, h, deck, bytes(pots), spot.hilo)
+    elif k == 4:
+        keys, counts = _equity_kernel.counts_known(holes, h, deck, known[0], bytes(pots), spot.hilo)
+    else:
+        keys, counts = _equity_kernel.listed(holes, h, deck, bytes(known), bytes(pots), spot.hilo)
+    boards = math.comb(len(unseen), k)
+    settled = _kernel_settle(spot, keys, counts, boards)
+    if settled is None:
+        totals, shares, err = _settle(spot, _decode(keys, _pot_widths(spot)), counts, boards, False)
+        return EquityResult(
+            "exact", boards, tuple(t / boards for t in totals), tuple(err), tuple(shares), tuple(totals)
+        )
+    return settled
+
+
+def _pot_widths(spot: EquitySpot) -> list[int]:
+    """Each contested pot's width in a packed outcome (:func:`_joint`)."""
+    return [2 * len(p.eligible) if spot.hilo else len(p.eligible) for p in spot.pots if len(p.eligible) > 1]
+
+
+def _kernel_settle(spot: EquitySpot, keys: list[int], counts: list[int], boards: int) -> EquityResult | None:
+    """The exact result of counted outcomes (packed as :func:`_joint` packs them), settled by the
+    compiled kernel as :func:`_settle` settles them (its exact branch: totals only, no standard
+    errors); ``None`` when a total would not fit the kernel's 64-bit integers (:func:`_settle`
+    then runs)."""
+    assert _equity_kernel is not None
+    contested = [pot for pot in spot.pots if len(pot.eligible) > 1]
+    amounts = tuple(tuple(amount for _, amount in pot.runs) for pot in contested)
+    try:
+        sums = _equity_kernel.settle(
+            keys, counts, bytes(len(p.eligible) for p in contested), amounts, spot.hilo
+        )
+    except OverflowError:
+        return None
+    all_boards = sum(counts)
+    totals = [0] * len(spot.holes)
+    shares: list[PotShare] = []
+    at = 0
+    halves = ("high", "low") if spot.hilo else ("whole",)
+    for pot_i, pot in enumerate(spot.pots):
+        elig = pot.eligible
+        if len(elig) == 1:
+            i = elig[0]
+            for run, amount in pot.runs:
+                total = amount * all_boards
+                totals[i] += total
+                shares.append(PotShare(pot_i, run, "whole", i, amount, total / boards, 0.0, total))
+            continue
+        for run, amount in pot.runs:
+            for half in halves:
+                for i in elig:
+                    total = sums[at]
+                    at += 1
+                    totals[i] += total
+                    shares.append(PotShare(pot_i, run, half, i, amount, total / boards, 0.0, total))
+    return EquityResult(
+        "exact", boards, tuple(t / boards for t in totals), (0.0,) * len(totals), tuple(shares), tuple(totals)
+    )
+
+
 def _pot_codes(
     spot: EquitySpot, his: dict[int, Array], los: dict[int, Array], high_only: bool = False
 ) -> tuple[list[Array], list[int]]:
@@ -1742,23 +1865,25 @@ def equity(
             cards, a pot naming no contender, too few cards left to deal, or exact enumeration
             asked with unknown cards.
     """
-    holes = [np.array(_cards(h), dtype=np.int64) for h in spot.holes]
-    known = np.array(_cards(spot.board), dtype=np.int64)
+    hole_cards = [_cards(h) for h in spot.holes]
+    known_cards = _cards(spot.board)
     dead = _cards(spot.dead)
-    seen = [*known.tolist(), *dead, *(c for h in holes for c in h.tolist())]
-    if len(set(seen)) != len(seen):
+    seen = {*known_cards, *dead}
+    n_seen = len(known_cards) + len(dead)
+    for cards in hole_cards:
+        seen.update(cards)
+        n_seen += len(cards)
+    if len(seen) != n_seen:
         raise ValueError("a card is known twice")
-    if len(known) > 5:
-        raise ValueError(f"a board has at most five cards, got {len(known)}")
+    if len(known_cards) > 5:
+        raise ValueError(f"a board has at most five cards, got {len(known_cards)}")
     for pot in spot.pots:
-        if not pot.eligible or any(not 0 <= i < len(holes) for i in pot.eligible):
+        if not pot.eligible or any(not 0 <= i < len(hole_cards) for i in pot.eligible):
             raise ValueError(f"pot eligibility {pot.eligible} names no contender")
-    in_deck = np.ones(52, dtype=bool)
-    in_deck[seen] = False
-    unseen = np.flatnonzero(in_deck)
-    n, b0 = len(unseen), len(known)
+    unseen_cards = [c for c in range(52) if c not in seen]
+    n, b0 = len(unseen_cards), len(known_cards)
     k = 5 - b0
-    missing = [spot.hole_size - len(h) for h in holes]
+    missing = [spot.hole_size - len(h) for h in hole_cards]
     contested = {i for pot in spot.pots if len(pot.eligible) > 1 for i in pot.eligible}
     all_known = all(missing[i] <= 0 for i in contested)
     if n < k + sum(max(missing[i], 0) for i in contested):
@@ -1769,6 +1894,13 @@ def equity(
         raise ValueError(f"method must be exact or mc, not {method!r}")
     if method == "exact" and not all_known:
         raise ValueError("exact enumeration needs every contender's hole cards")
+    if method == "exact" and contested and (k <= 3 or _BY_RANK_CLASS):
+        fast = _kernel_exact(spot, hole_cards, known_cards, unseen_cards, sorted(contested))
+        if fast is not None:
+            return fast
+    holes = [np.array(h, dtype=np.int64) for h in hole_cards]
+    known = np.array(known_cards, dtype=np.int64)
+    unseen = np.array(unseen_cards, dtype=np.int64)
     if method == "exact" and k == 5 and contested and _BY_RANK_CLASS:
         rows = sorted(contested)
         counted = _preflop_counts(spot, np.stack([holes[i] for i in rows]), rows, unseen)
@@ -1815,11 +1947,22 @@ def equity(
             need = sum(max(missing[i], 0) for i in contested)
             drawn, new = _draw(rng, n, k + need, samples, k)
             drawn_holes = drawn[:, k:]
-            flat = _board_flat_rows(new, n, b0)
             boards = samples
-        triples = _spot_triples(known, unseen)
         whole = [i for i in sorted(contested) if missing[i] <= 0]
+        if whole and method == "mc" and _kernel_values_usable(holes[i].shape[0] for i in whole):
+            # each drawn board evaluated on its own by the kernel, as the drawn hands are below
+            assert new is not None
+            board_rows = np.concatenate([np.broadcast_to(known, (boards, b0)), unseen[new]], axis=1)
+            for i in whole:
+                his[i], los[i] = _kernel_hand_values(
+                    holes[i].astype(np.uint8).tobytes(), len(holes[i]), board_rows, hilo
+                )
+            whole = []
         if whole:
+            if method == "mc":
+                assert new is not None
+                flat = _board_flat_rows(new, n, b0)
+            triples = _spot_triples(known, unseen)
             hi_rows, lo_rows = _values_for(
                 _players(np.stack([holes[i] for i in whole])), known, unseen, flat, hilo, triples
             )
