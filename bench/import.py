@@ -69,6 +69,10 @@ _ID = re.compile(r"^(\S.*? (?:Hand|Game) #)\d+:", re.M)
 
 CHILD = """
 import json, resource, sys, time
+import hhparse.lazy as lazy
+# the process set up as the hhparse program's local import sets up its own (CHILD's docstring)
+getattr(lazy, "one_blas_thread", lambda: None)()
+lazy.refuse_pandas()
 from hhparse.importer import import_paths
 t = time.perf_counter()
 c = time.process_time()
@@ -80,6 +84,13 @@ print(json.dumps({
     "main_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
 }))
 """
+"""One import through :func:`hhparse.importer.import_paths`, timed from the call to its return.
+The process is set up first as the ``hhparse`` program sets up its own for a local import
+(:func:`hhparse.cli.main`, the import command): OpenBLAS starts no threads
+(:func:`hhparse.lazy.one_blas_thread`, in a build that has it) and pandas stays out
+(:func:`hhparse.lazy.refuse_pandas`), so the figures are the user's command's, not those of a
+caller's own program that has pandas loaded or pays its import (``--cli`` runs the program
+itself, start-up and exit included)."""
 
 CHILD_CLI = """
 import json, os, resource, sys, time
