@@ -13,7 +13,7 @@ from unittest.mock import patch
 
 import pyarrow as pa
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hhparse.facts
@@ -107,6 +107,7 @@ def _pylist(column: Any) -> list[Any]:
     return column.to_pylist() if isinstance(column, pa.Array) else list(column)
 
 
+@settings(deadline=None)  # (its first example pays numpy's first packbits: no per-example clock)
 @given(st.lists(st.lists(st.booleans(), min_size=23, max_size=23), max_size=20))
 def test_flag_columns_are_each_flag_of_each_row(rows: list[list[bool]]) -> None:
     """The boolean columns of hand_players, built from one bit mask a row, are each row's own
