@@ -327,6 +327,7 @@ _INTS = st.one_of(
 )
 
 
+@settings(deadline=None)  # (a first example may pay a conversion's first use: no per-example clock)
 @given(st.data(), st.sampled_from(_EXACT_TYPES))
 def test_exact_array_gives_what_pa_array_gives(data: st.DataObject, type_: pa.DataType) -> None:
     """The machine-value conversion is ``pa.array``'s result, or ``pa.array``'s own refusal (the
