@@ -63,9 +63,9 @@ def one_blas_thread(environ: MutableMapping[str, str] | None = None) -> bool:
     unless the user said how many (any of :data:`BLAS_THREADS_ENV`): ``OPENBLAS_NUM_THREADS=1``.
     For the ``hhparse`` program and the import pool's forkserver only (a caller's own program
     keeps its BLAS as it set it). Why: nothing hhparse runs calls a threaded BLAS routine, but as
-    numpy is imported OpenBLAS starts a thread per core that spins, waiting for work, for a
-    tenth of a second: CPU taken from the import's start-up, and with ``--jobs 2`` from its
-    workers (``docs/performance.md``). Takes effect only before numpy is first imported (OpenBLAS
+    numpy is imported OpenBLAS starts a thread per core that spins a while, waiting for work:
+    CPU taken from the import's start-up, and with ``--jobs 2`` from its workers
+    (``docs/performance.md``). Takes effect only before numpy is first imported (OpenBLAS
     reads it then); returns whether it was set here. ``environ``: ``os.environ`` by default."""
     env = os.environ if environ is None else environ
     if any(env.get(name) for name in BLAS_THREADS_ENV):

@@ -906,7 +906,7 @@ def _kernel_counts(
     of the same boards with the same tables, as loops instead of a few hundred numpy calls a spot
     (``docs/performance.md``). ``None`` when the kernel is not installed, turned off, or the spot
     is wider than it takes; the numpy counting then runs."""
-    taken = _kernel_pots(spot, holes, rows)
+    taken = _kernel_pots(spot, rows, holes.shape[1])
     if taken is None:
         return None
     pots, widths = taken
@@ -922,7 +922,7 @@ def _kernel_known_counts(
 ) -> tuple[list[list[int]], list[int]] | None:
     """:func:`_known_card_counts` in the compiled kernel, for one known card (pre-flop
     Courchevel); ``None`` as :func:`_kernel_counts`."""
-    taken = _kernel_pots(spot, holes, rows) if len(known) == 1 else None
+    taken = _kernel_pots(spot, rows, holes.shape[1]) if len(known) == 1 else None
     if taken is None:
         return None
     pots, widths = taken
@@ -945,7 +945,7 @@ def _kernel_listed(
     (the flop and the turn) and the boards giving each, from the compiled kernel: each board
     evaluated as :func:`_values_for` evaluates it and counted as :func:`_outcomes` counts it;
     ``None`` as :func:`_kernel_counts`."""
-    taken = _kernel_pots(spot, holes, rows) if 2 <= len(known) <= 4 else None
+    taken = _kernel_pots(spot, rows, holes.shape[1]) if 2 <= len(known) <= 4 else None
     if taken is None:
         return None
     pots, widths = taken
@@ -961,7 +961,7 @@ def _kernel_listed(
     return _decode(keys, widths), counts
 
 
-def _kernel_pots(spot: EquitySpot, holes: Array, rows: list[int]) -> tuple[bytes, list[int]] | None:
+def _kernel_pots(spot: EquitySpot, rows: list[int], hole_size: int) -> tuple[bytes, list[int]] | None:
     """The contested pots as the kernel reads them (per pot: its number of eligible players, then
     their rows in its odd-chip order) and their outcome widths, the kernel's tables loaded;
     ``None`` when the kernel is not installed, turned off, or the spot is wider than it takes."""
@@ -969,13 +969,12 @@ def _kernel_pots(spot: EquitySpot, holes: Array, rows: list[int]) -> tuple[bytes
         return None
     row_of = {i: r for r, i in enumerate(rows)}
     pots = bytearray()
-    widths: list[int] = []
     for pot in spot.pots:
         if len(pot.eligible) > 1:
             pots.append(len(pot.eligible))
             pots.extend(row_of[i] for i in pot.eligible)
-            widths.append(2 * len(pot.eligible) if spot.hilo else len(pot.eligible))
-    if sum(widths) > _KERNEL_MAX_BITS or len(rows) > 16 or holes.shape[1] > 16:
+    widths = _pot_widths(spot)
+    if sum(widths) > _KERNEL_MAX_BITS or len(rows) > 16 or hole_size > 16:
         return None
     _kernel_tables()
     return bytes(pots), widths
@@ -1497,29 +1496,22 @@ def _kernel_exact(
     h = spot.hole_size
     if any(len(hole_cards[i]) != h for i in rows):
         return None
-    row_of = {i: r for r, i in enumerate(rows)}
-    pots = bytearray()
-    width = 0
-    for pot in spot.pots:
-        if len(pot.eligible) > 1:
-            pots.append(len(pot.eligible))
-            pots.extend(row_of[i] for i in pot.eligible)
-            width += 2 * len(pot.eligible) if spot.hilo else len(pot.eligible)
-    if width > _KERNEL_MAX_BITS or len(rows) > 16 or h > 16:
+    taken = _kernel_pots(spot, rows, h)
+    if taken is None:
         return None
-    _kernel_tables()
+    pots, widths = taken
     holes = bytes(c for i in rows for c in hole_cards[i])
     deck = bytes(unseen)
     if k == 5:
-        keys, counts = _equity_kernel.counts(holes, h, deck, bytes(pots), spot.hilo)
+        keys, counts = _equity_kernel.counts(holes, h, deck, pots, spot.hilo)
     elif k == 4:
-        keys, counts = _equity_kernel.counts_known(holes, h, deck, known[0], bytes(pots), spot.hilo)
+        keys, counts = _equity_kernel.counts_known(holes, h, deck, known[0], pots, spot.hilo)
     else:
-        keys, counts = _equity_kernel.listed(holes, h, deck, bytes(known), bytes(pots), spot.hilo)
+        keys, counts = _equity_kernel.listed(holes, h, deck, bytes(known), pots, spot.hilo)
     boards = math.comb(len(unseen), k)
     settled = _kernel_settle(spot, keys, counts, boards)
     if settled is None:
-        totals, shares, err = _settle(spot, _decode(keys, _pot_widths(spot)), counts, boards, False)
+        totals, shares, err = _settle(spot, _decode(keys, widths), counts, boards, False)
         return EquityResult(
             "exact", boards, tuple(t / boards for t in totals), tuple(err), tuple(shares), tuple(totals)
         )
