@@ -23,6 +23,13 @@ CREATE OR REPLACE MACRO bucket_slot(ts) AS
 CREATE OR REPLACE MACRO is_walk(position, vpip, pfr, saw_flop, collected) AS
     position = 'BB' AND NOT vpip AND NOT pfr AND NOT saw_flop AND collected > 0;
 
+-- in_big_blinds(amount, big_blind): an amount in big blinds (NULL without a big blind), rounded to
+-- a DECIMAL(38, 12), whose sums are exact: bb/100 is the same in every run, whatever order
+-- DuckDB's threads add the rows in (a float sum's last bits depend on it, and a total on a
+-- rounding tie of the second decimal came out 0.01 apart between two runs of one report).
+CREATE OR REPLACE MACRO in_big_blinds(amount, big_blind) AS
+    CAST(CAST(amount AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0) AS DECIMAL(38, 12));
+
 -- pot_share_of(...): what a row collected of the pot net of rake (NULL when it collected nothing),
 -- rounded to a DECIMAL(38, 20), whose sums are exact: the hilo report's average pot share is the
 -- same to the last bit from the buckets and from the raw rows, in any order.

@@ -42,9 +42,9 @@ SELECT
     hp.hole_cards,
     hp.net,
     hp.collected,
-    CAST(hp.net AS DOUBLE) / NULLIF(CAST(hp.big_blind AS DOUBLE), 0)         AS net_bb,
+    in_big_blinds(hp.net, hp.big_blind)                                      AS net_bb,
     hp.allin_ev,
-    CAST(hp.allin_ev AS DOUBLE) / NULLIF(CAST(hp.big_blind AS DOUBLE), 0)    AS ev_bb,
+    in_big_blinds(hp.allin_ev, hp.big_blind)                                 AS ev_bb,
     hp.ev_street,
     hp.ev_method,
     hp.ev_std_err,
@@ -145,8 +145,8 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             big_blind                                                                         AS min_big_blind,
             big_blind                                                                         AS max_big_blind,
             max_seats                                                                         AS min_seats,
-            CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                        AS sum_net_bb,
-            CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                   AS sum_ev_bb,
+            in_big_blinds(net, big_blind)                                                     AS sum_net_bb,
+            in_big_blinds(allin_ev, big_blind)                                                AS sum_ev_bb,
             net                                                                               AS sum_net,
             allin_ev                                                                          AS sum_allin_ev,
             postflop_bets + postflop_raises                                                   AS sum_postflop_aggressive,
@@ -227,7 +227,8 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
     -- the buckets in per_row's shape: the same split keys (a slot bucket's month is its local
     -- day's), the partial aggregates under n_ (counts) and sum_ (sums) and min_/max_. net_bb is
     -- the bucket's integer net over its big blind (a key): one division per bucket, where the raw
-    -- rows add one quotient per row (the two agree to the last few bits of a double).
+    -- rows add one quotient per row (each an exact decimal of 12 places: rows.sql's in_big_blinds;
+    -- the two agree to the 12th place).
     per_bucket AS NOT MATERIALIZED (
         SELECT
             player,
@@ -255,8 +256,8 @@ CREATE OR REPLACE MACRO player_stats(p_player, p_since, p_until, p_game, p_stake
             big_blind                                                                         AS min_big_blind,
             big_blind                                                                         AS max_big_blind,
             max_seats                                                                         AS min_seats,
-            CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                        AS sum_net_bb,
-            CAST(allin_ev AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)                   AS sum_ev_bb,
+            in_big_blinds(net, big_blind)                                                     AS sum_net_bb,
+            in_big_blinds(allin_ev, big_blind)                                                AS sum_ev_bb,
             net                                                                               AS sum_net,
             allin_ev                                                                          AS sum_allin_ev,
             postflop_aggressive                                                               AS sum_postflop_aggressive,

@@ -124,3 +124,29 @@ def test_a_table_written_as_it_is_laid_out_is_the_table_written_to_a_file(
         )
         assert res.stdout == out.read_text(encoding="utf-8")
         assert res.stdout.count("\n") > 4
+
+
+def test_report_says_when_it_cannot_build_the_derived_tables(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk while the derived tables are built: the report reads the imported rows (the
+    same figures) and says why on stderr, where before it fell back without a word."""
+    from hhparse.reports import derived
+
+    r = Rows()
+    for i in range(3):
+        r.hand(f"h{i}", [{"player": "Hero", "is_hero": True, "position": "BTN", "net": 10 - i * 7},
+                         {"player": "Villain", "position": "BB", "net": i * 7 - 10}], minutes=i * 5)  # fmt: skip
+    full, fine = str(r.publish(tmp_path / "full")), str(r.publish(tmp_path / "fine"))
+
+    def no_space(*_args: object) -> dict[str, derived.Refresh]:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(derived, "_refresh_all", no_space)
+        failed = runner.invoke(app, ["report", "summary", "-w", full, "-f", "json"])
+    built = runner.invoke(app, ["report", "summary", "-w", fine, "-f", "json"])
+    assert failed.exit_code == 0 == built.exit_code, failed.output
+    assert "derived tables could not be brought up to date (the disk is full)" in failed.stderr
+    assert "derived tables" not in built.stderr
+    assert json.loads(failed.stdout) == json.loads(built.stdout)

@@ -90,6 +90,7 @@ def _trend(seed: int) -> duckdb.DuckDBPyConnection:
     stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
     at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
     con.execute(stats[at : stats.index(";", at) + 1])
+    con.execute((REPO / "analytics" / "rows.sql").read_text(encoding="utf-8"))  # in_big_blinds
     con.execute(
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
            SELECT 'USD' AS unit, NULL::VARCHAR AS tournament_id, hand_id, start_utc, wtsd AS went_to_showdown,

@@ -598,7 +598,8 @@ def test_graph_points_are_the_full_series_of_random_walks(seed: int) -> None:
     con.execute("CREATE MACRO player_hands_in(p, s, u, g, st) AS TABLE SELECT * FROM series")
     stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
     at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
-    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
+    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macros it uses: this one, rows.sql
+    con.execute((REPO / "analytics" / "rows.sql").read_text(encoding="utf-8"))  # in_big_blinds
     con.execute(  # the raw rows the shipped SQL reads: money in minor units (the series' cents); the
         # chips of three tournaments, played in the same hours, are one line of the graph
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
@@ -713,7 +714,8 @@ def _lines_walk(seed: int) -> duckdb.DuckDBPyConnection:
     con.execute("CREATE MACRO player_hands_in(p, s, u, g, st) AS TABLE SELECT * FROM series")
     stats = (REPO / "analytics" / "stats.sql").read_text(encoding="utf-8")
     at = stats.index("CREATE OR REPLACE MACRO to_money_sum")
-    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macro, the only one it uses
+    con.execute(stats[at : stats.index(";", at) + 1])  # the shipped macros it uses: this one, rows.sql
+    con.execute((REPO / "analytics" / "rows.sql").read_text(encoding="utf-8"))  # in_big_blinds
     con.execute(
         """CREATE MACRO player_rows_in(p, s, u, g, st) AS TABLE
            SELECT unit, tournament_id, hand_id, start_utc, wtsd = 1 AS went_to_showdown, true AS is_hero,

@@ -24,9 +24,9 @@ WITH scope AS NOT MATERIALIZED (
         hand_id,
         start_utc,
         net,
-        CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)            AS net_bb,
+        in_big_blinds(net, big_blind)                                         AS net_bb,
         CASE WHEN went_to_showdown THEN net ELSE 0 END                        AS showdown_net,
-        CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
+        CASE WHEN went_to_showdown THEN in_big_blinds(net, big_blind)
              ELSE 0 END                                                       AS showdown_bb,
         hour
     FROM player_hour_hands($player, $since, $until, $game, $stakes)
@@ -97,11 +97,11 @@ final AS (
         hand_id,
         CAST(t AS BIGINT)                                                     AS t,
         to_money_sum(cum_net, unit_scale)                                     AS cum_net,
-        round(cum_net_bb, 2)                                                  AS cum_net_bb,
+        CAST(round(cum_net_bb, 2) AS DOUBLE)                                  AS cum_net_bb,
         to_money_sum(cum_showdown, unit_scale)                                AS cum_showdown,
-        round(cum_showdown_bb, 2)                                             AS cum_showdown_bb,
+        CAST(round(cum_showdown_bb, 2) AS DOUBLE)                             AS cum_showdown_bb,
         to_money_sum(cum_net - cum_showdown, unit_scale)                      AS cum_nonshowdown,
-        round(cum_net_bb - cum_showdown_bb, 2)                                AS cum_nonshowdown_bb
+        CAST(round(cum_net_bb - cum_showdown_bb, 2) AS DOUBLE)                AS cum_nonshowdown_bb
     FROM running
     WHERE hand_no = 1
        OR hand_no = line_hands

@@ -51,8 +51,8 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
             arg_max(hand_id, (start_utc, hand_id))                                             AS last_id,
             sum(net)                                                                           AS net,
             sum(CASE WHEN went_to_showdown THEN net ELSE 0 END)                                AS showdown_net,
-            sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))                    AS net_bb,
-            sum(CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
+            sum(in_big_blinds(net, big_blind))                                                 AS net_bb,
+            sum(CASE WHEN went_to_showdown THEN in_big_blinds(net, big_blind)
                      ELSE 0 END)                                                               AS showdown_bb
         FROM hour_rows_in(p_player, p_since, p_until, p_game, p_stakes)
         GROUP BY unit, tournament_id, epoch_us(start_utc) // 3600000000
@@ -66,8 +66,8 @@ CREATE OR REPLACE MACRO player_hours(p_player, p_since, p_until, p_game, p_stake
             ev_up, last_start, last_id,
             sd_up + sd_down + nsd_up + nsd_down                                                AS net,
             sd_up + sd_down                                                                    AS showdown_net,
-            CAST(sd_up + sd_down + nsd_up + nsd_down AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0) AS net_bb,
-            CAST(sd_up + sd_down AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)             AS showdown_bb
+            in_big_blinds(sd_up + sd_down + nsd_up + nsd_down, big_blind)                      AS net_bb,
+            in_big_blinds(sd_up + sd_down, big_blind)                                          AS showdown_bb
         FROM slot_rows_in(p_player, p_since, p_until, p_game, p_stakes)
     )
     SELECT

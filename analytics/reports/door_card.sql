@@ -87,7 +87,7 @@ partial AS (
         sum(pfr)                                                              AS pfr,
         sum(walks)                                                            AS walks,
         sum(net)                                                              AS net,
-        sum(CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0))       AS net_bb
+        sum(in_big_blinds(net, big_blind))                                    AS net_bb
     FROM (
         SELECT player, unit, unit_scale, big_blind, door_rank, pairs_code, suits_code,
                sum(hands) AS hands, sum(vpip) AS vpip, sum(pfr) AS pfr, sum(walks) AS walks, sum(net) AS net

@@ -307,6 +307,7 @@ def report_command(
 
     from hhparse.cli.common import query_failure
     from hhparse.reports import report, warehouse
+    from hhparse.reports.derived import DerivedNote
     from hhparse.reports.query import FilterNote
 
     filters: dict[str, Any] = {
@@ -335,9 +336,10 @@ def report_command(
                 shared.enter_context(shared_hours(con, name, **filters))
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", FilterNote)
+                warnings.simplefilter("always", DerivedNote)
                 df = report(name, con, hand_id=hand_id, by=by, **filters, **hand_filters)
             for w in caught:
-                if issubclass(w.category, FilterNote):
+                if issubclass(w.category, (FilterNote, DerivedNote)):
                     typer.echo(visible(f"hhparse report: note: {w.message}"), err=True)
             if name == "hand" and hand_id and df.empty:
                 fail("report", _unknown_hand(con, hand_id, root.absolute()))

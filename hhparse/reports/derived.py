@@ -29,6 +29,7 @@ commit), ``hhparse compact`` and the first report that names it build the missin
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +38,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from hhparse.failures import WarehouseLockedError
+from hhparse.failures import WarehouseLockedError, os_reason
 from hhparse.resources import read_text
 from hhparse.tables.schema import DERIVED_TABLES, arrow_schema, view_sql
 from hhparse.tables.store import MARKER_NAME, Warehouse, listed_tables
@@ -323,6 +324,13 @@ def build(
         con.close()
 
 
+class DerivedNote(UserWarning):
+    """Why a report reads the imported rows instead of the derived tables (a full disk, a
+    read-only or damaged warehouse): issued with :func:`warnings.warn` by :func:`refresh`; the
+    CLI prints it on stderr, as it prints a filter's note. The results are the same, only
+    slower, but a user who wonders why should be told."""
+
+
 def refresh(
     root: Path | str, wh: Warehouse | None = None, names: Iterable[str] | None = None
 ) -> dict[str, Refresh]:
@@ -332,7 +340,8 @@ def refresh(
     takes the lock if it is free. Returns what was done per table; empty when nothing was done:
     derived tables off, nothing to do, another writer at work, not a warehouse, a read-only or
     damaged one (the reports then read the raw rows of what is not covered: same results; a
-    damaged file is named by the report that reads it, where a traceback here would not)."""
+    damaged file is named by the report that reads it, where a traceback here would not). A
+    failure other than another writer's lock is said in a :class:`DerivedNote`."""
     if not enabled():
         return {}
     records = [REGISTRY[n] for n in (REGISTRY if names is None else names)]
@@ -354,7 +363,17 @@ def refresh(
     try:
         with Warehouse(root, holder="hhparse report (derived tables)") as own:
             return _refresh_all(own, todo)
-    except (WarehouseLockedError, OSError, duckdb.Error, pa.ArrowException):
+    except WarehouseLockedError:
+        return {}  # (an import at work, ``--watch`` while playing: it refreshes them itself)
+    except (OSError, duckdb.Error, pa.ArrowException) as exc:
+        reason = os_reason(exc) if isinstance(exc, OSError) else str(exc).splitlines()[0]
+        warnings.warn(
+            DerivedNote(
+                f"the derived tables could not be brought up to date ({reason}): the report "
+                "reads the imported rows instead (the same results, more slowly)"
+            ),
+            stacklevel=2,
+        )
         return {}
 
 

@@ -1,7 +1,8 @@
 -- pages/graph_lines.sql as of main at 21e2e8d (rep18e), before page18f: its first pass added the
 -- player's hands up per unit, tournament and hour itself, where the shipped one reads player_hours
 -- (pages/player_hours.sql), the same grouping. tests/test_reports_reference.py requires the same
--- rows, exactly.
+-- rows, exactly. (Its amounts in big blinds since made exact decimals, as the shipped one's:
+-- analytics/rows.sql's in_big_blinds.)
 -- pages/graph_lines: the lines of the HTML pages' net-won graph, for one player (--player;
 -- without it, the hero, as in `graph`). A line is one cash unit (USD, EUR, play money) or one
 -- tournament: chips of different tournaments are never added together, each tournament starts
@@ -27,9 +28,9 @@ WITH scope AS NOT MATERIALIZED (
         hand_id,
         start_utc,
         net,
-        CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)            AS net_bb,
+        in_big_blinds(net, big_blind)                                         AS net_bb,
         CASE WHEN went_to_showdown THEN net ELSE 0 END                        AS showdown_net,
-        CASE WHEN went_to_showdown THEN CAST(net AS DOUBLE) / NULLIF(CAST(big_blind AS DOUBLE), 0)
+        CASE WHEN went_to_showdown THEN in_big_blinds(net, big_blind)
              ELSE 0 END                                                       AS showdown_bb,
         epoch_us(start_utc) // 3600000000                                     AS hour
     FROM player_rows_in($player, $since, $until, $game, $stakes)
@@ -110,11 +111,11 @@ final AS (
         hand_id,
         CAST(t AS BIGINT)                                                     AS t,
         to_money_sum(cum_net, unit_scale)                                     AS cum_net,
-        round(cum_net_bb, 2)                                                  AS cum_net_bb,
+        CAST(round(cum_net_bb, 2) AS DOUBLE)                                  AS cum_net_bb,
         to_money_sum(cum_showdown, unit_scale)                                AS cum_showdown,
-        round(cum_showdown_bb, 2)                                             AS cum_showdown_bb,
+        CAST(round(cum_showdown_bb, 2) AS DOUBLE)                             AS cum_showdown_bb,
         to_money_sum(cum_net - cum_showdown, unit_scale)                      AS cum_nonshowdown,
-        round(cum_net_bb - cum_showdown_bb, 2)                                AS cum_nonshowdown_bb
+        CAST(round(cum_net_bb - cum_showdown_bb, 2) AS DOUBLE)                AS cum_nonshowdown_bb
     FROM running
     WHERE hand_no = 1
        OR hand_no = line_hands
