@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import io
 import os
 import pickle
@@ -158,6 +159,10 @@ def _cache_file(folder: Path, text: str, shapes: tuple[str, ...]) -> Path:
     return folder / f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
 
 
+#: The attribute :func:`_cached_lark` sets on a parser it saved or loaded: (the cache folder,
+#: the SHA-256 of the saved parser), from which :func:`line_parser` names its driver's file.
+_SAVED = "_hhparse_saved"
+
 #: The options lark attaches when it loads a saved parser (the builder and the plugins are this
 #: process's objects): left out of the file, given again at load.
 _AT_LOAD = frozenset({"transformer", "_plugins", "propagate_positions"})
@@ -220,24 +225,39 @@ def _cached_lark(source: Source, options: dict[str, Any]) -> Any:
     if source.saved is not None:
         try:
             at_load = {k: v for k, v in options.items() if k in _AT_LOAD}
-            return Lark.__new__(Lark)._load(io.BytesIO(source.saved), **at_load)
+            loaded = Lark.__new__(Lark)._load(io.BytesIO(source.saved), **at_load)
         except Exception:  # damaged after the shapes: rebuilt from the grammar below
             pass
+        else:
+            if source.path is not None:
+                setattr(loaded, _SAVED, (source.path.parent, hashlib.sha256(source.saved).hexdigest()))
+            return loaded
     grammar = source.grammar if source.grammar is not None else load_grammar(source.text, source.shapes)[0]
     lark = Lark(grammar, **options)
     if source.path is None:
         return lark
-    tmp = source.path.with_name(f".{source.path.name}.{os.getpid()}.tmp")
+    saved = io.BytesIO()
+    lark.save(saved, exclude_options=_AT_LOAD)
+    data = saved.getvalue()
+    if _write_atomic(source.path, pickle.dumps(source.regexes) + data):
+        setattr(lark, _SAVED, (source.path.parent, hashlib.sha256(data).hexdigest()))
+    return lark
+
+
+def _write_atomic(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` under a temporary name, then rename it (processes starting
+    together never read half a file): False if the folder cannot be written (no cache then)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        source.path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as f:
-            pickle.dump(source.regexes, f)
-            lark.save(f, exclude_options=_AT_LOAD)
-        os.replace(tmp, source.path)
+            f.write(data)
+        os.replace(tmp, path)
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-    return lark
+        return False
+    return True
 
 
 def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, str]]:
@@ -453,6 +473,10 @@ def line_parser(
     it goes to lark). None when lark's internals do not have the expected shape or something
     would run differently (post-lexer, terminal callbacks of the parser, non-integer states):
     then lark parses everything, as before.
+
+    When ``lark`` was saved in (or loaded from) hhparse's cache folder (:func:`_cached_lark`),
+    what this reads off it is kept there too, beside it (:func:`_driver_file`), and the next
+    process loads that instead of reading lark's tables again (:func:`_load_driver`).
     """
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import Shift
@@ -476,10 +500,17 @@ def line_parser(
     n = len(states)
     if set(states) != set(range(n)) or set(lexers) != set(range(n)):
         return None
+    path = _driver_file(lark, fields, lines)
+    if path is not None:
+        loaded = _load_driver(path, callbacks, lines, (n, int(start_state), int(end_state), ignore))
+        if loaded is not None:
+            return loaded
     rules: list[tuple[int, str, Any]] = []
     alone: list[Callable[[Any], Any] | None] = []
     index: dict[int, int] = {}
     actions: list[dict[str, int]] = []
+    rule_keys: list[tuple[str, tuple[str, ...]]] = []  # what the driver's file names each rule by
+    aliases: list[str | None] = []
     for state in range(n):
         row: dict[str, int] = {}
         for symbol, (action, arg) in states[state].items():
@@ -497,11 +528,15 @@ def line_parser(
                         line = None
                     rules.append((len(arg.expansion), str(arg.origin.name), callback))
                     alone.append(line)
+                    rule_keys.append(_rule_key(arg))
+                    aliases.append(alias if line is not None else None)
                 row[str(symbol)] = ~index[id(arg)]
             else:
                 return None
         actions.append(row)
     built: dict[str, Term | None] = {}
+    saved: dict[str, tuple[int, _TermParts | None]] = {}  # (number in the file, how it is kept)
+    lexer_terms: list[list[int] | None] = []
     terms: list[list[Term] | None] = []
     for state in range(n):
         basic = lexers[state]
@@ -516,19 +551,216 @@ def line_parser(
         # the scanner is the alternation of these terminals, in this order (checked, not assumed)
         joined = "|".join(f"(?P<{name}>{regex})" for name, regex in listed)
         state_terms: list[Term] | None = None
+        numbers: list[int] | None = None
         if plain and mres[0].pattern == joined:
-            state_terms = []
+            state_terms, numbers = [], []
             for name, regex in listed:
                 key = f"{name}\0{regex}\0{flags}"
                 if key not in built:
-                    built[key] = _line_term(name, regex, (fields or {}).get(name), flags)
+                    made = _line_term_kept(name, regex, (fields or {}).get(name), flags, path is not None)
+                    built[key] = made[0] if made is not None else None
+                    saved[key] = (len(saved), made[1] if made is not None else None)
                 term = built[key]
                 if term is None:
-                    state_terms = None
+                    state_terms = numbers = None
                     break
                 state_terms.append(term)
+                numbers.append(saved[key][0])
         terms.append(state_terms)
-    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone)
+        lexer_terms.append(numbers)
+    driver = LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone)
+    kept = [parts for _, parts in saved.values()]
+    if path is not None and all(parts is not None for parts in kept):
+        recipe = (
+            (n, int(start_state), int(end_state), ignore),
+            actions,
+            [(length, origin, key) for (length, origin, _), key in zip(rules, rule_keys, strict=True)],
+            aliases,
+            kept,
+            lexer_terms,
+            _covers(),
+        )
+        _save_driver(path, recipe)
+    return driver
+
+
+# ------------------------------------------------------------------------------------------
+# The driver's tables kept in the cache folder
+# ------------------------------------------------------------------------------------------
+
+#: The layout of a driver's file (its name also hashes this module's source: a change of how
+#: the tables are read off lark, or of what is kept, gets another file).
+_DRIVER_FORMAT = 1
+_DRIVER_MAGIC = b"hhparse driver tables\n"
+
+#: A compiled regex as ``_sre.compile`` takes it (``re._compiler.compile``'s last step): the
+#: pattern (None for one compiled from a parse), flags, code, groups, group index, index group.
+Parts = tuple[str | None, int, list[int], int, dict[str, int], tuple[str | None, ...]]
+#: A :data:`~hhparse.lalr.Term` as kept: its regexes as :data:`Parts`.
+_TermParts = tuple[str, Parts, str, tuple[str, ...], "Parts | None", str, tuple[str, ...]]
+
+_SOURCE: bytes | None = None
+
+
+def _covers() -> dict[Any, tuple[str, ...]] | None:
+    """The driver's covers of its terminals' needles, chosen so far (:func:`hhparse.lalr._cover`,
+    a pure function of its key and the costliest step of building the driver): kept in the
+    driver's file, so a process that loads it finds them chosen. None if :mod:`hhparse.lalr`
+    keeps no such memo (its source is in the file's name: a change there gets another file)."""
+    import hhparse.lalr as lalr
+
+    known = getattr(lalr, "_COVERS", None)
+    return known if isinstance(known, dict) else None
+
+
+def _rule_key(rule: Any) -> tuple[str, tuple[str, ...]]:
+    """A rule as the driver's file names it: its origin and expansion (one rule each in lark)."""
+    return str(rule.origin.name), tuple(str(s.name) for s in rule.expansion)
+
+
+def _driver_file(
+    lark: Any, fields: Mapping[str, str] | None, lines: Mapping[str, Callable[[Any], Any]] | None
+) -> Path | None:
+    """The file of the driver's tables read off ``lark``, or None (``lark`` is not in the cache).
+
+    Its name hashes everything those tables are read from: the saved parser's bytes (so a
+    parser built again, whose states lark may number otherwise, gets another file), the
+    fields' regexes, the line callbacks' names, this module's source and the driver's
+    (:mod:`hhparse.lalr`), the file's layout, Python's version and its regex engine's (the
+    compiled regexes are kept as ``_sre`` code)."""
+    global _SOURCE
+    cached = getattr(lark, _SAVED, None)
+    if not isinstance(cached, tuple):
+        return None
+    folder, digest = cached
+    if _SOURCE is None:
+        import hhparse.lalr as lalr
+
+        compiled = Path(lalr.__file__ or "")
+        try:
+            source = compiled.with_name("lalr.py")
+            lalr_source = source.read_bytes() if source.exists() else compiled.read_bytes()
+            _SOURCE = Path(__file__).read_bytes() + b"\0" + lalr_source
+        except OSError:
+            return None
+    engine = importlib.import_module("_sre")
+    key = hashlib.sha256()
+    for part in (
+        digest,
+        str(_DRIVER_FORMAT),
+        repr(sorted((fields or {}).items())),
+        repr(sorted(lines or ())),
+        sys.version,
+        repr(getattr(engine, "MAGIC", None)),
+        repr(getattr(engine, "CODESIZE", None)),
+    ):
+        key.update(part.encode())
+        key.update(b"\0")
+    key.update(_SOURCE)
+    return Path(folder) / f"driver-{key.hexdigest()[:32]}.pickle"
+
+
+def _save_driver(path: Path, recipe: Any) -> None:
+    """Keep ``recipe`` at ``path``: the magic line, the SHA-256 of the pickle, the pickle."""
+    with contextlib.suppress(Exception):  # (something that does not pickle: no file, as without a cache)
+        payload = pickle.dumps(recipe, protocol=pickle.HIGHEST_PROTOCOL)
+        _write_atomic(path, _DRIVER_MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+def _load_driver(
+    path: Path,
+    callbacks: dict[Any, Any],
+    lines: Mapping[str, Callable[[Any], Any]] | None,
+    shape: tuple[int, int, int, frozenset[str]],
+) -> LineParser | None:
+    """The driver kept at ``path`` (:func:`line_parser`), with this parser's callbacks, or None:
+    no file, or one that is damaged (its checksum, its layout) or does not fit this parser (its
+    states, start and end, ignored terminals, rules): then :func:`line_parser` reads lark's
+    tables again and replaces the file. The file is unpickled, so it is trusted like the saved
+    parser beside it (:func:`grammar_source`): it lives in the user's own cache folder, written
+    by nothing but hhparse, and its checksum catches a damaged one. Its regexes are rebuilt from
+    their ``_sre`` code, which ``_sre`` validates."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(_DRIVER_MAGIC)
+    payload = data[head + 32 :]
+    if not data.startswith(_DRIVER_MAGIC) or hashlib.sha256(payload).digest() != data[head : head + 32]:
+        return None
+    try:
+        fits, actions, kept_rules, aliases, kept, lexer_terms, covers = pickle.loads(payload)
+        if fits != shape or len(actions) != shape[0] or len(lexer_terms) != shape[0]:
+            return None
+        by_key = {_rule_key(rule): rule for rule in callbacks}
+        rules: list[tuple[int, str, Any]] = []
+        alone: list[Callable[[Any], Any] | None] = []
+        for (length, origin, key), alias in zip(kept_rules, aliases, strict=True):
+            rule = by_key[key]  # (a KeyError: not this parser's)
+            callback = callbacks[rule]
+            if len(rule.expansion) != length or str(rule.origin.name) != origin:
+                return None
+            line = (lines or {}).get(alias) if isinstance(alias, str) else None
+            if alias is not None and (line is None or getattr(callback, "__name__", None) != alias):
+                return None
+            rules.append((length, origin, callback))
+            alone.append(line)
+        compile_ = importlib.import_module("_sre").compile
+        made: list[Term] = []
+        for name, main, prefix, needles, fast, guard_prefix, guard_needles in kept:
+            matcher = compile_(*main).match
+            made.append(
+                (
+                    name,
+                    matcher,
+                    prefix,
+                    needles,
+                    compile_(*fast).match if fast else None,
+                    guard_prefix,
+                    guard_needles,
+                )
+            )
+        terms = [None if numbers is None else [made[i] for i in numbers] for numbers in lexer_terms]
+        known = _covers()
+        if known is not None and isinstance(covers, dict):
+            known.update(covers)
+        return LineParser(actions, rules, terms, shape[3], shape[1], shape[2], alone)
+    except Exception:  # damaged or of another layout: read from lark again
+        return None
+
+
+def _parts(pattern: str | Any, flags: int, compiled: Any) -> Parts | None:
+    """``compiled`` (from ``pattern``, a regex or its parse, and ``flags``) as ``_sre.compile``
+    takes it — what ``re._compiler.compile`` passes it — or None when that does not rebuild an
+    equal regex (code, flags, groups: another Python's internals)."""
+    try:
+        sre_compile: Any = importlib.import_module("re._compiler")
+        engine: Any = importlib.import_module("_sre")
+        if isinstance(pattern, str):
+            text: str | None = pattern
+            parsed: Any = importlib.import_module("re._parser").parse(pattern, flags)
+        else:
+            text, parsed = None, pattern
+        code = [int(c) for c in sre_compile._code(parsed, flags)]  # (plain ints: its opcodes are named)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for k, i in groupindex.items():
+            indexgroup[i] = k
+        parts: Parts = (
+            text,
+            flags | parsed.state.flags,
+            code,
+            parsed.state.groups - 1,
+            groupindex,
+            tuple(indexgroup),
+        )
+        again = engine.compile(*parts)
+    except Exception:
+        return None
+    if again != compiled or again.groupindex != compiled.groupindex or again.groups != compiled.groups:
+        return None
+    return parts
 
 
 def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Term | None:
@@ -536,6 +768,34 @@ def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Te
     when the terminal may match or look past the end of its line (then the driver leaves its
     states to lark). ``with_fields``: the regex with its fields named, used when it is lark's
     regex with named groups."""
+    made = _line_term_kept(name, regex, with_fields, flags, False)
+    return made[0] if made is not None else None
+
+
+def _line_term_kept(
+    name: str, regex: str, with_fields: str | None, flags: int, keep: bool
+) -> tuple[Term, _TermParts | None] | None:
+    """:func:`_line_term`, with (when ``keep``) the term as the driver's file keeps it (None when
+    its regexes cannot be kept as ``_sre`` code)."""
+    made = _line_term_made(name, regex, with_fields, flags)
+    if made is None:
+        return None
+    term, source, fast_source = made
+    if not keep:
+        return term, None
+    name, compiled, prefix, needles, fast, guard_prefix, guard_needles = term
+    main = _parts(source, flags, getattr(compiled, "__self__", None))
+    fast_parts = _parts(fast_source, flags, getattr(fast, "__self__", None)) if fast is not None else None
+    if main is None or (fast is not None and fast_parts is None):
+        return term, None
+    return term, (name, main, prefix, needles, fast_parts, guard_prefix, guard_needles)
+
+
+def _line_term_made(
+    name: str, regex: str, with_fields: str | None, flags: int
+) -> tuple[Term, str, Any] | None:
+    """:func:`_line_term`, with the regex its ``match`` was compiled from and the parse its
+    ``fast`` was compiled from (or None)."""
     from re import _parser as sre_parse
 
     if with_fields is not None and _NAMED_GROUP.sub("(?:", with_fields) == regex:
@@ -552,7 +812,7 @@ def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Te
     if items[-1] != (_sre.LITERAL, 10) or not _within_line(items, True):
         return None
     if global_flags & re.IGNORECASE or _has_flags(items):  # literals would not be literal
-        return (name, compiled.match, "", (), None, "", ())
+        return (name, compiled.match, "", (), None, "", ()), regex, None
     prefix = _leading(items)[0]
     needles = _needles(items, prefix) or ()
     # ``(?=SHAPE)(?!OTHER | ...)``: a terminal ahead of shapes it used to lose to (the grammar's
@@ -566,17 +826,16 @@ def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Te
         guard_prefix, guard_needles = _leading(body)[0], _needles(body)
         if guard_prefix or guard_needles:
             try:
-                import importlib
-
                 sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
                 del parsed.data[lead]
                 parsed.width = None
                 fast = sre_compile.compile(parsed, flags)
             except Exception:  # another Python's internals: no fast path
-                return (name, compiled.match, prefix, needles, None, "", ())
+                return (name, compiled.match, prefix, needles, None, "", ()), regex, None
             if fast.groupindex == compiled.groupindex:
-                return (name, compiled.match, prefix, needles, fast.match, guard_prefix, guard_needles or ())
-    return (name, compiled.match, prefix, needles, None, "", ())
+                term = (name, compiled.match, prefix, needles, fast.match, guard_prefix, guard_needles or ())
+                return term, regex, parsed
+    return (name, compiled.match, prefix, needles, None, "", ()), regex, None
 
 
 # What a terminal's regex may match, read off its parse (``re._parser``): whether it stays within
