@@ -535,8 +535,6 @@ def line_parser(
                 return None
         actions.append(row)
     built: dict[str, Term | None] = {}
-    saved: dict[str, tuple[int, _TermParts | None]] = {}  # (number in the file, how it is kept)
-    lexer_terms: list[list[int] | None] = []
     terms: list[list[Term] | None] = []
     for state in range(n):
         basic = lexers[state]
@@ -551,36 +549,22 @@ def line_parser(
         # the scanner is the alternation of these terminals, in this order (checked, not assumed)
         joined = "|".join(f"(?P<{name}>{regex})" for name, regex in listed)
         state_terms: list[Term] | None = None
-        numbers: list[int] | None = None
         if plain and mres[0].pattern == joined:
-            state_terms, numbers = [], []
+            state_terms = []
             for name, regex in listed:
                 key = f"{name}\0{regex}\0{flags}"
                 if key not in built:
-                    made = _line_term_kept(name, regex, (fields or {}).get(name), flags, path is not None)
-                    built[key] = made[0] if made is not None else None
-                    saved[key] = (len(saved), made[1] if made is not None else None)
+                    built[key] = _line_term(name, regex, (fields or {}).get(name), flags)
                 term = built[key]
                 if term is None:
-                    state_terms = numbers = None
+                    state_terms = None
                     break
                 state_terms.append(term)
-                numbers.append(saved[key][0])
         terms.append(state_terms)
-        lexer_terms.append(numbers)
-    driver = LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone)
-    kept = [parts for _, parts in saved.values()]
-    if path is not None and all(parts is not None for parts in kept):
-        recipe = (
-            (n, int(start_state), int(end_state), ignore),
-            actions,
-            [(length, origin, key) for (length, origin, _), key in zip(rules, rule_keys, strict=True)],
-            aliases,
-            kept,
-            lexer_terms,
-            _covers(),
-        )
-        _save_driver(path, recipe)
+    args: list[Any] = [actions, rules, terms, ignore, int(start_state), int(end_state), alone]
+    driver = LineParser(*args)
+    if path is not None:
+        _save_driver(path, (n, int(start_state), int(end_state), ignore), args, rule_keys, aliases)
     return driver
 
 
@@ -588,16 +572,18 @@ def line_parser(
 # The driver's tables kept in the cache folder
 # ------------------------------------------------------------------------------------------
 
-#: The layout of a driver's file (its name also hashes this module's source: a change of how
-#: the tables are read off lark, or of what is kept, gets another file).
-_DRIVER_FORMAT = 1
+#: The layout of a driver's file (its name also hashes this module's source and the driver's:
+#: a change of how the tables are read off lark, or of what is kept, gets another file).
+_DRIVER_FORMAT = 2
 _DRIVER_MAGIC = b"hhparse driver tables\n"
 
 #: A compiled regex as ``_sre.compile`` takes it (``re._compiler.compile``'s last step): the
 #: pattern (None for one compiled from a parse), flags, code, groups, group index, index group.
 Parts = tuple[str | None, int, list[int], int, dict[str, int], tuple[str | None, ...]]
-#: A :data:`~hhparse.lalr.Term` as kept: its regexes as :data:`Parts`.
-_TermParts = tuple[str, Parts, str, tuple[str, ...], "Parts | None", str, tuple[str, ...]]
+
+#: Regexes compiled from a parse while the driver is read off lark (:func:`_compile_parsed`), with
+#: how ``_sre`` builds them: a regex compiled from its text is kept by its text (:func:`_parts`).
+_COMPILED: dict[int, tuple[re.Pattern[str], Parts]] = {}
 
 _SOURCE: bytes | None = None
 
@@ -660,20 +646,77 @@ def _driver_file(
     return Path(folder) / f"driver-{key.hexdigest()[:32]}.pickle"
 
 
-def _save_driver(path: Path, recipe: Any) -> None:
-    """Keep ``recipe`` at ``path``: the magic line, the SHA-256 of the pickle, the pickle."""
-    with contextlib.suppress(Exception):  # (something that does not pickle: no file, as without a cache)
-        payload = pickle.dumps(recipe, protocol=pickle.HIGHEST_PROTOCOL)
-        _write_atomic(path, _DRIVER_MAGIC + hashlib.sha256(payload).digest() + payload)
+def _save_driver(
+    path: Path, fits: tuple[int, int, int, frozenset[str]], args: list[Any], *named: Any
+) -> None:
+    """Keep the driver's arguments ``args`` (:class:`~hhparse.lalr.LineParser`'s) at ``path``:
+    the magic line, the SHA-256 of the pickle, the pickle. ``fits``: the parser's states, start,
+    end and ignored terminals, checked at load. The rules' callbacks and the line callbacks are
+    this process's objects: kept as ``named`` (each rule's :func:`_rule_key`, each line
+    callback's alias), looked up again at load. Regexes are kept as ``_sre`` code
+    (:class:`_Pickler`); anything that cannot be kept means no file, as without a cache."""
+    rule_keys, aliases = named
+    kept = list(args)
+    kept[1] = [(length, origin, key) for (length, origin, _), key in zip(args[1], rule_keys, strict=True)]
+    kept[6] = aliases
+    try:
+        out = io.BytesIO()
+        _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((fits, kept, _covers()))
+    except Exception:
+        return
+    finally:
+        _COMPILED.clear()
+    payload = out.getvalue()
+    _write_atomic(path, _DRIVER_MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a compiled regex (and its bound ``match``/``fullmatch``/... methods) as the
+    ``_sre`` code that rebuilds it (:func:`_regex`): unpickling then costs no regex parse or
+    compilation. A regex whose code cannot be had (:func:`_parts`) cannot be pickled."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, re.Pattern):
+            known = _COMPILED.get(id(obj))
+            parts = known[1] if known is not None and known[0] is obj else None
+            if parts is None and obj.pattern is not None:
+                parts = _parts(obj.pattern, obj.flags, obj)
+            if parts is None:
+                raise pickle.PicklingError("a regex compiled from a parse that was not kept")
+            return _regex, (parts,)
+        owner = getattr(obj, "__self__", None)
+        if isinstance(owner, re.Pattern) and type(obj) is _BOUND:
+            return getattr, (owner, str(getattr(obj, "__name__", "")))
+        return NotImplemented
+
+
+_BOUND = type(re.compile("").match)
+
+
+def _regex(parts: Parts) -> re.Pattern[str]:
+    """A regex from its ``_sre`` code (which ``_sre`` validates: bad code raises)."""
+    compiled: re.Pattern[str] = importlib.import_module("_sre").compile(*parts)
+    return compiled
+
+
+def _compile_parsed(parsed: Any, flags: int) -> re.Pattern[str]:
+    """``re._compiler.compile`` of a parse, with its ``_sre`` code kept for the driver's file
+    (:data:`_COMPILED`, when it rebuilds an equal regex)."""
+    sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
+    compiled: re.Pattern[str] = sre_compile.compile(parsed, flags)
+    parts = _parts(parsed, flags, compiled)
+    if parts is not None:
+        _COMPILED[id(compiled)] = (compiled, parts)
+    return compiled
 
 
 def _load_driver(
     path: Path,
     callbacks: dict[Any, Any],
     lines: Mapping[str, Callable[[Any], Any]] | None,
-    shape: tuple[int, int, int, frozenset[str]],
+    fits: tuple[int, int, int, frozenset[str]],
 ) -> LineParser | None:
-    """The driver kept at ``path`` (:func:`line_parser`), with this parser's callbacks, or None:
+    """The driver kept at ``path`` (:func:`_save_driver`), with this parser's callbacks, or None:
     no file, or one that is damaged (its checksum, its layout) or does not fit this parser (its
     states, start and end, ignored terminals, rules): then :func:`line_parser` reads lark's
     tables again and replaces the file. The file is unpickled, so it is trusted like the saved
@@ -690,13 +733,13 @@ def _load_driver(
     if not data.startswith(_DRIVER_MAGIC) or hashlib.sha256(payload).digest() != data[head : head + 32]:
         return None
     try:
-        fits, actions, kept_rules, aliases, kept, lexer_terms, covers = pickle.loads(payload)
-        if fits != shape or len(actions) != shape[0] or len(lexer_terms) != shape[0]:
+        kept_fits, args, covers = pickle.loads(payload)
+        if kept_fits != fits or len(args[0]) != fits[0] or len(args[2]) != fits[0]:
             return None
         by_key = {_rule_key(rule): rule for rule in callbacks}
         rules: list[tuple[int, str, Any]] = []
         alone: list[Callable[[Any], Any] | None] = []
-        for (length, origin, key), alias in zip(kept_rules, aliases, strict=True):
+        for (length, origin, key), alias in zip(args[1], args[6], strict=True):
             rule = by_key[key]  # (a KeyError: not this parser's)
             callback = callbacks[rule]
             if len(rule.expansion) != length or str(rule.origin.name) != origin:
@@ -706,26 +749,11 @@ def _load_driver(
                 return None
             rules.append((length, origin, callback))
             alone.append(line)
-        compile_ = importlib.import_module("_sre").compile
-        made: list[Term] = []
-        for name, main, prefix, needles, fast, guard_prefix, guard_needles in kept:
-            matcher = compile_(*main).match
-            made.append(
-                (
-                    name,
-                    matcher,
-                    prefix,
-                    needles,
-                    compile_(*fast).match if fast else None,
-                    guard_prefix,
-                    guard_needles,
-                )
-            )
-        terms = [None if numbers is None else [made[i] for i in numbers] for numbers in lexer_terms]
+        args[1], args[6] = rules, alone
         known = _covers()
         if known is not None and isinstance(covers, dict):
             known.update(covers)
-        return LineParser(actions, rules, terms, shape[3], shape[1], shape[2], alone)
+        return LineParser(*args)
     except Exception:  # damaged or of another layout: read from lark again
         return None
 
@@ -768,34 +796,6 @@ def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Te
     when the terminal may match or look past the end of its line (then the driver leaves its
     states to lark). ``with_fields``: the regex with its fields named, used when it is lark's
     regex with named groups."""
-    made = _line_term_kept(name, regex, with_fields, flags, False)
-    return made[0] if made is not None else None
-
-
-def _line_term_kept(
-    name: str, regex: str, with_fields: str | None, flags: int, keep: bool
-) -> tuple[Term, _TermParts | None] | None:
-    """:func:`_line_term`, with (when ``keep``) the term as the driver's file keeps it (None when
-    its regexes cannot be kept as ``_sre`` code)."""
-    made = _line_term_made(name, regex, with_fields, flags)
-    if made is None:
-        return None
-    term, source, fast_source = made
-    if not keep:
-        return term, None
-    name, compiled, prefix, needles, fast, guard_prefix, guard_needles = term
-    main = _parts(source, flags, getattr(compiled, "__self__", None))
-    fast_parts = _parts(fast_source, flags, getattr(fast, "__self__", None)) if fast is not None else None
-    if main is None or (fast is not None and fast_parts is None):
-        return term, None
-    return term, (name, main, prefix, needles, fast_parts, guard_prefix, guard_needles)
-
-
-def _line_term_made(
-    name: str, regex: str, with_fields: str | None, flags: int
-) -> tuple[Term, str, Any] | None:
-    """:func:`_line_term`, with the regex its ``match`` was compiled from and the parse its
-    ``fast`` was compiled from (or None)."""
     from re import _parser as sre_parse
 
     if with_fields is not None and _NAMED_GROUP.sub("(?:", with_fields) == regex:
@@ -812,7 +812,7 @@ def _line_term_made(
     if items[-1] != (_sre.LITERAL, 10) or not _within_line(items, True):
         return None
     if global_flags & re.IGNORECASE or _has_flags(items):  # literals would not be literal
-        return (name, compiled.match, "", (), None, "", ()), regex, None
+        return (name, compiled.match, "", (), None, "", ())
     prefix = _leading(items)[0]
     needles = _needles(items, prefix) or ()
     # ``(?=SHAPE)(?!OTHER | ...)``: a terminal ahead of shapes it used to lose to (the grammar's
@@ -826,16 +826,14 @@ def _line_term_made(
         guard_prefix, guard_needles = _leading(body)[0], _needles(body)
         if guard_prefix or guard_needles:
             try:
-                sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
                 del parsed.data[lead]
                 parsed.width = None
-                fast = sre_compile.compile(parsed, flags)
+                fast = _compile_parsed(parsed, flags)
             except Exception:  # another Python's internals: no fast path
-                return (name, compiled.match, prefix, needles, None, "", ()), regex, None
+                return (name, compiled.match, prefix, needles, None, "", ())
             if fast.groupindex == compiled.groupindex:
-                term = (name, compiled.match, prefix, needles, fast.match, guard_prefix, guard_needles or ())
-                return term, regex, parsed
-    return (name, compiled.match, prefix, needles, None, "", ()), regex, None
+                return (name, compiled.match, prefix, needles, fast.match, guard_prefix, guard_needles or ())
+    return (name, compiled.match, prefix, needles, None, "", ())
 
 
 # What a terminal's regex may match, read off its parse (``re._parser``): whether it stays within

@@ -5,6 +5,7 @@ never an error; an empty ``HHPARSE_CACHE_DIR`` turns the cache off."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -161,7 +162,7 @@ def _no_table_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("lark's tables were read: the driver's file was not used")
 
-    monkeypatch.setattr(larkglue, "_line_term_made", refuse)
+    monkeypatch.setattr(larkglue, "_line_term", refuse)
 
 
 def test_a_loaded_driver_is_the_driver_read_off_lark(
@@ -201,9 +202,7 @@ def _resign(data: bytes, payload: bytes) -> bytes:
     return data[:head] + hashlib.sha256(payload).digest() + payload
 
 
-@pytest.mark.parametrize(
-    "damage", ["empty", "half", "a byte", "another layout", "another parser's", "not ours"]
-)
+@pytest.mark.parametrize("damage", ["empty", "half", "a byte", "another layout", "not ours"])
 def test_a_damaged_driver_file_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None, damage: str
 ) -> None:
@@ -214,8 +213,6 @@ def test_a_damaged_driver_file_is_read_again(
     expected, tables = _read(), _driver_tables(parsing._DRIVER)
     (kept,) = tmp_path.glob("driver-*.pickle")
     whole = kept.read_bytes()
-    payload = whole[len(larkglue._DRIVER_MAGIC) + 32 :]
-    recipe = pickle.loads(payload)
     if damage == "empty":
         damaged = b""
     elif damage == "half":
@@ -223,10 +220,7 @@ def test_a_damaged_driver_file_is_read_again(
     elif damage == "a byte":  # the checksum no longer fits
         damaged = whole[:-100] + bytes([whole[-100] ^ 1]) + whole[-99:]
     elif damage == "another layout":  # checksum right, contents not
-        damaged = _resign(whole, pickle.dumps(recipe[:-1]))
-    elif damage == "another parser's":  # checksum right, another start state
-        n, start, end, ignore = recipe[0]
-        damaged = _resign(whole, pickle.dumps(((n, start + 1, end, ignore), *recipe[1:])))
+        damaged = _resign(whole, pickle.dumps((1, [2], 3)))
     else:
         damaged = b"not a driver's file at all"
     kept.write_bytes(damaged)
@@ -240,28 +234,47 @@ def test_a_damaged_driver_file_is_read_again(
         assert _driver_tables(parsing._DRIVER) == tables
 
 
-def test_invalid_regex_code_is_refused_not_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None
+@pytest.mark.parametrize("wrong", ["another parser's states", "invalid regex code"])
+def test_a_driver_file_that_does_not_fit_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None, wrong: str
 ) -> None:
-    """A file with a good checksum whose regex code is wrong (the engine checks every code it
-    is given) is read off lark again."""
-    import pickle
-
+    """A file with a good checksum that does not fit the parser beside it (another start
+    state), or whose regex code is wrong (``_sre`` checks every code it is given), is refused
+    and replaced, not run."""
     monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
     parsing.use_backend("driver")
     expected, tables = _read(), _driver_tables(parsing._DRIVER)
     (kept,) = tmp_path.glob("driver-*.pickle")
-    whole = kept.read_bytes()
-    recipe = list(pickle.loads(whole[len(larkglue._DRIVER_MAGIC) + 32 :]))
-    terms = [list(t) for t in recipe[4]]
-    main = list(terms[0][1])
-    main[2] = [c + 1000 for c in main[2]]  # no such opcodes
-    terms[0][1] = tuple(main)
-    recipe[4] = [tuple(t) for t in terms]
-    kept.write_bytes(_resign(whole, pickle.dumps(tuple(recipe))))
-    parsing.use_backend("driver")
+    kept.unlink()
+    with monkeypatch.context() as m:  # written wrong
+        if wrong == "invalid regex code":
+            parts = larkglue._parts
+
+            def bad_parts(*args: Any) -> Any:
+                got = parts(*args)
+                return got and (got[0], got[1], [c + 1000 for c in got[2]], *got[3:])
+
+            m.setattr(larkglue, "_parts", bad_parts)
+            with pytest.raises(RuntimeError):
+                larkglue._regex(bad_parts(r"a(?P<x>b)\n", 0, re.compile(r"a(?P<x>b)\n")))
+        else:
+            save = larkglue._save_driver
+
+            def wrong_start(path: Path, fits: Any, *rest: Any) -> None:
+                save(path, (fits[0], fits[1] + 1, *fits[2:]), *rest)
+
+            m.setattr(larkglue, "_save_driver", wrong_start)
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == tables
+    written = kept.read_bytes()
+    parsing.use_backend("driver")  # refused, read off lark again, the file replaced
     assert _driver_tables(parsing._DRIVER) == tables
     assert _read() == expected
+    assert kept.read_bytes() != written
+    with monkeypatch.context() as m:
+        _no_table_reading(m)
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == tables
 
 
 def test_another_grammar_or_driver_gets_another_file(
