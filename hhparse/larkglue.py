@@ -500,6 +500,7 @@ def line_parser(
     n = len(states)
     if set(states) != set(range(n)) or set(lexers) != set(range(n)):
         return None
+    _COMPILED.clear()  # (what an earlier build left: it kept no file)
     path = _driver_file(lark, fields, lines)
     if path is not None:
         loaded = _load_driver(path, callbacks, lines, (n, int(start_state), int(end_state), ignore))
@@ -565,6 +566,7 @@ def line_parser(
     driver = LineParser(*args)
     if path is not None:
         _save_driver(path, (n, int(start_state), int(end_state), ignore), args, rule_keys, aliases)
+    _COMPILED.clear()
     return driver
 
 
