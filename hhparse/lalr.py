@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-__all__ = ["END", "LineParser", "LineToken", "Rejected", "Term"]
+__all__ = ["END", "LineParser", "LineToken", "Rejected", "Shape", "Term"]
 
 #: The end-of-input terminal of lark's tables.
 END: Final = "$END"
@@ -40,6 +40,14 @@ cannot be of that terminal, so its regex is not tried. ``fast`` (or None) is the
 negative look-ahead for other shapes, which matches alike on a line that cannot be one of them:
 one that does not start with ``guard_prefix`` or holds none of ``guard_needles``. All are read off
 the regex itself (:func:`hhparse.larkglue.line_parser`)."""
+
+Shape = tuple[str, "Matcher | None", bool, tuple[str, ...]]
+"""One way a terminal's line may end (an alternative of its regex): (``prefix``, ``ends``,
+``empty``, ``needles``). ``prefix`` (or "") is text its lines start with; ``ends`` (None: any)
+matches each character its line may end with before the ``"\n"``; ``empty``: its line may be a
+``"\n"`` alone; ``needles`` (or none) texts of which its lines hold one. A line whose terminal
+matches is a line of one of its shapes (:func:`hhparse.larkglue._line_shapes` reads them off
+the regex)."""
 
 Callback = Callable[[list[Any]], Any]
 LineCallback = Callable[[Any], Any]
@@ -100,9 +108,21 @@ class _Entry:
         #: the terminal's number in the driver's dense tables, or -1 for one lark skips (set by
         #: :class:`_Lexer`: the loop reads it here instead of looking the name up in two dicts)
         self.id = -1
+        #: the one line of a terminal whose regex starts with a whole line (its prefix ends in
+        #: "\n": a line holds one "\n", its last), and that line's match, or "" and None:
+        #: that line is told by comparing texts, and its match is made once
+        self.line = ""
+        self.line_match: re.Match[str] | None = None
+        if prefix.endswith("\n"):
+            found = match(prefix)
+            if found is not None and found.end() == len(prefix):
+                self.line, self.line_match = prefix, found
+        self.term: Final = term
 
     def lexes(self, value: str) -> re.Match[str] | None:
         """The match of this terminal against the line ``value`` (None: not this terminal)."""
+        if self.line:
+            return self.line_match if value == self.line else None
         prefix = self.prefix
         if prefix and not value.startswith(prefix):
             return None
@@ -191,6 +211,71 @@ def _entries(terms: list[Term]) -> list[_Entry]:
     return out
 
 
+def _fits(shape: Shape, first: str, last: str) -> bool:
+    """Whether a line starting with ``first`` (or any, "") and ending with ``last`` before its
+    ``"\n"`` ("" for a line that is a ``"\n"`` alone) may be of ``shape``."""
+    prefix, ends, empty, _ = shape
+    if first and prefix and prefix[0] != first:
+        return False
+    if not last:
+        return empty
+    return ends is None or ends(last) is not None
+
+
+class _Group:
+    """The terminals tried on the lines starting with one character (or with none of the
+    characters the state's terminals start with: ``first`` ""), and, built when a line first
+    asks, those of them tried on its lines by the character they end with (``by_last``): a
+    terminal none of whose shapes (:data:`Shape`) may end so is left out, and one whose shapes
+    that may end so hold fewer texts than the whole terminal is tested for those only."""
+
+    def __init__(self, entries: list[_Entry], first: str, shapes: dict[str, tuple[Shape, ...]]) -> None:
+        self.entries: Final = entries
+        self.first: Final = first
+        self.shapes: Final = shapes
+        self.by_last: dict[str, list[_Entry]] = {}
+        #: an entry tested for fewer texts, by its terminal and those texts (made once)
+        self.narrowed: dict[tuple[str, tuple[str, ...]], _Entry] = {}
+
+    def for_last(self, last: str) -> list[_Entry]:
+        """The entries to try, in order, on a line ending with ``last`` ("" for none)."""
+        known = self.by_last.get(last)
+        if known is not None:
+            return known
+        if len(self.by_last) >= 1024:  # (a text of many different last characters: stay bounded)
+            self.by_last.clear()
+        out: list[_Entry] = []
+        terms = [e.term for e in self.entries]
+        for entry in self.entries:
+            shapes = self.shapes.get(entry.name)
+            if not shapes:
+                out.append(entry)
+                continue
+            fit = [s for s in shapes if _fits(s, self.first, last)]
+            if not fit:
+                continue
+            needles = tuple(sorted({n for s in fit for n in s[3]}))
+            if (
+                entry.line
+                or not all(s[3] for s in fit)
+                or (entry.needles and len(needles) >= len(entry.needles))
+            ):
+                out.append(entry)
+                continue
+            sub = self.narrowed.get((entry.name, needles))
+            if sub is None:
+                t = entry.term
+                others = {n for o in terms if o is not t for n in (*o[3], *o[6])}
+                sub = _Entry(
+                    (t[0], t[1], t[2], needles, t[4], t[5], t[6]), _cover(needles, others), entry.guard_cover
+                )
+                sub.id = entry.id
+                self.narrowed[(entry.name, needles)] = sub
+            out.append(sub)
+        self.by_last[last] = out
+        return out
+
+
 def _covered(value: str, cover: tuple[str, ...]) -> bool:
     """Whether ``value`` holds one of ``cover`` (no cover: it may hold any needle)."""
     return not cover or any(text in value for text in cover)
@@ -200,7 +285,13 @@ class _Lexer:
     """One lexer state's terminals in lark's order, grouped by the first character a line must
     have for each (terminals with no fixed start are in every group), with their covers."""
 
-    def __init__(self, terms: list[Term], ids: dict[str, int], ignore: frozenset[str]) -> None:
+    def __init__(
+        self,
+        terms: list[Term],
+        ids: dict[str, int],
+        ignore: frozenset[str],
+        shapes: dict[str, tuple[Shape, ...]],
+    ) -> None:
         firsts = {t[2][0] for t in terms if t[2]}
         self.by_first: dict[str, list[_Entry]] = {
             c: _entries([t for t in terms if not t[2] or t[2][0] == c]) for c in firsts
@@ -209,6 +300,38 @@ class _Lexer:
         for group in [*self.by_first.values(), self.other]:
             for entry in group:
                 entry.id = -1 if entry.name in ignore else ids[entry.name]
+        self.groups: Final = {c: _Group(group, c, shapes) for c, group in self.by_first.items()}
+        self.rest: Final = _Group(self.other, "", shapes)
+        #: the entries of a line by its first and last characters when both are ASCII, by their
+        #: codes (``rows[first][last]``, "\n" for a line that is one): two list indexes a line
+        #: where the groups' look-ups would take two dict look-ups; filled as lines ask
+        self.rows: Final[list[list[list[_Entry] | None] | None]] = [None] * ASCII
+
+    def entries(self, value: str) -> list[_Entry]:
+        """The entries to try, in order, on the line ``value`` (its "\n" included)."""
+        first = ord(value[0])
+        last = ord(value[-2]) if len(value) >= 2 else 10
+        if first < ASCII and last < ASCII:
+            row = self.rows[first]
+            if row is None:
+                row = [None] * ASCII
+                self.rows[first] = row
+            known = row[last]
+            if known is not None:
+                return known
+        group = self.groups.get(value[0])
+        if group is None:
+            group = self.rest
+        out = group.for_last(value[-2] if len(value) >= 2 else "")
+        if first < ASCII and last < ASCII:
+            row = self.rows[first]
+            assert row is not None
+            row[last] = out
+        return out
+
+
+#: Characters below this code are looked up by list index (:attr:`_Lexer.rows`).
+ASCII: Final = 128
 
 
 #: The dense tables' empty cell: no action for that symbol in that state.
@@ -250,6 +373,7 @@ class LineParser:
         start: int,
         end: int,
         lines: list[LineCallback | None] | None = None,
+        shapes: dict[str, tuple[Shape, ...]] | None = None,
     ) -> None:
         self.actions = actions
         self.rules = rules
@@ -283,18 +407,42 @@ class LineParser:
         self._rules: Final[list[tuple[int, int, Callback, LineCallback | None]]] = [
             (n, ids[o], cb, f) for (n, o, cb), f in zip(rules, alone, strict=True)
         ]
-        self._lexers: list[_Lexer | None] = [None if t is None else _Lexer(t, ids, ignore) for t in lexers]
+        self.shapes: Final[dict[str, tuple[Shape, ...]]] = dict(shapes or {})
+        # states with the same terminals in the same order lex alike: one lexer for them all
+        made: dict[tuple[str, ...], _Lexer] = {}
+        self._lexers: list[_Lexer | None] = []
+        for t in lexers:
+            if t is None:
+                self._lexers.append(None)
+                continue
+            key = tuple(term[0] for term in t)
+            if key not in made:
+                made[key] = _Lexer(t, ids, ignore, self.shapes)
+            self._lexers.append(made[key])
+        # a state reached by shifting a line whose every action is one reduction by a rule of
+        # a line callback: that reduction is made at once (:meth:`parse`), else -1
+        self._at_once: Final[list[int]] = []
+        for row in actions:
+            kinds = set(row.values())
+            only = next(iter(kinds)) if len(kinds) == 1 else 0
+            self._at_once.append(~only if only < 0 and self._rules[~only][3] is not None else -1)
 
     def parse(self, text: str) -> Any:
         """The value of the start rule's callback for ``text``; raises :class:`Rejected`."""
         lexers = self._lexers
+        table = self._table
+        at_once = self._at_once
+        rules = self._rules
         states: list[int] = [self.start]
         values: list[Any] = []
         pos = 0
         line = 1
         size = len(text)
+        # the state whose lexer reads the next line: the top of the stack, or the state a line
+        # was shifted to and reduced from at once (lark lexes the next line in that state, then
+        # makes the reduction that state makes whatever comes, then takes the line)
+        state = self.start
         while pos < size:
-            state = states[-1]
             eol = text.find("\n", pos) + 1
             if not eol:  # every terminal ends its line with "\n"
                 raise Rejected
@@ -303,9 +451,7 @@ class LineParser:
             lexer = lexers[state]
             if lexer is None:
                 raise Rejected
-            terms = lexer.by_first.get(value[0])
-            if terms is None:
-                terms = lexer.other
+            terms = lexer.entries(value)
             m: re.Match[str] | None = None
             found: _Entry | None = None
             for entry in terms:
@@ -315,9 +461,31 @@ class LineParser:
                     break
             if found is None:
                 raise Rejected
-            if found.id >= 0:
-                self._feed(states, values, found.id, LineToken(found.name, value, line, m))
+            kind = found.id
+            if kind >= 0:
+                if table[state][kind] == NO_ACTION:
+                    raise Rejected
+                action = table[states[-1]][kind]
+                rule = at_once[action] if 0 <= action < NO_ACTION else -1
+                if rule >= 0:
+                    # shift, then reduce ``items: items LINE`` by the line's callback
+                    _, origin, _, alone = rules[rule]
+                    assert alone is not None
+                    values.pop()
+                    states.pop()
+                    result = alone(LineToken(found.name, value, line, m))
+                    goto = table[states[-1]][origin]
+                    if goto == NO_ACTION or goto < 0:
+                        raise Rejected
+                    states.append(goto)
+                    values.append(result)
+                    state = action
+                else:
+                    self._feed(states, values, kind, LineToken(found.name, value, line, m))
+                    state = states[-1]
             line += 1
+        if table[state][self._end_id] == NO_ACTION:
+            raise Rejected
         return self._feed(states, values, self._end_id, None)
 
     def _feed(self, states: list[int], values: list[Any], kind: int, token: LineToken | None) -> Any:

@@ -8,6 +8,7 @@ early, a lark built with a post-lexer — rejected or refused, never read differ
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from hhparse.lalr import MANY, LineParser, LineToken, Rejected, _cover
-from hhparse.larkglue import _line_term, line_parser, make_parser
+from hhparse.larkglue import _line_shapes, _line_term, line_parser, make_parser
 
 GRAMMAR = r"""
 start: head items END
@@ -327,6 +328,9 @@ def test_a_terminal_that_may_span_lines_leaves_its_states_to_lark() -> None:
         (r"[^\n]+ (?:leaves|joins the table)\n", "", ("joins the table", "leaves")),
         (r"x(?:abc)+y\n", "x", ("abc",)),
         (r"(?i:abc)\n", "", ()),
+        # a text every text of a choice holds is tested once instead of them
+        (r"[^\n]+ for (?:eliminating|splitting the elimination of) [^\n]+\n", "", ("eliminati",)),
+        (r"[^\n]+ (?:is connected|is disconnected)\n", "", ("connected",)),
     ],
 )
 def test_the_texts_a_line_must_hold_are_read_off_the_regex(
@@ -412,3 +416,81 @@ def test_every_line_rule_of_the_product_is_called_with_its_token_alone() -> None
     for (length, _, callback), line in zip(driver.rules, driver.lines, strict=True):
         if line is not None:
             assert length == 2 and line.__name__ == f"read_{callback.__name__}"
+
+
+def _ends(regex: str) -> list[tuple[str, str, bool, tuple[str, ...]]]:
+    """The shapes of ``regex``, each with the characters of a small alphabet it may end with."""
+    return [
+        (prefix, "".join(c for c in 'abcs]).0129!"' if ends is None or ends(c)), empty, needles)
+        for prefix, ends, empty, needles in _line_shapes(regex, 0)
+    ]
+
+
+def test_the_ways_a_line_may_end_are_read_off_the_regex() -> None:
+    """Each alternative that decides how the line ends is a shape with its last characters
+    and its texts; a look-ahead reading the whole line says what the line is; what cannot be
+    told apart is any character."""
+    assert _ends(r"(?P<name>[^\n]+): folds(?: \[(?P<c>[a-z]+)\])?\n") == [("", "s]", False, (": folds",))]
+    assert _ends(r"[^\n]+ (?:has returned|sits out|joins #\d+|says [^\n]*|is a|asks)\n") == [
+        ("", "", False, (" has returned",)),
+        ("", "", False, (" sits out",)),
+        ("", "0129", False, (" joins #",)),
+        ("", 'abcs]).0129!"', False, (" says ",)),
+        ("", "a", False, (" is a",)),
+        ("", "s", False, (" asks",)),
+    ]
+    # [^\n]* at the end may be empty: then the line ends with what comes before it
+    assert _ends(r"x(?:ab)*\n") == [("x", "b", False, ("x",))]
+    assert _ends(r"(?=\*\*\* (?P<n>[A-Z]+) \[[^\n]*\]\n)(?!a\n)[^\n]*\n")[0][1] == "]"
+    assert _ends(r"\n") == [("", "", True, ())]
+    assert _line_shapes(r"(?i:ab)\n", 0) == ()
+
+
+_LINE_PIECES = st.sampled_from(
+    ["a", "b", "c", "s", " ", ": ", "folds", "]", "[a", ")", "0", "9", "!", "is ", '"']
+)
+_SHAPED = [
+    r"(?P<n>[^\n]+): folds(?: \[[a-c ]+\])?\n",
+    r"[^\n]+ (?:is a|sits b|joins #\d+|says [^\n]*|: is c\))\n",
+    r"(?=[^\n]*(?<=s|\))\n)(?:[^\n]+ (?:is a|folds)|a[^\n]*\))\n",
+    r"(?=(?P<x>[a-c]+) [0-9]+\n)(?![^\n]*9\n)[^\n]*\n",
+    r"a(?:b|c)*\n",
+    r"[^\n]*?(?:\]|!|\d)\n",
+    r"(?:a|b: )?[^\n]*\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE_PIECES, max_size=8).map(lambda p: "".join(p) + "\n"))
+def test_a_line_a_terminal_matches_is_one_of_its_shapes(line: str) -> None:
+    """Whatever the line, a terminal's regex matching it means one of its shapes fits its first
+    and last characters and the line holds one of that shape's texts (the driver leaves the
+    terminal out, or tests only those texts, on a line no shape fits)."""
+    from hhparse.lalr import _fits
+
+    for regex in _SHAPED:
+        shapes = _line_shapes(regex, 0)
+        assert shapes
+        m = re.match(regex, line)
+        if m is None:
+            continue
+        last = line[-2] if len(line) >= 2 else ""
+        fit = [s for s in shapes if _fits(s, line[0], last)]
+        assert fit, (regex, line)
+        assert any(not s[3] or any(n in line for n in s[3]) for s in fit), (regex, line)
+
+
+def test_a_whole_line_terminal_is_told_by_its_text() -> None:
+    """A terminal that is one whole line is told by comparing texts, with the match its regex
+    makes of that line (made once)."""
+    from hhparse.lalr import _Entry
+
+    term = _line_term("T", r"\*\*\* HOLE CARDS \*\*\*\n", None, 0)
+    assert term is not None
+    entry = _Entry(term, (), ())
+    assert entry.line == "*** HOLE CARDS ***\n"
+    m = entry.lexes("*** HOLE CARDS ***\n")
+    assert m is not None and m.group(0) == "*** HOLE CARDS ***\n" and m.span() == (0, 19)
+    assert entry.lexes("*** HOLE CARDS *** [x]\n") is None and entry.lexes("x\n") is None
+    other = _line_term("U", r"\*\*\* (?:FIRST )?SHOW DOWN \*\*\*\n", None, 0)
+    assert other is not None and _Entry(other, (), ()).line == ""
