@@ -465,24 +465,30 @@ class LineParser:
             if kind >= 0:
                 if table[state][kind] == NO_ACTION:
                     raise Rejected
+                token = LineToken(found.name, value, line, m)
                 action = table[states[-1]][kind]
-                rule = at_once[action] if 0 <= action < NO_ACTION else -1
+                if not 0 <= action < NO_ACTION:  # reductions first (lark's ``feed_token``)
+                    self._feed(states, values, kind, token)
+                    action = states.pop()
+                    values.pop()
+                rule = at_once[action]
                 if rule >= 0:
-                    # shift, then reduce ``items: items LINE`` by the line's callback
+                    # the shift to ``action``, then its reduction ``items: items LINE`` by the
+                    # line's callback, without the token and the state on the stacks
                     _, origin, _, alone = rules[rule]
                     assert alone is not None
                     values.pop()
                     states.pop()
-                    result = alone(LineToken(found.name, value, line, m))
+                    result = alone(token)
                     goto = table[states[-1]][origin]
                     if goto == NO_ACTION or goto < 0:
                         raise Rejected
                     states.append(goto)
                     values.append(result)
-                    state = action
                 else:
-                    self._feed(states, values, kind, LineToken(found.name, value, line, m))
-                    state = states[-1]
+                    states.append(action)
+                    values.append(token)
+                state = action
             line += 1
         if table[state][self._end_id] == NO_ACTION:
             raise Rejected

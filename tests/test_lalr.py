@@ -140,6 +140,24 @@ def test_line_callbacks_are_called_without_children_as_lark_calls_the_rules(text
     assert calls == lark_calls
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["head 1", "ab 2", "what!", "end", "", "x 1", "AB", "head 2"]), max_size=8))
+def test_a_line_reduced_at_once_reads_as_lark_reads(lines: list[str]) -> None:
+    """A line whose state reduces it whatever comes next is reduced by its callback at once
+    (the next line still lexed in that state, as lark lexes it): on any text the driver takes,
+    the same calls in the same order and the same result as lark; what lark refuses it refuses."""
+    rec = AloneRecorder()
+    lark = make_parser(GRAMMAR, rec, cython=False)
+    driver = line_parser(lark, lines={"item": rec.read_item, "other": rec.read_other})
+    assert driver is not None and any(rule >= 0 for rule in driver._at_once)
+    text = "".join(line + "\n" for line in lines)
+    expected, lark_calls, got, calls = _both(text, (rec, lark, driver))
+    if isinstance(expected, type):
+        assert got is Rejected
+    else:
+        assert got == expected and calls == lark_calls
+
+
 def test_a_line_callback_is_only_for_a_rule_of_two_symbols() -> None:
     rec = Recorder()
     driver = line_parser(make_parser(GRAMMAR, rec, cython=False))
