@@ -93,8 +93,13 @@ class _Entry:
     guard needles, and its one needle apart (``needle``: most terminals have exactly one, tested
     without a loop)."""
 
-    def __init__(self, term: Term, cover: tuple[str, ...], guard_cover: tuple[str, ...]) -> None:
+    def __init__(
+        self, term: Term, cover: tuple[str, ...], guard_cover: tuple[str, ...], unguarded: bool = False
+    ) -> None:
         name, match, prefix, needles, fast, guard_prefix, guard_needles = term
+        #: the lines this entry is tried on cannot be any of the shapes ``fast`` leaves out (see
+        #: :meth:`_Group.for_last`): ``fast`` is used without testing them
+        self.unguarded: Final = unguarded and fast is not None
         self.name: Final = name
         self.match: Final = match
         self.prefix: Final = prefix
@@ -136,6 +141,9 @@ class _Entry:
             if not _holds(value, self.needles):
                 return None
         fast = self.fast
+        if self.unguarded:
+            assert fast is not None
+            return fast(value)
         if fast is not None and (
             (self.guard_prefix and not value.startswith(self.guard_prefix))
             or (
@@ -229,13 +237,21 @@ class _Group:
     terminal none of whose shapes (:data:`Shape`) may end so is left out, and one whose shapes
     that may end so hold fewer texts than the whole terminal is tested for those only."""
 
-    def __init__(self, entries: list[_Entry], first: str, shapes: dict[str, tuple[Shape, ...]]) -> None:
+    def __init__(
+        self,
+        entries: list[_Entry],
+        first: str,
+        shapes: dict[str, tuple[Shape, ...]],
+        guards: dict[str, tuple[Shape, ...]],
+    ) -> None:
         self.entries: Final = entries
         self.first: Final = first
         self.shapes: Final = shapes
+        self.guards: Final = guards
         self.by_last: dict[str, list[_Entry]] = {}
-        #: an entry tested for fewer texts, by its terminal and those texts (made once)
-        self.narrowed: dict[tuple[str, tuple[str, ...]], _Entry] = {}
+        #: an entry tested for fewer texts, by its terminal, those texts, its guard's texts and
+        #: whether it is unguarded (made once)
+        self.narrowed: dict[tuple[str, tuple[str, ...], tuple[str, ...], bool], _Entry] = {}
 
     def for_last(self, last: str) -> list[_Entry]:
         """The entries to try, in order, on a line ending with ``last`` ("" for none)."""
@@ -247,30 +263,39 @@ class _Group:
         out: list[_Entry] = []
         terms = [e.term for e in self.entries]
         for entry in self.entries:
+            t = entry.term
+            needles, guard_needles, unguarded = t[3], t[6], False
             shapes = self.shapes.get(entry.name)
-            if not shapes:
+            if shapes:
+                fit = [s for s in shapes if _fits(s, self.first, last)]
+                if not fit:
+                    continue
+                narrow = tuple(sorted({n for s in fit for n in s[3]}))
+                if all(s[3] for s in fit) and (not needles or len(narrow) < len(needles)):
+                    needles = narrow
+            guards = self.guards.get(entry.name)
+            if guards and entry.fast is not None:
+                fit = [s for s in guards if _fits(s, self.first, last)]
+                narrow = tuple(sorted({n for s in fit for n in s[3]}))
+                if not fit:
+                    unguarded = True
+                elif all(s[3] for s in fit) and (not guard_needles or len(narrow) < len(guard_needles)):
+                    guard_needles = narrow
+            if entry.line or (needles is t[3] and guard_needles is t[6] and not unguarded):
                 out.append(entry)
                 continue
-            fit = [s for s in shapes if _fits(s, self.first, last)]
-            if not fit:
-                continue
-            needles = tuple(sorted({n for s in fit for n in s[3]}))
-            if (
-                entry.line
-                or not all(s[3] for s in fit)
-                or (entry.needles and len(needles) >= len(entry.needles))
-            ):
-                out.append(entry)
-                continue
-            sub = self.narrowed.get((entry.name, needles))
+            key = (entry.name, needles, guard_needles, unguarded)
+            sub = self.narrowed.get(key)
             if sub is None:
-                t = entry.term
                 others = {n for o in terms if o is not t for n in (*o[3], *o[6])}
                 sub = _Entry(
-                    (t[0], t[1], t[2], needles, t[4], t[5], t[6]), _cover(needles, others), entry.guard_cover
+                    (t[0], t[1], t[2], needles, t[4], t[5], guard_needles),
+                    _cover(needles, others),
+                    _cover(guard_needles, others),
+                    unguarded,
                 )
                 sub.id = entry.id
-                self.narrowed[(entry.name, needles)] = sub
+                self.narrowed[key] = sub
             out.append(sub)
         self.by_last[last] = out
         return out
@@ -291,6 +316,7 @@ class _Lexer:
         ids: dict[str, int],
         ignore: frozenset[str],
         shapes: dict[str, tuple[Shape, ...]],
+        guards: dict[str, tuple[Shape, ...]],
     ) -> None:
         firsts = {t[2][0] for t in terms if t[2]}
         self.by_first: dict[str, list[_Entry]] = {
@@ -300,8 +326,8 @@ class _Lexer:
         for group in [*self.by_first.values(), self.other]:
             for entry in group:
                 entry.id = -1 if entry.name in ignore else ids[entry.name]
-        self.groups: Final = {c: _Group(group, c, shapes) for c, group in self.by_first.items()}
-        self.rest: Final = _Group(self.other, "", shapes)
+        self.groups: Final = {c: _Group(group, c, shapes, guards) for c, group in self.by_first.items()}
+        self.rest: Final = _Group(self.other, "", shapes, guards)
         #: the entries of a line by its first and last characters when both are ASCII, by their
         #: codes (``rows[first][last]``, "\n" for a line that is one): two list indexes a line
         #: where the groups' look-ups would take two dict look-ups; filled as lines ask
@@ -374,6 +400,7 @@ class LineParser:
         end: int,
         lines: list[LineCallback | None] | None = None,
         shapes: dict[str, tuple[Shape, ...]] | None = None,
+        guards: dict[str, tuple[Shape, ...]] | None = None,
     ) -> None:
         self.actions = actions
         self.rules = rules
@@ -408,6 +435,7 @@ class LineParser:
             (n, ids[o], cb, f) for (n, o, cb), f in zip(rules, alone, strict=True)
         ]
         self.shapes: Final[dict[str, tuple[Shape, ...]]] = dict(shapes or {})
+        self.guards: Final[dict[str, tuple[Shape, ...]]] = dict(guards or {})
         # states with the same terminals in the same order lex alike: one lexer for them all
         made: dict[tuple[str, ...], _Lexer] = {}
         self._lexers: list[_Lexer | None] = []
@@ -417,7 +445,7 @@ class LineParser:
                 continue
             key = tuple(term[0] for term in t)
             if key not in made:
-                made[key] = _Lexer(t, ids, ignore, self.shapes)
+                made[key] = _Lexer(t, ids, ignore, self.shapes, self.guards)
             self._lexers.append(made[key])
         # a state reached by shifting a line whose every action is one reduction by a rule of
         # a line callback: that reduction is made at once (:meth:`parse`), else -1

@@ -503,6 +503,7 @@ def line_parser(
         actions.append(row)
     built: dict[str, Term | None] = {}
     shapes: dict[str, tuple[Shape, ...]] = {}
+    guards: dict[str, tuple[Shape, ...]] = {}
     terms: list[list[Term] | None] = []
     for state in range(n):
         basic = lexers[state]
@@ -525,13 +526,14 @@ def line_parser(
                     built[key] = _line_term(name, regex, (fields or {}).get(name), flags)
                     if built[key] is not None and name not in shapes:
                         shapes[name] = _line_shapes(regex, flags)
+                        guards[name] = _guard_shapes(regex, flags)
                 term = built[key]
                 if term is None:
                     state_terms = None
                     break
                 state_terms.append(term)
         terms.append(state_terms)
-    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone, shapes)
+    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone, shapes, guards)
 
 
 def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Term | None:
@@ -615,9 +617,50 @@ def _line_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
         if ahead[-1:] != [(_sre.LITERAL, 10)] or not _within_line(ahead, True):
             break
         items = ahead
-    bodies = _open_ends(items[:-1])
-    if bodies is None:
+    return _shapes_of(parsed.state, [items], flags)
+
+
+def _guard_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
+    """The shapes (:func:`_line_shapes`) of the lines a terminal's negative look-ahead refuses
+    (``(?=SHAPE)(?!OTHER\n | ...)``: the grammar's terminals ahead of shapes they used to lose
+    to), or none when they cannot be read off the regex.
+
+    Why: the driver matches a line with the regex without that look-ahead (``fast``) where the
+    line cannot be one of those shapes; a line none of whose shapes may end as it ends is not
+    tested for their texts at all, and otherwise only for the texts of those that may."""
+    from re import _parser as sre_parse
+
+    try:
+        parsed = sre_parse.parse(regex, flags)
+    except re.error:
         return ()
+    items = list(parsed)
+    if parsed.state.flags & re.IGNORECASE or _has_flags(items):
+        return ()
+    lead = 0
+    while lead < len(items) and items[lead][0] is _sre.ASSERT and items[lead][1][0] == 1:
+        lead += 1
+    if lead >= len(items) or items[lead][0] is not _sre.ASSERT_NOT or items[lead][1][0] != 1:
+        return ()
+    body = list(items[lead][1][1])
+    if not _within_line(body, True):
+        return ()
+    lines = _open_ends(body)  # one sequence per shape, each up to its line's "\n"
+    if lines is None or any(line[-1:] != [(_sre.LITERAL, 10)] for line in lines):
+        return ()
+    return _shapes_of(parsed.state, lines, flags)
+
+
+def _shapes_of(state: Any, lines: list[list[Any]], flags: int) -> tuple[Shape, ...]:
+    """The shapes of ``lines``: sequences that each match a whole line, its "\n" last."""
+    from re import _parser as sre_parse
+
+    bodies: list[list[Any]] = []
+    for line in lines:
+        opened = _open_ends(line[:-1])
+        if opened is None or len(bodies) + len(opened) > _MAX_SHAPES:
+            return ()
+        bodies.extend(opened)
     out: list[Shape] = []
     for body in bodies:
         chars, empty = _last_chars(body)
@@ -629,9 +672,9 @@ def _line_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
                 import importlib
 
                 sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
-                alts = [sre_parse.SubPattern(parsed.state, [c]) for c in chars]
+                alts = [sre_parse.SubPattern(state, [c]) for c in chars]
                 ends = sre_compile.compile(
-                    sre_parse.SubPattern(parsed.state, [(_sre.BRANCH, (None, alts))]), flags
+                    sre_parse.SubPattern(state, [(_sre.BRANCH, (None, alts))]), flags
                 ).fullmatch
             except Exception:  # another Python's internals: any last character
                 ends = None
