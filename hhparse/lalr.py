@@ -434,6 +434,9 @@ class LineParser:
         self._rules: Final[list[tuple[int, int, Callback, LineCallback | None]]] = [
             (n, ids[o], cb, f) for (n, o, cb), f in zip(rules, alone, strict=True)
         ]
+        #: whether the line callbacks of the reductions made at once are lent one token, refilled
+        #: for each line (they keep nothing of it but what they read: the line callback's promise)
+        self.lend = True
         self.shapes: Final[dict[str, tuple[Shape, ...]]] = dict(shapes or {})
         self.guards: Final[dict[str, tuple[Shape, ...]]] = dict(guards or {})
         # states with the same terminals in the same order lex alike: one lexer for them all
@@ -460,7 +463,6 @@ class LineParser:
         lexers = self._lexers
         table = self._table
         at_once = self._at_once
-        rules = self._rules
         states: list[int] = [self.start]
         values: list[Any] = []
         pos = 0
@@ -470,6 +472,10 @@ class LineParser:
         # was shifted to and reduced from at once (lark lexes the next line in that state, then
         # makes the reduction that state makes whatever comes, then takes the line)
         state = self.start
+        # the token lent to the line callbacks of the reductions made at once (refilled for each
+        # line: a line callback keeps none of its token but what it reads), or None to make one
+        # a line (``lend`` False)
+        scratch: LineToken | None = LineToken("", "", 0) if self.lend else None
         while pos < size:
             eol = text.find("\n", pos) + 1
             if not eol:  # every terminal ends its line with "\n"
@@ -493,34 +499,45 @@ class LineParser:
             if kind >= 0:
                 if table[state][kind] == NO_ACTION:
                     raise Rejected
-                token = LineToken(found.name, value, line, m)
                 action = table[states[-1]][kind]
-                if not 0 <= action < NO_ACTION:  # reductions first (lark's ``feed_token``)
-                    self._feed(states, values, kind, token)
-                    action = states.pop()
-                    values.pop()
-                rule = at_once[action]
-                if rule >= 0:
-                    # the shift to ``action``, then its reduction ``items: items LINE`` by the
-                    # line's callback, without the token and the state on the stacks
-                    _, origin, _, alone = rules[rule]
-                    assert alone is not None
-                    values.pop()
-                    states.pop()
-                    result = alone(token)
-                    goto = table[states[-1]][origin]
-                    if goto == NO_ACTION or goto < 0:
-                        raise Rejected
-                    states.append(goto)
-                    values.append(result)
+                if 0 <= action < NO_ACTION and at_once[action] >= 0 and scratch is not None:
+                    # the shift and the reduction of nearly every line: the token lent
+                    scratch.type = found.name
+                    scratch.value = value
+                    scratch.line = line
+                    scratch.match = m
+                    self._reduce_at_once(states, values, at_once[action], scratch)
                 else:
-                    states.append(action)
-                    values.append(token)
+                    token = LineToken(found.name, value, line, m)
+                    if not 0 <= action < NO_ACTION:  # reductions first (lark's ``feed_token``)
+                        self._feed(states, values, kind, token)
+                        action = states.pop()
+                        values.pop()
+                    if at_once[action] >= 0:
+                        self._reduce_at_once(states, values, at_once[action], token)
+                    else:
+                        states.append(action)
+                        values.append(token)
                 state = action
             line += 1
         if table[state][self._end_id] == NO_ACTION:
             raise Rejected
         return self._feed(states, values, self._end_id, None)
+
+    def _reduce_at_once(self, states: list[int], values: list[Any], rule: int, token: LineToken) -> None:
+        """The shift of ``token`` to a state that reduces by ``rule`` (``items: items LINE``,
+        with a line callback) whatever comes, and that reduction: the line's callback called
+        with the token, without the token and that state on the stacks."""
+        _, origin, _, alone = self._rules[rule]
+        assert alone is not None
+        values.pop()
+        states.pop()
+        result = alone(token)
+        goto = self._table[states[-1]][origin]
+        if goto == NO_ACTION or goto < 0:
+            raise Rejected
+        states.append(goto)
+        values.append(result)
 
     def _feed(self, states: list[int], values: list[Any], kind: int, token: LineToken | None) -> Any:
         """Shift ``token`` (of terminal number ``kind``) after the reductions it calls for

@@ -253,6 +253,26 @@ def test_the_driver_takes_the_terminal_lark_takes_by_how_a_line_ends(corpus_dir:
     assert narrowed > 10_000
 
 
+def test_a_token_lent_to_every_line_reads_as_a_token_of_its_own(corpus_dir: Path) -> None:
+    """The driver lends the line callbacks of its reductions made at once one token, refilled
+    for each line (``LineParser.lend``): that holds while the builder keeps nothing of a line's
+    token but what it reads. Every hand of the corpus and the sample histories reads the same
+    with a token of its own a line."""
+    from hhparse import parsing
+
+    parsing.use_backend("driver")
+    driver = parsing._DRIVER
+    assert driver is not None and driver.lend
+    paths = [*sorted(corpus_dir.rglob("*.txt")), *sorted((REPO / "sample_histories").glob("*.txt"))]
+    lent = [repr(r) for path in paths for r in parsing.parse_path(path)]
+    driver.lend = False
+    try:
+        own = [repr(r) for path in paths for r in parsing.parse_path(path)]
+    finally:
+        driver.lend = True
+    assert len(lent) > 1_000 and lent == own
+
+
 def test_every_amount_the_memo_holds_is_an_amount_of_the_grammar(corpus_dir: Path) -> None:
     """A seat line's stack (and bounty) found in the amount memo is taken for an ``AMT`` without
     matching it again (``_Builder._seat``): that holds only while every text the memo keeps is
