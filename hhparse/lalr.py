@@ -381,7 +381,23 @@ class LineParser:
     ``lines[i]`` (or None) is a callback of ``rules[i]``, a rule of two symbols whose own
     callback never reads its first child (a line after the lines before it), that takes the
     line's token alone and returns what the rule's callback returns: the driver calls it
-    without building the children list, one list less a line.
+    without building the children list, one list less a line. A line callback keeps nothing of
+    its token but what it reads: the driver lends the same token, refilled, to every line it
+    reduces at once (``lend``; below).
+
+    A line shifted to a state whose every action is one reduction by a rule with a line
+    callback (``items: items LINE``) is reduced at once, without its token and that state on
+    the stacks: lark would make that reduction whatever the next line is, after lexing it in
+    that state, so the driver lexes the next line in that state too, and refuses what that
+    state has no action for, as lark does. Only the moment of the callback changes, before the
+    next line is lexed instead of after; a text lark refuses is refused all the same (and read
+    again by lark from a fresh builder).
+
+    ``shapes[name]`` (or none) are the ways terminal ``name``'s lines may end (:data:`Shape`),
+    ``guards[name]`` those of the lines its negative look-ahead refuses: the lexer tries on a
+    line only the terminals one of whose shapes may end as the line ends, each behind the texts
+    of those shapes alone, and uses ``fast`` untested where none of the refused shapes may
+    (:class:`_Group`). States whose terminals are the same share one lexer.
 
     Every terminal the driver lexes matches one whole line, its ``"\\n"`` included, and looks at
     nothing outside it (:func:`hhparse.larkglue.line_parser` checks each regex): so a line's

@@ -450,7 +450,8 @@ def line_parser(
     promise: that method never reads its first child and returns what this one returns). A
     state whose scanner lark had to split, with terminal callbacks, or with a terminal that may
     match or look past the end of its line (:func:`_line_term`), gets no lexer (text reaching
-    it goes to lark). None when lark's internals do not have the expected shape or something
+    it goes to lark). Each terminal's shapes (:func:`_line_shapes`) and those its negative
+    look-ahead refuses (:func:`_guard_shapes`) are read off its regex for the driver's lexer. None when lark's internals do not have the expected shape or something
     would run differently (post-lexer, terminal callbacks of the parser, non-integer states):
     then lark parses everything, as before.
     """
