@@ -24,7 +24,7 @@ from pathlib import Path
 from re import _constants as _sre
 from typing import Any
 
-from hhparse.lalr import LineParser, Term
+from hhparse.lalr import LineParser, Shape, Term
 
 __all__ = [
     "CACHE_ENV",
@@ -470,7 +470,8 @@ def line_parser(
     promise: that method never reads its first child and returns what this one returns). A
     state whose scanner lark had to split, with terminal callbacks, or with a terminal that may
     match or look past the end of its line (:func:`_line_term`), gets no lexer (text reaching
-    it goes to lark). None when lark's internals do not have the expected shape or something
+    it goes to lark). Each terminal's shapes (:func:`_line_shapes`) and those its negative
+    look-ahead refuses (:func:`_guard_shapes`) are read off its regex for the driver's lexer. None when lark's internals do not have the expected shape or something
     would run differently (post-lexer, terminal callbacks of the parser, non-integer states):
     then lark parses everything, as before.
 
@@ -536,6 +537,8 @@ def line_parser(
                 return None
         actions.append(row)
     built: dict[str, Term | None] = {}
+    shapes: dict[str, tuple[Shape, ...]] = {}
+    guards: dict[str, tuple[Shape, ...]] = {}
     terms: list[list[Term] | None] = []
     for state in range(n):
         basic = lexers[state]
@@ -556,13 +559,16 @@ def line_parser(
                 key = f"{name}\0{regex}\0{flags}"
                 if key not in built:
                     built[key] = _line_term(name, regex, (fields or {}).get(name), flags)
+                    if built[key] is not None and name not in shapes:
+                        shapes[name] = _line_shapes(regex, flags)
+                        guards[name] = _guard_shapes(regex, flags)
                 term = built[key]
                 if term is None:
                     state_terms = None
                     break
                 state_terms.append(term)
         terms.append(state_terms)
-    args: list[Any] = [actions, rules, terms, ignore, int(start_state), int(end_state), alone]
+    args: list[Any] = [actions, rules, terms, ignore, int(start_state), int(end_state), alone, shapes, guards]
     driver = LineParser(*args)
     if path is not None:
         _save_driver(path, (n, int(start_state), int(end_state), ignore), args, rule_keys, aliases)
@@ -838,6 +844,161 @@ def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Te
     return (name, compiled.match, prefix, needles, None, "", ())
 
 
+#: More shapes than this in one terminal: its shapes are not told apart (:func:`_line_shapes`).
+_MAX_SHAPES = 64
+
+
+def _line_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
+    """The shapes of terminal ``regex`` (a :data:`~hhparse.lalr.Shape` each), or none when they
+    cannot be read off the regex: its alternatives that decide how its line ends, each with the
+    characters its line may end with and the texts it must hold.
+
+    Why: the driver tries a state's terminals on a line in lark's order, each behind its texts
+    (:func:`_needles`); a terminal whose lines cannot end with the line's last character need not
+    be tried at all, and one of many alternatives (the table events) need only be tested for the
+    texts of the alternatives that can end so. Read off the regex: the choice (``a|b``) or group
+    that ends it is opened into one sequence per alternative, recursively (a match of the whole
+    is a match of one of them), and each sequence says what its last character may be
+    (:func:`_last_chars`), what it starts with (:func:`_leading`) and what it holds
+    (:func:`_needles`); all safe readings (a character class, an unsure item: any character)."""
+    from re import _parser as sre_parse
+
+    try:
+        parsed = sre_parse.parse(regex, flags)
+    except re.error:
+        return ()
+    items = list(parsed)
+    if parsed.state.flags & re.IGNORECASE or _has_flags(items) or items[-1:] != [(_sre.LITERAL, 10)]:
+        return ()
+    # ``(?=SHAPE\n)...``: a look-ahead where the line starts that reads up to its "\n" (the only
+    # one of a line) says the line is one of SHAPE's (the grammar's ``(?=X)(?!Y)`` terminals)
+    while items and items[0][0] is _sre.ASSERT and items[0][1][0] == 1:
+        ahead = list(items[0][1][1])
+        if ahead[-1:] != [(_sre.LITERAL, 10)] or not _within_line(ahead, True):
+            break
+        items = ahead
+    return _shapes_of(parsed.state, [items], flags)
+
+
+def _guard_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
+    """The shapes (:func:`_line_shapes`) of the lines a terminal's negative look-ahead refuses
+    (``(?=SHAPE)(?!OTHER\n | ...)``: the grammar's terminals ahead of shapes they used to lose
+    to), or none when they cannot be read off the regex.
+
+    Why: the driver matches a line with the regex without that look-ahead (``fast``) where the
+    line cannot be one of those shapes; a line none of whose shapes may end as it ends is not
+    tested for their texts at all, and otherwise only for the texts of those that may."""
+    from re import _parser as sre_parse
+
+    try:
+        parsed = sre_parse.parse(regex, flags)
+    except re.error:
+        return ()
+    items = list(parsed)
+    if parsed.state.flags & re.IGNORECASE or _has_flags(items):
+        return ()
+    lead = 0
+    while lead < len(items) and items[lead][0] is _sre.ASSERT and items[lead][1][0] == 1:
+        lead += 1
+    if lead >= len(items) or items[lead][0] is not _sre.ASSERT_NOT or items[lead][1][0] != 1:
+        return ()
+    body = list(items[lead][1][1])
+    if not _within_line(body, True):
+        return ()
+    lines = _open_ends(body)  # one sequence per shape, each up to its line's "\n"
+    if lines is None or any(line[-1:] != [(_sre.LITERAL, 10)] for line in lines):
+        return ()
+    return _shapes_of(parsed.state, lines, flags)
+
+
+def _shapes_of(state: Any, lines: list[list[Any]], flags: int) -> tuple[Shape, ...]:
+    """The shapes of ``lines``: sequences that each match a whole line, its "\n" last."""
+    from re import _parser as sre_parse
+
+    bodies: list[list[Any]] = []
+    for line in lines:
+        opened = _open_ends(line[:-1])
+        if opened is None or len(bodies) + len(opened) > _MAX_SHAPES:
+            return ()
+        bodies.extend(opened)
+    out: list[Shape] = []
+    for body in bodies:
+        chars, empty = _last_chars(body)
+        ends: Any = None
+        if chars == []:  # a "\n" alone
+            ends = re.compile("(?!)").fullmatch
+        elif chars is not None:
+            try:
+                alts = [sre_parse.SubPattern(state, [c]) for c in chars]
+                # (through _compile_parsed: its _sre code is kept, so the driver's file can hold it)
+                ends = _compile_parsed(
+                    sre_parse.SubPattern(state, [(_sre.BRANCH, (None, alts))]), flags
+                ).fullmatch
+            except Exception:  # another Python's internals: any last character
+                ends = None
+        prefix = _leading(body)[0]
+        needles = _needles(body, prefix) or ((prefix,) if prefix else ())
+        out.append((prefix, ends, empty or ends is None, needles))
+    return tuple(out)
+
+
+def _open_ends(body: list[Any]) -> list[list[Any]] | None:
+    """``body`` as one sequence per alternative of the choice (or group) that ends it, opened
+    recursively (zero-width items at the end are kept where they stand); None for more than
+    :data:`_MAX_SHAPES`."""
+    at = len(body) - 1
+    while at >= 0 and body[at][0] in (_sre.ASSERT, _sre.ASSERT_NOT):
+        at -= 1
+    if at < 0:
+        return [body]
+    op, av = body[at]
+    if op is _sre.SUBPATTERN:
+        return _open_ends([*body[:at], *av[3], *body[at + 1 :]])
+    if op is not _sre.BRANCH:
+        return [body]
+    out: list[list[Any]] = []
+    for alt in av[1]:
+        opened = _open_ends([*body[:at], *alt, *body[at + 1 :]])
+        if opened is None or len(out) + len(opened) > _MAX_SHAPES:
+            return None
+        out.extend(opened)
+    return out
+
+
+def _last_chars(items: list[Any]) -> tuple[list[Any] | None, bool]:
+    """(the one-character items the last character ``items`` match may come from, None when
+    unsure: any; whether ``items`` may match nothing)."""
+    chars: list[Any] = []
+    for op, av in reversed(items):
+        if op is _sre.ASSERT or op is _sre.ASSERT_NOT:
+            continue
+        if op in _ONE_CHAR:
+            chars.append((op, av))
+            return chars, False
+        if op is _sre.SUBPATTERN or op is _sre.ATOMIC_GROUP:
+            inner, empty = _last_chars(list(av[3] if op is _sre.SUBPATTERN else av))
+        elif op is _sre.BRANCH:
+            each = [_last_chars(list(alt)) for alt in av[1]]
+            if any(c is None for c, _ in each):
+                return None, False
+            inner = [c for cs, _ in each for c in cs or ()]
+            empty = any(e for _, e in each)
+        elif op in _REPEATS:
+            low, high, sub = av
+            if high == 0:
+                continue
+            inner, empty = _last_chars(list(sub))
+            empty = empty or low == 0
+        else:
+            return None, False
+        if inner is None:
+            return None, False
+        chars.extend(inner)
+        if not empty:
+            return chars, False
+    return chars, True
+
+
 # What a terminal's regex may match, read off its parse (``re._parser``): whether it stays within
 # one line, and the literal text every match must hold.
 _REPEATS = (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT)
@@ -972,4 +1133,25 @@ def _needles(items: list[Any], prefix: str = "") -> tuple[str, ...] | None:
     best = max(found, key=lambda f: (min(map(len, f)), -len(f)))
     # a text holding another of the set adds nothing: either is there when it is
     best = tuple(t for t in best if not any(o != t and o in t for o in best))
+    # a text every one of them holds is held by every match, and tested once
+    common = _common_text(best)
+    if len(best) > 1 and len(common) >= _COMMON_MIN:
+        best = (common,)
     return best if min(map(len, best)) > 1 else None
+
+
+#: A text all of a choice's texts hold is tested instead of them from this length on.
+_COMMON_MIN = 4
+
+
+def _common_text(texts: tuple[str, ...]) -> str:
+    """The longest text that every one of ``texts`` holds (the first such of the shortest)."""
+    if not texts:
+        return ""
+    short = min(texts, key=len)
+    for size in range(len(short), 0, -1):
+        for at in range(len(short) - size + 1):
+            piece = short[at : at + size]
+            if all(piece in t for t in texts):
+                return piece
+    return ""
