@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-__all__ = ["END", "LineParser", "LineToken", "Rejected", "Term"]
+__all__ = ["END", "LineParser", "LineToken", "Rejected", "Shape", "Term"]
 
 #: The end-of-input terminal of lark's tables.
 END: Final = "$END"
@@ -40,6 +40,14 @@ cannot be of that terminal, so its regex is not tried. ``fast`` (or None) is the
 negative look-ahead for other shapes, which matches alike on a line that cannot be one of them:
 one that does not start with ``guard_prefix`` or holds none of ``guard_needles``. All are read off
 the regex itself (:func:`hhparse.larkglue.line_parser`)."""
+
+Shape = tuple[str, "Matcher | None", bool, tuple[str, ...]]
+"""One way a terminal's line may end (an alternative of its regex): (``prefix``, ``ends``,
+``empty``, ``needles``). ``prefix`` (or "") is text its lines start with; ``ends`` (None: any)
+matches each character its line may end with before the ``"\n"``; ``empty``: its line may be a
+``"\n"`` alone; ``needles`` (or none) texts of which its lines hold one. A line whose terminal
+matches is a line of one of its shapes (:func:`hhparse.larkglue._line_shapes` reads them off
+the regex)."""
 
 Callback = Callable[[list[Any]], Any]
 LineCallback = Callable[[Any], Any]
@@ -85,8 +93,13 @@ class _Entry:
     guard needles, and its one needle apart (``needle``: most terminals have exactly one, tested
     without a loop)."""
 
-    def __init__(self, term: Term, cover: tuple[str, ...], guard_cover: tuple[str, ...]) -> None:
+    def __init__(
+        self, term: Term, cover: tuple[str, ...], guard_cover: tuple[str, ...], unguarded: bool = False
+    ) -> None:
         name, match, prefix, needles, fast, guard_prefix, guard_needles = term
+        #: the lines this entry is tried on cannot be any of the shapes ``fast`` leaves out (see
+        #: :meth:`_Group.for_last`): ``fast`` is used without testing them
+        self.unguarded: Final = unguarded and fast is not None
         self.name: Final = name
         self.match: Final = match
         self.prefix: Final = prefix
@@ -100,9 +113,21 @@ class _Entry:
         #: the terminal's number in the driver's dense tables, or -1 for one lark skips (set by
         #: :class:`_Lexer`: the loop reads it here instead of looking the name up in two dicts)
         self.id = -1
+        #: the one line of a terminal whose regex starts with a whole line (its prefix ends in
+        #: "\n": a line holds one "\n", its last), and that line's match, or "" and None:
+        #: that line is told by comparing texts, and its match is made once
+        self.line = ""
+        self.line_match: re.Match[str] | None = None
+        if prefix.endswith("\n"):
+            found = match(prefix)
+            if found is not None and found.end() == len(prefix):
+                self.line, self.line_match = prefix, found
+        self.term: Final = term
 
     def lexes(self, value: str) -> re.Match[str] | None:
         """The match of this terminal against the line ``value`` (None: not this terminal)."""
+        if self.line:
+            return self.line_match if value == self.line else None
         prefix = self.prefix
         if prefix and not value.startswith(prefix):
             return None
@@ -116,6 +141,9 @@ class _Entry:
             if not _holds(value, self.needles):
                 return None
         fast = self.fast
+        if self.unguarded:
+            assert fast is not None
+            return fast(value)
         if fast is not None and (
             (self.guard_prefix and not value.startswith(self.guard_prefix))
             or (
@@ -191,6 +219,88 @@ def _entries(terms: list[Term]) -> list[_Entry]:
     return out
 
 
+def _fits(shape: Shape, first: str, last: str) -> bool:
+    """Whether a line starting with ``first`` (or any, "") and ending with ``last`` before its
+    ``"\n"`` ("" for a line that is a ``"\n"`` alone) may be of ``shape``."""
+    prefix, ends, empty, _ = shape
+    if first and prefix and prefix[0] != first:
+        return False
+    if not last:
+        return empty
+    return ends is None or ends(last) is not None
+
+
+class _Group:
+    """The terminals tried on the lines starting with one character (or with none of the
+    characters the state's terminals start with: ``first`` ""), and, built when a line first
+    asks, those of them tried on its lines by the character they end with (``by_last``): a
+    terminal none of whose shapes (:data:`Shape`) may end so is left out, and one whose shapes
+    that may end so hold fewer texts than the whole terminal is tested for those only."""
+
+    def __init__(
+        self,
+        entries: list[_Entry],
+        first: str,
+        shapes: dict[str, tuple[Shape, ...]],
+        guards: dict[str, tuple[Shape, ...]],
+    ) -> None:
+        self.entries: Final = entries
+        self.first: Final = first
+        self.shapes: Final = shapes
+        self.guards: Final = guards
+        self.by_last: dict[str, list[_Entry]] = {}
+        #: an entry tested for fewer texts, by its terminal, those texts, its guard's texts and
+        #: whether it is unguarded (made once)
+        self.narrowed: dict[tuple[str, tuple[str, ...], tuple[str, ...], bool], _Entry] = {}
+
+    def for_last(self, last: str) -> list[_Entry]:
+        """The entries to try, in order, on a line ending with ``last`` ("" for none)."""
+        known = self.by_last.get(last)
+        if known is not None:
+            return known
+        if len(self.by_last) >= 1024:  # (a text of many different last characters: stay bounded)
+            self.by_last.clear()
+        out: list[_Entry] = []
+        terms = [e.term for e in self.entries]
+        for entry in self.entries:
+            t = entry.term
+            needles, guard_needles, unguarded = t[3], t[6], False
+            shapes = self.shapes.get(entry.name)
+            if shapes:
+                fit = [s for s in shapes if _fits(s, self.first, last)]
+                if not fit:
+                    continue
+                narrow = tuple(sorted({n for s in fit for n in s[3]}))
+                if all(s[3] for s in fit) and (not needles or len(narrow) < len(needles)):
+                    needles = narrow
+            guards = self.guards.get(entry.name)
+            if guards and entry.fast is not None:
+                fit = [s for s in guards if _fits(s, self.first, last)]
+                narrow = tuple(sorted({n for s in fit for n in s[3]}))
+                if not fit:
+                    unguarded = True
+                elif all(s[3] for s in fit) and (not guard_needles or len(narrow) < len(guard_needles)):
+                    guard_needles = narrow
+            if entry.line or (needles is t[3] and guard_needles is t[6] and not unguarded):
+                out.append(entry)
+                continue
+            key = (entry.name, needles, guard_needles, unguarded)
+            sub = self.narrowed.get(key)
+            if sub is None:
+                others = {n for o in terms if o is not t for n in (*o[3], *o[6])}
+                sub = _Entry(
+                    (t[0], t[1], t[2], needles, t[4], t[5], guard_needles),
+                    _cover(needles, others),
+                    _cover(guard_needles, others),
+                    unguarded,
+                )
+                sub.id = entry.id
+                self.narrowed[key] = sub
+            out.append(sub)
+        self.by_last[last] = out
+        return out
+
+
 def _covered(value: str, cover: tuple[str, ...]) -> bool:
     """Whether ``value`` holds one of ``cover`` (no cover: it may hold any needle)."""
     return not cover or any(text in value for text in cover)
@@ -200,7 +310,14 @@ class _Lexer:
     """One lexer state's terminals in lark's order, grouped by the first character a line must
     have for each (terminals with no fixed start are in every group), with their covers."""
 
-    def __init__(self, terms: list[Term], ids: dict[str, int], ignore: frozenset[str]) -> None:
+    def __init__(
+        self,
+        terms: list[Term],
+        ids: dict[str, int],
+        ignore: frozenset[str],
+        shapes: dict[str, tuple[Shape, ...]],
+        guards: dict[str, tuple[Shape, ...]],
+    ) -> None:
         firsts = {t[2][0] for t in terms if t[2]}
         self.by_first: dict[str, list[_Entry]] = {
             c: _entries([t for t in terms if not t[2] or t[2][0] == c]) for c in firsts
@@ -209,6 +326,38 @@ class _Lexer:
         for group in [*self.by_first.values(), self.other]:
             for entry in group:
                 entry.id = -1 if entry.name in ignore else ids[entry.name]
+        self.groups: Final = {c: _Group(group, c, shapes, guards) for c, group in self.by_first.items()}
+        self.rest: Final = _Group(self.other, "", shapes, guards)
+        #: the entries of a line by its first and last characters when both are ASCII, by their
+        #: codes (``rows[first][last]``, "\n" for a line that is one): two list indexes a line
+        #: where the groups' look-ups would take two dict look-ups; filled as lines ask
+        self.rows: Final[list[list[list[_Entry] | None] | None]] = [None] * ASCII
+
+    def entries(self, value: str) -> list[_Entry]:
+        """The entries to try, in order, on the line ``value`` (its "\n" included)."""
+        first = ord(value[0])
+        last = ord(value[-2]) if len(value) >= 2 else 10
+        if first < ASCII and last < ASCII:
+            row = self.rows[first]
+            if row is None:
+                row = [None] * ASCII
+                self.rows[first] = row
+            known = row[last]
+            if known is not None:
+                return known
+        group = self.groups.get(value[0])
+        if group is None:
+            group = self.rest
+        out = group.for_last(value[-2] if len(value) >= 2 else "")
+        if first < ASCII and last < ASCII:
+            row = self.rows[first]
+            assert row is not None
+            row[last] = out
+        return out
+
+
+#: Characters below this code are looked up by list index (:attr:`_Lexer.rows`).
+ASCII: Final = 128
 
 
 #: The dense tables' empty cell: no action for that symbol in that state.
@@ -232,7 +381,23 @@ class LineParser:
     ``lines[i]`` (or None) is a callback of ``rules[i]``, a rule of two symbols whose own
     callback never reads its first child (a line after the lines before it), that takes the
     line's token alone and returns what the rule's callback returns: the driver calls it
-    without building the children list, one list less a line.
+    without building the children list, one list less a line. A line callback keeps nothing of
+    its token but what it reads: the driver lends the same token, refilled, to every line it
+    reduces at once (``lend``; below).
+
+    A line shifted to a state whose every action is one reduction by a rule with a line
+    callback (``items: items LINE``) is reduced at once, without its token and that state on
+    the stacks: lark would make that reduction whatever the next line is, after lexing it in
+    that state, so the driver lexes the next line in that state too, and refuses what that
+    state has no action for, as lark does. Only the moment of the callback changes, before the
+    next line is lexed instead of after; a text lark refuses is refused all the same (and read
+    again by lark from a fresh builder).
+
+    ``shapes[name]`` (or none) are the ways terminal ``name``'s lines may end (:data:`Shape`),
+    ``guards[name]`` those of the lines its negative look-ahead refuses: the lexer tries on a
+    line only the terminals one of whose shapes may end as the line ends, each behind the texts
+    of those shapes alone, and uses ``fast`` untested where none of the refused shapes may
+    (:class:`_Group`). States whose terminals are the same share one lexer.
 
     Every terminal the driver lexes matches one whole line, its ``"\\n"`` included, and looks at
     nothing outside it (:func:`hhparse.larkglue.line_parser` checks each regex): so a line's
@@ -250,6 +415,8 @@ class LineParser:
         start: int,
         end: int,
         lines: list[LineCallback | None] | None = None,
+        shapes: dict[str, tuple[Shape, ...]] | None = None,
+        guards: dict[str, tuple[Shape, ...]] | None = None,
     ) -> None:
         self.actions = actions
         self.rules = rules
@@ -283,18 +450,49 @@ class LineParser:
         self._rules: Final[list[tuple[int, int, Callback, LineCallback | None]]] = [
             (n, ids[o], cb, f) for (n, o, cb), f in zip(rules, alone, strict=True)
         ]
-        self._lexers: list[_Lexer | None] = [None if t is None else _Lexer(t, ids, ignore) for t in lexers]
+        #: whether the line callbacks of the reductions made at once are lent one token, refilled
+        #: for each line (they keep nothing of it but what they read: the line callback's promise)
+        self.lend = True
+        self.shapes: Final[dict[str, tuple[Shape, ...]]] = dict(shapes or {})
+        self.guards: Final[dict[str, tuple[Shape, ...]]] = dict(guards or {})
+        # states with the same terminals in the same order lex alike: one lexer for them all
+        made: dict[tuple[str, ...], _Lexer] = {}
+        self._lexers: list[_Lexer | None] = []
+        for t in lexers:
+            if t is None:
+                self._lexers.append(None)
+                continue
+            key = tuple(term[0] for term in t)
+            if key not in made:
+                made[key] = _Lexer(t, ids, ignore, self.shapes, self.guards)
+            self._lexers.append(made[key])
+        # a state reached by shifting a line whose every action is one reduction by a rule of
+        # a line callback: that reduction is made at once (:meth:`parse`), else -1
+        self._at_once: Final[list[int]] = []
+        for row in actions:
+            kinds = set(row.values())
+            only = next(iter(kinds)) if len(kinds) == 1 else 0
+            self._at_once.append(~only if only < 0 and self._rules[~only][3] is not None else -1)
 
     def parse(self, text: str) -> Any:
         """The value of the start rule's callback for ``text``; raises :class:`Rejected`."""
         lexers = self._lexers
+        table = self._table
+        at_once = self._at_once
         states: list[int] = [self.start]
         values: list[Any] = []
         pos = 0
         line = 1
         size = len(text)
+        # the state whose lexer reads the next line: the top of the stack, or the state a line
+        # was shifted to and reduced from at once (lark lexes the next line in that state, then
+        # makes the reduction that state makes whatever comes, then takes the line)
+        state = self.start
+        # the token lent to the line callbacks of the reductions made at once (refilled for each
+        # line: a line callback keeps none of its token but what it reads), or None to make one
+        # a line (``lend`` False)
+        scratch: LineToken | None = LineToken("", "", 0) if self.lend else None
         while pos < size:
-            state = states[-1]
             eol = text.find("\n", pos) + 1
             if not eol:  # every terminal ends its line with "\n"
                 raise Rejected
@@ -303,9 +501,7 @@ class LineParser:
             lexer = lexers[state]
             if lexer is None:
                 raise Rejected
-            terms = lexer.by_first.get(value[0])
-            if terms is None:
-                terms = lexer.other
+            terms = lexer.entries(value)
             m: re.Match[str] | None = None
             found: _Entry | None = None
             for entry in terms:
@@ -315,10 +511,49 @@ class LineParser:
                     break
             if found is None:
                 raise Rejected
-            if found.id >= 0:
-                self._feed(states, values, found.id, LineToken(found.name, value, line, m))
+            kind = found.id
+            if kind >= 0:
+                if table[state][kind] == NO_ACTION:
+                    raise Rejected
+                action = table[states[-1]][kind]
+                if 0 <= action < NO_ACTION and at_once[action] >= 0 and scratch is not None:
+                    # the shift and the reduction of nearly every line: the token lent
+                    scratch.type = found.name
+                    scratch.value = value
+                    scratch.line = line
+                    scratch.match = m
+                    self._reduce_at_once(states, values, at_once[action], scratch)
+                else:
+                    token = LineToken(found.name, value, line, m)
+                    if not 0 <= action < NO_ACTION:  # reductions first (lark's ``feed_token``)
+                        self._feed(states, values, kind, token)
+                        action = states.pop()
+                        values.pop()
+                    if at_once[action] >= 0:
+                        self._reduce_at_once(states, values, at_once[action], token)
+                    else:
+                        states.append(action)
+                        values.append(token)
+                state = action
             line += 1
+        if table[state][self._end_id] == NO_ACTION:
+            raise Rejected
         return self._feed(states, values, self._end_id, None)
+
+    def _reduce_at_once(self, states: list[int], values: list[Any], rule: int, token: LineToken) -> None:
+        """The shift of ``token`` to a state that reduces by ``rule`` (``items: items LINE``,
+        with a line callback) whatever comes, and that reduction: the line's callback called
+        with the token, without the token and that state on the stacks."""
+        _, origin, _, alone = self._rules[rule]
+        assert alone is not None
+        values.pop()
+        states.pop()
+        result = alone(token)
+        goto = self._table[states[-1]][origin]
+        if goto == NO_ACTION or goto < 0:
+            raise Rejected
+        states.append(goto)
+        values.append(result)
 
     def _feed(self, states: list[int], values: list[Any], kind: int, token: LineToken | None) -> Any:
         """Shift ``token`` (of terminal number ``kind``) after the reductions it calls for

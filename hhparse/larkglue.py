@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import io
 import os
 import pickle
@@ -23,7 +24,7 @@ from pathlib import Path
 from re import _constants as _sre
 from typing import Any
 
-from hhparse.lalr import LineParser, Term
+from hhparse.lalr import LineParser, Shape, Term
 
 __all__ = [
     "CACHE_ENV",
@@ -158,6 +159,10 @@ def _cache_file(folder: Path, text: str, shapes: tuple[str, ...]) -> Path:
     return folder / f"parser-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
 
 
+#: The attribute :func:`_cached_lark` sets on a parser it saved or loaded: (the cache folder,
+#: the SHA-256 of the saved parser), from which :func:`line_parser` names its driver's file.
+_SAVED = "_hhparse_saved"
+
 #: The options lark attaches when it loads a saved parser (the builder and the plugins are this
 #: process's objects): left out of the file, given again at load.
 _AT_LOAD = frozenset({"transformer", "_plugins", "propagate_positions"})
@@ -220,24 +225,39 @@ def _cached_lark(source: Source, options: dict[str, Any]) -> Any:
     if source.saved is not None:
         try:
             at_load = {k: v for k, v in options.items() if k in _AT_LOAD}
-            return Lark.__new__(Lark)._load(io.BytesIO(source.saved), **at_load)
+            loaded = Lark.__new__(Lark)._load(io.BytesIO(source.saved), **at_load)
         except Exception:  # damaged after the shapes: rebuilt from the grammar below
             pass
+        else:
+            if source.path is not None:
+                setattr(loaded, _SAVED, (source.path.parent, hashlib.sha256(source.saved).hexdigest()))
+            return loaded
     grammar = source.grammar if source.grammar is not None else load_grammar(source.text, source.shapes)[0]
     lark = Lark(grammar, **options)
     if source.path is None:
         return lark
-    tmp = source.path.with_name(f".{source.path.name}.{os.getpid()}.tmp")
+    saved = io.BytesIO()
+    lark.save(saved, exclude_options=_AT_LOAD)
+    data = saved.getvalue()
+    if _write_atomic(source.path, pickle.dumps(source.regexes) + data):
+        setattr(lark, _SAVED, (source.path.parent, hashlib.sha256(data).hexdigest()))
+    return lark
+
+
+def _write_atomic(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` under a temporary name, then rename it (processes starting
+    together never read half a file): False if the folder cannot be written (no cache then)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        source.path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as f:
-            pickle.dump(source.regexes, f)
-            lark.save(f, exclude_options=_AT_LOAD)
-        os.replace(tmp, source.path)
+            f.write(data)
+        os.replace(tmp, path)
     except OSError:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-    return lark
+        return False
+    return True
 
 
 def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, str]]:
@@ -450,9 +470,14 @@ def line_parser(
     promise: that method never reads its first child and returns what this one returns). A
     state whose scanner lark had to split, with terminal callbacks, or with a terminal that may
     match or look past the end of its line (:func:`_line_term`), gets no lexer (text reaching
-    it goes to lark). None when lark's internals do not have the expected shape or something
+    it goes to lark). Each terminal's shapes (:func:`_line_shapes`) and those its negative
+    look-ahead refuses (:func:`_guard_shapes`) are read off its regex for the driver's lexer. None when lark's internals do not have the expected shape or something
     would run differently (post-lexer, terminal callbacks of the parser, non-integer states):
     then lark parses everything, as before.
+
+    When ``lark`` was saved in (or loaded from) hhparse's cache folder (:func:`_cached_lark`),
+    what this reads off it is kept there too, beside it (:func:`_driver_file`), and the next
+    process loads that instead of reading lark's tables again (:func:`_load_driver`).
     """
     from lark.grammar import Rule
     from lark.parsers.lalr_analysis import Shift
@@ -476,10 +501,18 @@ def line_parser(
     n = len(states)
     if set(states) != set(range(n)) or set(lexers) != set(range(n)):
         return None
+    _COMPILED.clear()  # (what an earlier build left: it kept no file)
+    path = _driver_file(lark, fields, lines)
+    if path is not None:
+        loaded = _load_driver(path, callbacks, lines, (n, int(start_state), int(end_state), ignore))
+        if loaded is not None:
+            return loaded
     rules: list[tuple[int, str, Any]] = []
     alone: list[Callable[[Any], Any] | None] = []
     index: dict[int, int] = {}
     actions: list[dict[str, int]] = []
+    rule_keys: list[tuple[str, tuple[str, ...]]] = []  # what the driver's file names each rule by
+    aliases: list[str | None] = []
     for state in range(n):
         row: dict[str, int] = {}
         for symbol, (action, arg) in states[state].items():
@@ -497,11 +530,15 @@ def line_parser(
                         line = None
                     rules.append((len(arg.expansion), str(arg.origin.name), callback))
                     alone.append(line)
+                    rule_keys.append(_rule_key(arg))
+                    aliases.append(alias if line is not None else None)
                 row[str(symbol)] = ~index[id(arg)]
             else:
                 return None
         actions.append(row)
     built: dict[str, Term | None] = {}
+    shapes: dict[str, tuple[Shape, ...]] = {}
+    guards: dict[str, tuple[Shape, ...]] = {}
     terms: list[list[Term] | None] = []
     for state in range(n):
         basic = lexers[state]
@@ -522,13 +559,244 @@ def line_parser(
                 key = f"{name}\0{regex}\0{flags}"
                 if key not in built:
                     built[key] = _line_term(name, regex, (fields or {}).get(name), flags)
+                    if built[key] is not None and name not in shapes:
+                        shapes[name] = _line_shapes(regex, flags)
+                        guards[name] = _guard_shapes(regex, flags)
                 term = built[key]
                 if term is None:
                     state_terms = None
                     break
                 state_terms.append(term)
         terms.append(state_terms)
-    return LineParser(actions, rules, terms, ignore, int(start_state), int(end_state), alone)
+    args: list[Any] = [actions, rules, terms, ignore, int(start_state), int(end_state), alone, shapes, guards]
+    driver = LineParser(*args)
+    if path is not None:
+        _save_driver(path, (n, int(start_state), int(end_state), ignore), args, rule_keys, aliases)
+    _COMPILED.clear()
+    return driver
+
+
+# ------------------------------------------------------------------------------------------
+# The driver's tables kept in the cache folder
+# ------------------------------------------------------------------------------------------
+
+#: The layout of a driver's file (its name also hashes this module's source and the driver's:
+#: a change of how the tables are read off lark, or of what is kept, gets another file).
+_DRIVER_FORMAT = 2
+_DRIVER_MAGIC = b"hhparse driver tables\n"
+
+#: A compiled regex as ``_sre.compile`` takes it (``re._compiler.compile``'s last step): the
+#: pattern (None for one compiled from a parse), flags, code, groups, group index, index group.
+Parts = tuple[str | None, int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+#: Regexes compiled from a parse while the driver is read off lark (:func:`_compile_parsed`), with
+#: how ``_sre`` builds them: a regex compiled from its text is kept by its text (:func:`_parts`).
+_COMPILED: dict[int, tuple[re.Pattern[str], Parts]] = {}
+
+_SOURCE: bytes | None = None
+
+
+def _covers() -> dict[Any, tuple[str, ...]] | None:
+    """The driver's covers of its terminals' needles, chosen so far (:func:`hhparse.lalr._cover`,
+    a pure function of its key and the costliest step of building the driver): kept in the
+    driver's file, so a process that loads it finds them chosen. None if :mod:`hhparse.lalr`
+    keeps no such memo (its source is in the file's name: a change there gets another file)."""
+    import hhparse.lalr as lalr
+
+    known = getattr(lalr, "_COVERS", None)
+    return known if isinstance(known, dict) else None
+
+
+def _rule_key(rule: Any) -> tuple[str, tuple[str, ...]]:
+    """A rule as the driver's file names it: its origin and expansion (one rule each in lark)."""
+    return str(rule.origin.name), tuple(str(s.name) for s in rule.expansion)
+
+
+def _driver_file(
+    lark: Any, fields: Mapping[str, str] | None, lines: Mapping[str, Callable[[Any], Any]] | None
+) -> Path | None:
+    """The file of the driver's tables read off ``lark``, or None (``lark`` is not in the cache).
+
+    Its name hashes everything those tables are read from: the saved parser's bytes (so a
+    parser built again, whose states lark may number otherwise, gets another file), the
+    fields' regexes, the line callbacks' names, this module's source and the driver's
+    (:mod:`hhparse.lalr`), the file's layout, Python's version and its regex engine's (the
+    compiled regexes are kept as ``_sre`` code)."""
+    global _SOURCE
+    cached = getattr(lark, _SAVED, None)
+    if not isinstance(cached, tuple):
+        return None
+    folder, digest = cached
+    if _SOURCE is None:
+        import hhparse.lalr as lalr
+
+        compiled = Path(lalr.__file__ or "")
+        try:
+            source = compiled.with_name("lalr.py")
+            lalr_source = source.read_bytes() if source.exists() else compiled.read_bytes()
+            _SOURCE = Path(__file__).read_bytes() + b"\0" + lalr_source
+        except OSError:
+            return None
+    engine = importlib.import_module("_sre")
+    key = hashlib.sha256()
+    for part in (
+        digest,
+        str(_DRIVER_FORMAT),
+        repr(sorted((fields or {}).items())),
+        repr(sorted(lines or ())),
+        sys.version,
+        repr(getattr(engine, "MAGIC", None)),
+        repr(getattr(engine, "CODESIZE", None)),
+    ):
+        key.update(part.encode())
+        key.update(b"\0")
+    key.update(_SOURCE)
+    return Path(folder) / f"driver-{key.hexdigest()[:32]}.pickle"
+
+
+def _save_driver(
+    path: Path, fits: tuple[int, int, int, frozenset[str]], args: list[Any], *named: Any
+) -> None:
+    """Keep the driver's arguments ``args`` (:class:`~hhparse.lalr.LineParser`'s) at ``path``:
+    the magic line, the SHA-256 of the pickle, the pickle. ``fits``: the parser's states, start,
+    end and ignored terminals, checked at load. The rules' callbacks and the line callbacks are
+    this process's objects: kept as ``named`` (each rule's :func:`_rule_key`, each line
+    callback's alias), looked up again at load. Regexes are kept as ``_sre`` code
+    (:class:`_Pickler`); anything that cannot be kept means no file, as without a cache."""
+    rule_keys, aliases = named
+    kept = list(args)
+    kept[1] = [(length, origin, key) for (length, origin, _), key in zip(args[1], rule_keys, strict=True)]
+    kept[6] = aliases
+    try:
+        out = io.BytesIO()
+        _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump((fits, kept, _covers()))
+    except Exception:
+        return
+    finally:
+        _COMPILED.clear()
+    payload = out.getvalue()
+    _write_atomic(path, _DRIVER_MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a compiled regex (and its bound ``match``/``fullmatch``/... methods) as the
+    ``_sre`` code that rebuilds it (:func:`_regex`): unpickling then costs no regex parse or
+    compilation. A regex whose code cannot be had (:func:`_parts`) cannot be pickled."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, re.Pattern):
+            known = _COMPILED.get(id(obj))
+            parts = known[1] if known is not None and known[0] is obj else None
+            if parts is None and obj.pattern is not None:
+                parts = _parts(obj.pattern, obj.flags, obj)
+            if parts is None:
+                raise pickle.PicklingError("a regex compiled from a parse that was not kept")
+            return _regex, (parts,)
+        owner = getattr(obj, "__self__", None)
+        if isinstance(owner, re.Pattern) and type(obj) is _BOUND:
+            return getattr, (owner, str(getattr(obj, "__name__", "")))
+        return NotImplemented
+
+
+_BOUND = type(re.compile("").match)
+
+
+def _regex(parts: Parts) -> re.Pattern[str]:
+    """A regex from its ``_sre`` code (which ``_sre`` validates: bad code raises)."""
+    compiled: re.Pattern[str] = importlib.import_module("_sre").compile(*parts)
+    return compiled
+
+
+def _compile_parsed(parsed: Any, flags: int) -> re.Pattern[str]:
+    """``re._compiler.compile`` of a parse, with its ``_sre`` code kept for the driver's file
+    (:data:`_COMPILED`, when it rebuilds an equal regex)."""
+    sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
+    compiled: re.Pattern[str] = sre_compile.compile(parsed, flags)
+    parts = _parts(parsed, flags, compiled)
+    if parts is not None:
+        _COMPILED[id(compiled)] = (compiled, parts)
+    return compiled
+
+
+def _load_driver(
+    path: Path,
+    callbacks: dict[Any, Any],
+    lines: Mapping[str, Callable[[Any], Any]] | None,
+    fits: tuple[int, int, int, frozenset[str]],
+) -> LineParser | None:
+    """The driver kept at ``path`` (:func:`_save_driver`), with this parser's callbacks, or None:
+    no file, or one that is damaged (its checksum, its layout) or does not fit this parser (its
+    states, start and end, ignored terminals, rules): then :func:`line_parser` reads lark's
+    tables again and replaces the file. The file is unpickled, so it is trusted like the saved
+    parser beside it (:func:`grammar_source`): it lives in the user's own cache folder, written
+    by nothing but hhparse, and its checksum catches a damaged one. Its regexes are rebuilt from
+    their ``_sre`` code, which ``_sre`` validates."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(_DRIVER_MAGIC)
+    payload = data[head + 32 :]
+    if not data.startswith(_DRIVER_MAGIC) or hashlib.sha256(payload).digest() != data[head : head + 32]:
+        return None
+    try:
+        kept_fits, args, covers = pickle.loads(payload)
+        if kept_fits != fits or len(args[0]) != fits[0] or len(args[2]) != fits[0]:
+            return None
+        by_key = {_rule_key(rule): rule for rule in callbacks}
+        rules: list[tuple[int, str, Any]] = []
+        alone: list[Callable[[Any], Any] | None] = []
+        for (length, origin, key), alias in zip(args[1], args[6], strict=True):
+            rule = by_key[key]  # (a KeyError: not this parser's)
+            callback = callbacks[rule]
+            if len(rule.expansion) != length or str(rule.origin.name) != origin:
+                return None
+            line = (lines or {}).get(alias) if isinstance(alias, str) else None
+            if alias is not None and (line is None or getattr(callback, "__name__", None) != alias):
+                return None
+            rules.append((length, origin, callback))
+            alone.append(line)
+        args[1], args[6] = rules, alone
+        known = _covers()
+        if known is not None and isinstance(covers, dict):
+            known.update(covers)
+        return LineParser(*args)
+    except Exception:  # damaged or of another layout: read from lark again
+        return None
+
+
+def _parts(pattern: str | Any, flags: int, compiled: Any) -> Parts | None:
+    """``compiled`` (from ``pattern``, a regex or its parse, and ``flags``) as ``_sre.compile``
+    takes it — what ``re._compiler.compile`` passes it — or None when that does not rebuild an
+    equal regex (code, flags, groups: another Python's internals)."""
+    try:
+        sre_compile: Any = importlib.import_module("re._compiler")
+        engine: Any = importlib.import_module("_sre")
+        if isinstance(pattern, str):
+            text: str | None = pattern
+            parsed: Any = importlib.import_module("re._parser").parse(pattern, flags)
+        else:
+            text, parsed = None, pattern
+        code = [int(c) for c in sre_compile._code(parsed, flags)]  # (plain ints: its opcodes are named)
+        groupindex = dict(parsed.state.groupdict)
+        indexgroup: list[str | None] = [None] * parsed.state.groups
+        for k, i in groupindex.items():
+            indexgroup[i] = k
+        parts: Parts = (
+            text,
+            flags | parsed.state.flags,
+            code,
+            parsed.state.groups - 1,
+            groupindex,
+            tuple(indexgroup),
+        )
+        again = engine.compile(*parts)
+    except Exception:
+        return None
+    if again != compiled or again.groupindex != compiled.groupindex or again.groups != compiled.groups:
+        return None
+    return parts
 
 
 def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Term | None:
@@ -566,17 +834,169 @@ def _line_term(name: str, regex: str, with_fields: str | None, flags: int) -> Te
         guard_prefix, guard_needles = _leading(body)[0], _needles(body)
         if guard_prefix or guard_needles:
             try:
-                import importlib
-
-                sre_compile: Any = importlib.import_module("re._compiler")  # not in typeshed
                 del parsed.data[lead]
                 parsed.width = None
-                fast = sre_compile.compile(parsed, flags)
+                fast = _compile_parsed(parsed, flags)
             except Exception:  # another Python's internals: no fast path
                 return (name, compiled.match, prefix, needles, None, "", ())
             if fast.groupindex == compiled.groupindex:
                 return (name, compiled.match, prefix, needles, fast.match, guard_prefix, guard_needles or ())
     return (name, compiled.match, prefix, needles, None, "", ())
+
+
+#: More shapes than this in one terminal: its shapes are not told apart (:func:`_line_shapes`).
+_MAX_SHAPES = 64
+
+
+def _line_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
+    """The shapes of terminal ``regex`` (a :data:`~hhparse.lalr.Shape` each), or none when they
+    cannot be read off the regex: its alternatives that decide how its line ends, each with the
+    characters its line may end with and the texts it must hold.
+
+    Why: the driver tries a state's terminals on a line in lark's order, each behind its texts
+    (:func:`_needles`); a terminal whose lines cannot end with the line's last character need not
+    be tried at all, and one of many alternatives (the table events) need only be tested for the
+    texts of the alternatives that can end so. Read off the regex: the choice (``a|b``) or group
+    that ends it is opened into one sequence per alternative, recursively (a match of the whole
+    is a match of one of them), and each sequence says what its last character may be
+    (:func:`_last_chars`), what it starts with (:func:`_leading`) and what it holds
+    (:func:`_needles`); all safe readings (a character class, an unsure item: any character)."""
+    from re import _parser as sre_parse
+
+    try:
+        parsed = sre_parse.parse(regex, flags)
+    except re.error:
+        return ()
+    items = list(parsed)
+    if parsed.state.flags & re.IGNORECASE or _has_flags(items) or items[-1:] != [(_sre.LITERAL, 10)]:
+        return ()
+    # ``(?=SHAPE\n)...``: a look-ahead where the line starts that reads up to its "\n" (the only
+    # one of a line) says the line is one of SHAPE's (the grammar's ``(?=X)(?!Y)`` terminals)
+    while items and items[0][0] is _sre.ASSERT and items[0][1][0] == 1:
+        ahead = list(items[0][1][1])
+        if ahead[-1:] != [(_sre.LITERAL, 10)] or not _within_line(ahead, True):
+            break
+        items = ahead
+    return _shapes_of(parsed.state, [items], flags)
+
+
+def _guard_shapes(regex: str, flags: int) -> tuple[Shape, ...]:
+    """The shapes (:func:`_line_shapes`) of the lines a terminal's negative look-ahead refuses
+    (``(?=SHAPE)(?!OTHER\n | ...)``: the grammar's terminals ahead of shapes they used to lose
+    to), or none when they cannot be read off the regex.
+
+    Why: the driver matches a line with the regex without that look-ahead (``fast``) where the
+    line cannot be one of those shapes; a line none of whose shapes may end as it ends is not
+    tested for their texts at all, and otherwise only for the texts of those that may."""
+    from re import _parser as sre_parse
+
+    try:
+        parsed = sre_parse.parse(regex, flags)
+    except re.error:
+        return ()
+    items = list(parsed)
+    if parsed.state.flags & re.IGNORECASE or _has_flags(items):
+        return ()
+    lead = 0
+    while lead < len(items) and items[lead][0] is _sre.ASSERT and items[lead][1][0] == 1:
+        lead += 1
+    if lead >= len(items) or items[lead][0] is not _sre.ASSERT_NOT or items[lead][1][0] != 1:
+        return ()
+    body = list(items[lead][1][1])
+    if not _within_line(body, True):
+        return ()
+    lines = _open_ends(body)  # one sequence per shape, each up to its line's "\n"
+    if lines is None or any(line[-1:] != [(_sre.LITERAL, 10)] for line in lines):
+        return ()
+    return _shapes_of(parsed.state, lines, flags)
+
+
+def _shapes_of(state: Any, lines: list[list[Any]], flags: int) -> tuple[Shape, ...]:
+    """The shapes of ``lines``: sequences that each match a whole line, its "\n" last."""
+    from re import _parser as sre_parse
+
+    bodies: list[list[Any]] = []
+    for line in lines:
+        opened = _open_ends(line[:-1])
+        if opened is None or len(bodies) + len(opened) > _MAX_SHAPES:
+            return ()
+        bodies.extend(opened)
+    out: list[Shape] = []
+    for body in bodies:
+        chars, empty = _last_chars(body)
+        ends: Any = None
+        if chars == []:  # a "\n" alone
+            ends = re.compile("(?!)").fullmatch
+        elif chars is not None:
+            try:
+                alts = [sre_parse.SubPattern(state, [c]) for c in chars]
+                # (through _compile_parsed: its _sre code is kept, so the driver's file can hold it)
+                ends = _compile_parsed(
+                    sre_parse.SubPattern(state, [(_sre.BRANCH, (None, alts))]), flags
+                ).fullmatch
+            except Exception:  # another Python's internals: any last character
+                ends = None
+        prefix = _leading(body)[0]
+        needles = _needles(body, prefix) or ((prefix,) if prefix else ())
+        out.append((prefix, ends, empty or ends is None, needles))
+    return tuple(out)
+
+
+def _open_ends(body: list[Any]) -> list[list[Any]] | None:
+    """``body`` as one sequence per alternative of the choice (or group) that ends it, opened
+    recursively (zero-width items at the end are kept where they stand); None for more than
+    :data:`_MAX_SHAPES`."""
+    at = len(body) - 1
+    while at >= 0 and body[at][0] in (_sre.ASSERT, _sre.ASSERT_NOT):
+        at -= 1
+    if at < 0:
+        return [body]
+    op, av = body[at]
+    if op is _sre.SUBPATTERN:
+        return _open_ends([*body[:at], *av[3], *body[at + 1 :]])
+    if op is not _sre.BRANCH:
+        return [body]
+    out: list[list[Any]] = []
+    for alt in av[1]:
+        opened = _open_ends([*body[:at], *alt, *body[at + 1 :]])
+        if opened is None or len(out) + len(opened) > _MAX_SHAPES:
+            return None
+        out.extend(opened)
+    return out
+
+
+def _last_chars(items: list[Any]) -> tuple[list[Any] | None, bool]:
+    """(the one-character items the last character ``items`` match may come from, None when
+    unsure: any; whether ``items`` may match nothing)."""
+    chars: list[Any] = []
+    for op, av in reversed(items):
+        if op is _sre.ASSERT or op is _sre.ASSERT_NOT:
+            continue
+        if op in _ONE_CHAR:
+            chars.append((op, av))
+            return chars, False
+        if op is _sre.SUBPATTERN or op is _sre.ATOMIC_GROUP:
+            inner, empty = _last_chars(list(av[3] if op is _sre.SUBPATTERN else av))
+        elif op is _sre.BRANCH:
+            each = [_last_chars(list(alt)) for alt in av[1]]
+            if any(c is None for c, _ in each):
+                return None, False
+            inner = [c for cs, _ in each for c in cs or ()]
+            empty = any(e for _, e in each)
+        elif op in _REPEATS:
+            low, high, sub = av
+            if high == 0:
+                continue
+            inner, empty = _last_chars(list(sub))
+            empty = empty or low == 0
+        else:
+            return None, False
+        if inner is None:
+            return None, False
+        chars.extend(inner)
+        if not empty:
+            return chars, False
+    return chars, True
 
 
 # What a terminal's regex may match, read off its parse (``re._parser``): whether it stays within
@@ -713,4 +1133,25 @@ def _needles(items: list[Any], prefix: str = "") -> tuple[str, ...] | None:
     best = max(found, key=lambda f: (min(map(len, f)), -len(f)))
     # a text holding another of the set adds nothing: either is there when it is
     best = tuple(t for t in best if not any(o != t and o in t for o in best))
+    # a text every one of them holds is held by every match, and tested once
+    common = _common_text(best)
+    if len(best) > 1 and len(common) >= _COMMON_MIN:
+        best = (common,)
     return best if min(map(len, best)) > 1 else None
+
+
+#: A text all of a choice's texts hold is tested instead of them from this length on.
+_COMMON_MIN = 4
+
+
+def _common_text(texts: tuple[str, ...]) -> str:
+    """The longest text that every one of ``texts`` holds (the first such of the shortest)."""
+    if not texts:
+        return ""
+    short = min(texts, key=len)
+    for size in range(len(short), 0, -1):
+        for at in range(len(short) - size + 1):
+            piece = short[at : at + size]
+            if all(piece in t for t in texts):
+                return piece
+    return ""

@@ -464,7 +464,9 @@ class _Builder:
         """Each rule of one line after the lines before it (``plays: plays FOLD -> fold``), by
         alias, with the method that reads the line's token alone (``read_fold``): the driver
         calls it instead of the rule's method (which calls it with its second child, never
-        reading the first), without building a children list for every line."""
+        reading the first), without building a children list for every line. None of them
+        keeps the token (only what it reads of it): the driver lends one token to every line,
+        refilled (:class:`~hhparse.lalr.LineParser`)."""
         return {name: getattr(self, f"read_{name}") for name in _LINE_RULES}
 
     # -- helpers --------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_bad_input import GOOD
@@ -205,6 +206,71 @@ def test_the_driver_never_skips_a_terminal_a_line_could_be(corpus_dir: Path) -> 
         for line in lines:
             if any(n in line for n in needles):
                 assert any(c in line for c in cover), (cover, line)
+
+
+def test_the_driver_takes_the_terminal_lark_takes_by_how_a_line_ends(corpus_dir: Path) -> None:
+    """The driver tries on a line only the terminals one of whose shapes may end as the line
+    ends (``lalr._Group.for_last``), some behind fewer texts than the whole terminal's: on every
+    line of the corpus and the sample histories, in every lexer state, the terminal it takes is
+    the first of lark's order whose regex matches the line, with that regex's groups."""
+    from hhparse import parsing
+
+    parsing.use_backend("driver")
+    driver = parsing._DRIVER
+    assert driver is not None
+    lines: set[str] = set()
+    for path in [*corpus_dir.rglob("*.txt"), *(REPO / "sample_histories").glob("*.txt")]:
+        text = path.read_bytes().decode("utf-8", "replace").replace("\r", "")
+        lines.update(line.rstrip(" \t") + "\n" for line in text.split("\n"))
+    lines.update(line + "\n" for line in GOOD.split("\n"))
+    states: dict[tuple[str, ...], tuple[Any, list[Any]]] = {}
+    for lexer, terms in zip(driver._lexers, driver.lexers, strict=True):
+        if lexer is not None and terms is not None:
+            states.setdefault(tuple(t[0] for t in terms), (lexer, terms))
+    assert len(states) >= 3
+    known: dict[tuple[str, str], Any] = {}
+    narrowed = 0
+    for lexer, terms in states.values():
+        for line in lines:
+            want = None
+            for t in terms:
+                key = (t[0], line)
+                if key not in known:
+                    known[key] = t[1](line)
+                if known[key] is not None:
+                    want = (t[0], known[key].groups())
+                    break
+            group = lexer.groups.get(line[0]) or lexer.rest
+            entries = group.for_last(line[-2] if len(line) >= 2 else "")
+            narrowed += len(group.entries) - len(entries)
+            got = None
+            for entry in entries:
+                m = entry.lexes(line)
+                if m is not None:
+                    got = (entry.name, m.groups())
+                    break
+            assert got == want, (line, got, want)
+    assert narrowed > 10_000
+
+
+def test_a_token_lent_to_every_line_reads_as_a_token_of_its_own(corpus_dir: Path) -> None:
+    """The driver lends the line callbacks of its reductions made at once one token, refilled
+    for each line (``LineParser.lend``): that holds while the builder keeps nothing of a line's
+    token but what it reads. Every hand of the corpus and the sample histories reads the same
+    with a token of its own a line."""
+    from hhparse import parsing
+
+    parsing.use_backend("driver")
+    driver = parsing._DRIVER
+    assert driver is not None and driver.lend
+    paths = [*sorted(corpus_dir.rglob("*.txt")), *sorted((REPO / "sample_histories").glob("*.txt"))]
+    lent = [repr(r) for path in paths for r in parsing.parse_path(path)]
+    driver.lend = False
+    try:
+        own = [repr(r) for path in paths for r in parsing.parse_path(path)]
+    finally:
+        driver.lend = True
+    assert len(lent) > 1_000 and lent == own
 
 
 def test_every_amount_the_memo_holds_is_an_amount_of_the_grammar(corpus_dir: Path) -> None:

@@ -8,6 +8,7 @@ early, a lark built with a post-lexer — rejected or refused, never read differ
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedInput
 
 from hhparse.lalr import MANY, LineParser, LineToken, Rejected, _cover
-from hhparse.larkglue import _line_term, line_parser, make_parser
+from hhparse.larkglue import _guard_shapes, _line_shapes, _line_term, line_parser, make_parser
 
 GRAMMAR = r"""
 start: head items END
@@ -137,6 +138,24 @@ def test_line_callbacks_are_called_without_children_as_lark_calls_the_rules(text
     expected, lark_calls, got, calls = _both(text, (rec, lark, driver))
     assert got == expected
     assert calls == lark_calls
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["head 1", "ab 2", "what!", "end", "", "x 1", "AB", "head 2"]), max_size=8))
+def test_a_line_reduced_at_once_reads_as_lark_reads(lines: list[str]) -> None:
+    """A line whose state reduces it whatever comes next is reduced by its callback at once
+    (the next line still lexed in that state, as lark lexes it): on any text the driver takes,
+    the same calls in the same order and the same result as lark; what lark refuses it refuses."""
+    rec = AloneRecorder()
+    lark = make_parser(GRAMMAR, rec, cython=False)
+    driver = line_parser(lark, lines={"item": rec.read_item, "other": rec.read_other})
+    assert driver is not None and any(rule >= 0 for rule in driver._at_once)
+    text = "".join(line + "\n" for line in lines)
+    expected, lark_calls, got, calls = _both(text, (rec, lark, driver))
+    if isinstance(expected, type):
+        assert got is Rejected
+    else:
+        assert got == expected and calls == lark_calls
 
 
 def test_a_line_callback_is_only_for_a_rule_of_two_symbols() -> None:
@@ -327,6 +346,9 @@ def test_a_terminal_that_may_span_lines_leaves_its_states_to_lark() -> None:
         (r"[^\n]+ (?:leaves|joins the table)\n", "", ("joins the table", "leaves")),
         (r"x(?:abc)+y\n", "x", ("abc",)),
         (r"(?i:abc)\n", "", ()),
+        # a text every text of a choice holds is tested once instead of them
+        (r"[^\n]+ for (?:eliminating|splitting the elimination of) [^\n]+\n", "", ("eliminati",)),
+        (r"[^\n]+ (?:is connected|is disconnected)\n", "", ("connected",)),
     ],
 )
 def test_the_texts_a_line_must_hold_are_read_off_the_regex(
@@ -412,3 +434,115 @@ def test_every_line_rule_of_the_product_is_called_with_its_token_alone() -> None
     for (length, _, callback), line in zip(driver.rules, driver.lines, strict=True):
         if line is not None:
             assert length == 2 and line.__name__ == f"read_{callback.__name__}"
+
+
+def _ends(regex: str) -> list[tuple[str, str, bool, tuple[str, ...]]]:
+    """The shapes of ``regex``, each with the characters of a small alphabet it may end with."""
+    return [
+        (prefix, "".join(c for c in 'abcs]).0129!"' if ends is None or ends(c)), empty, needles)
+        for prefix, ends, empty, needles in _line_shapes(regex, 0)
+    ]
+
+
+def test_the_ways_a_line_may_end_are_read_off_the_regex() -> None:
+    """Each alternative that decides how the line ends is a shape with its last characters
+    and its texts; a look-ahead reading the whole line says what the line is; what cannot be
+    told apart is any character."""
+    assert _ends(r"(?P<name>[^\n]+): folds(?: \[(?P<c>[a-z]+)\])?\n") == [("", "s]", False, (": folds",))]
+    assert _ends(r"[^\n]+ (?:has returned|sits out|joins #\d+|says [^\n]*|is a|asks)\n") == [
+        ("", "", False, (" has returned",)),
+        ("", "", False, (" sits out",)),
+        ("", "0129", False, (" joins #",)),
+        ("", 'abcs]).0129!"', False, (" says ",)),
+        ("", "a", False, (" is a",)),
+        ("", "s", False, (" asks",)),
+    ]
+    # [^\n]* at the end may be empty: then the line ends with what comes before it
+    assert _ends(r"x(?:ab)*\n") == [("x", "b", False, ("x",))]
+    assert _ends(r"(?=\*\*\* (?P<n>[A-Z]+) \[[^\n]*\]\n)(?!a\n)[^\n]*\n")[0][1] == "]"
+    assert _ends(r"\n") == [("", "", True, ())]
+    assert _line_shapes(r"(?i:ab)\n", 0) == ()
+
+
+_LINE_PIECES = st.sampled_from(
+    ["a", "b", "c", "s", " ", ": ", "folds", "]", "[a", ")", "0", "9", "!", "is ", '"']
+)
+_SHAPED = [
+    r"(?P<n>[^\n]+): folds(?: \[[a-c ]+\])?\n",
+    r"[^\n]+ (?:is a|sits b|joins #\d+|says [^\n]*|: is c\))\n",
+    r"(?=[^\n]*(?<=s|\))\n)(?:[^\n]+ (?:is a|folds)|a[^\n]*\))\n",
+    r"(?=(?P<x>[a-c]+) [0-9]+\n)(?![^\n]*9\n)[^\n]*\n",
+    r"a(?:b|c)*\n",
+    r"[^\n]*?(?:\]|!|\d)\n",
+    r"(?:a|b: )?[^\n]*\n",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE_PIECES, max_size=8).map(lambda p: "".join(p) + "\n"))
+def test_a_line_a_terminal_matches_is_one_of_its_shapes(line: str) -> None:
+    """Whatever the line, a terminal's regex matching it means one of its shapes fits its first
+    and last characters and the line holds one of that shape's texts (the driver leaves the
+    terminal out, or tests only those texts, on a line no shape fits)."""
+    from hhparse.lalr import _fits
+
+    for regex in _SHAPED:
+        shapes = _line_shapes(regex, 0)
+        assert shapes
+        m = re.match(regex, line)
+        if m is None:
+            continue
+        last = line[-2] if len(line) >= 2 else ""
+        fit = [s for s in shapes if _fits(s, line[0], last)]
+        assert fit, (regex, line)
+        assert any(not s[3] or any(n in line for n in s[3]) for s in fit), (regex, line)
+
+
+def test_a_whole_line_terminal_is_told_by_its_text() -> None:
+    """A terminal that is one whole line is told by comparing texts, with the match its regex
+    makes of that line (made once)."""
+    from hhparse.lalr import _Entry
+
+    term = _line_term("T", r"\*\*\* HOLE CARDS \*\*\*\n", None, 0)
+    assert term is not None
+    entry = _Entry(term, (), ())
+    assert entry.line == "*** HOLE CARDS ***\n"
+    m = entry.lexes("*** HOLE CARDS ***\n")
+    assert m is not None and m.group(0) == "*** HOLE CARDS ***\n" and m.span() == (0, 19)
+    assert entry.lexes("*** HOLE CARDS *** [x]\n") is None and entry.lexes("x\n") is None
+    other = _line_term("U", r"\*\*\* (?:FIRST )?SHOW DOWN \*\*\*\n", None, 0)
+    assert other is not None and _Entry(other, (), ()).line == ""
+
+
+_GUARDED = r"(?=(?P<n>[a-z]+) \d+\n)(?![^\n]* 7\n|[^\n]*x[^\n]* said\n|[^\n]* (?:is 8|was 9)\n)[^\n]*\n"
+
+
+def test_the_shapes_a_look_ahead_refuses_are_read_off_the_regex() -> None:
+    assert [(p, n) for p, _, _, n in _guard_shapes(_GUARDED, 0)] == [
+        ("", (" 7",)),
+        ("", (" said",)),
+        ("", (" is 8",)),
+        ("", (" was 9",)),
+    ]
+    assert _guard_shapes(r"[^\n]*\n", 0) == ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "x", " ", "7", "8", "9", "1", " said", "is ", "was "]), max_size=8)
+)
+def test_a_line_no_refused_shape_may_end_as_is_matched_without_the_look_ahead(pieces: list[str]) -> None:
+    """Where none of the shapes a terminal's negative look-ahead refuses may end as the line
+    ends, the driver matches it with the regex without the look-ahead, untested; elsewhere it
+    tests only the texts of the shapes that may: either way, as the whole regex matches."""
+    from hhparse.lalr import _Entry, _Group
+
+    term = _line_term("T", _GUARDED, None, 0)
+    assert term is not None and term[4] is not None
+    line = "".join(pieces) + "\n"
+    group = _Group([_Entry(term, (), ())], "", {}, {"T": _guard_shapes(_GUARDED, 0)})
+    (entry,) = group.for_last(line[-2] if len(line) >= 2 else "")
+    whole, got = term[1](line), entry.lexes(line)
+    assert (whole is None) == (got is None)
+    assert whole is None or got is None or whole.groups() == got.groups()
+    assert group.for_last("2")[0].unguarded and not group.for_last("7")[0].unguarded

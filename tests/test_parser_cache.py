@@ -5,6 +5,7 @@ never an error; an empty ``HHPARSE_CACHE_DIR`` turns the cache off."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,8 @@ def test_a_loaded_parser_reads_like_a_built_one(
 
     monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path / "cache"))
     parsing.use_backend("driver")  # builds and writes the file
-    files = list((tmp_path / "cache").iterdir())
-    assert [f.name[:7] for f in files] == ["parser-"], files
+    files = sorted((tmp_path / "cache").iterdir())
+    assert [f.name[:7] for f in files] == ["driver-", "parser-"], files
     assert _read() == built
 
     with monkeypatch.context() as m:
@@ -65,7 +66,7 @@ def test_a_loaded_parser_reads_like_a_built_one(
         parsing.use_backend("driver")  # loads the file
         assert parsing._DRIVER is not None
         assert _read() == built
-    assert list((tmp_path / "cache").iterdir()) == files
+    assert sorted((tmp_path / "cache").iterdir()) == files
 
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", None])
@@ -75,7 +76,7 @@ def test_a_damaged_cache_file_is_rebuilt(
     monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
     parsing.use_backend("driver")
     expected = _read()
-    (cache,) = tmp_path.iterdir()
+    (cache,) = tmp_path.glob("parser-*")
     whole = cache.read_bytes()
     damaged = whole[: len(whole) // 2] if damage is None else damage
     cache.write_bytes(damaged)
@@ -113,3 +114,208 @@ def test_where_the_cache_folder_is(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/is/ignored")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert larkglue.cache_dir() == tmp_path / "home" / ".cache" / "hhparse"
+
+
+# The driver's tables (``driver-*.pickle``, beside the saved parser): read off lark's tables once,
+# loaded by the next process instead of read again (lark's lexer regexes compiled, every terminal's
+# regex parsed and compiled, the covers of its needles chosen).
+
+
+def _driver_tables(driver: Any) -> Any:
+    """Everything the driver runs on, comparable: its tables, its terminals (regexes compared by
+    their compiled code), its rules' callbacks (by name), its lexers' covers."""
+
+    def term(t: Any) -> Any:
+        name, match, prefix, needles, fast, guard_prefix, guard_needles = t
+        fast_re = fast.__self__ if fast is not None else None
+        return (
+            name,
+            match.__self__,
+            match.__self__.groupindex,
+            prefix,
+            needles,
+            fast_re,
+            guard_prefix,
+            guard_needles,
+        )
+
+    def entries(group: Any) -> Any:
+        return [(e.name, e.id, e.cover, e.guard_cover, e.needle) for e in group]
+
+    lexers = [
+        None if lx is None else (sorted((c, entries(g)) for c, g in lx.by_first.items()), entries(lx.other))
+        for lx in driver._lexers
+    ]
+    return (
+        driver.actions,
+        [(n, origin, callback.__name__) for n, origin, callback in driver.rules],
+        [None if f is None else f.__name__ for f in driver.lines],
+        [None if row is None else [term(t) for t in row] for row in driver.lexers],
+        driver.ignore,
+        driver.start,
+        driver.end,
+        lexers,
+    )
+
+
+def _no_table_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("lark's tables were read: the driver's file was not used")
+
+    monkeypatch.setattr(larkglue, "_line_term", refuse)
+
+
+def test_a_loaded_driver_is_the_driver_read_off_lark(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None
+) -> None:
+    from hhparse import lalr
+
+    monkeypatch.setenv(larkglue.CACHE_ENV, "")
+    parsing.use_backend("driver")
+    built = _read()
+
+    # (lark may number the states of two builds apart: compared within one saved parser)
+    monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
+    parsing.use_backend("driver")  # the parser built from the grammar, the driver's file written
+    expected = _driver_tables(parsing._DRIVER)
+    assert _read() == built
+    (kept,) = tmp_path.glob("driver-*.pickle")
+    written = kept.read_bytes()
+    with monkeypatch.context() as m:  # the parser loaded, the driver's tables read off it
+        m.setattr(larkglue, "_driver_file", lambda *args: None)
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == expected
+    with monkeypatch.context() as m:  # both loaded (the covers too: none chosen in this process)
+        _no_grammar_loading(m)
+        _no_table_reading(m)
+        lalr._COVERS.clear()
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == expected
+        assert _read() == built
+    assert kept.read_bytes() == written  # a file once written never changes
+
+
+def _resign(data: bytes, payload: bytes) -> bytes:
+    import hashlib
+
+    head = len(larkglue._DRIVER_MAGIC)
+    return data[:head] + hashlib.sha256(payload).digest() + payload
+
+
+@pytest.mark.parametrize("damage", ["empty", "half", "a byte", "another layout", "not ours"])
+def test_a_damaged_driver_file_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None, damage: str
+) -> None:
+    import pickle
+
+    monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
+    parsing.use_backend("driver")
+    expected, tables = _read(), _driver_tables(parsing._DRIVER)
+    (kept,) = tmp_path.glob("driver-*.pickle")
+    whole = kept.read_bytes()
+    if damage == "empty":
+        damaged = b""
+    elif damage == "half":
+        damaged = whole[: len(whole) // 2]
+    elif damage == "a byte":  # the checksum no longer fits
+        damaged = whole[:-100] + bytes([whole[-100] ^ 1]) + whole[-99:]
+    elif damage == "another layout":  # checksum right, contents not
+        damaged = _resign(whole, pickle.dumps((1, [2], 3)))
+    else:
+        damaged = b"not a driver's file at all"
+    kept.write_bytes(damaged)
+    parsing.use_backend("driver")  # read off lark again, the file replaced
+    assert _driver_tables(parsing._DRIVER) == tables
+    assert _read() == expected
+    assert kept.read_bytes() != damaged
+    with monkeypatch.context() as m:  # and the file is a good one again
+        _no_table_reading(m)
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == tables
+
+
+@pytest.mark.parametrize("wrong", ["another parser's states", "invalid regex code"])
+def test_a_driver_file_that_does_not_fit_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None, wrong: str
+) -> None:
+    """A file with a good checksum that does not fit the parser beside it (another start
+    state), or whose regex code is wrong (``_sre`` checks every code it is given), is refused
+    and replaced, not run."""
+    monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
+    parsing.use_backend("driver")
+    expected, tables = _read(), _driver_tables(parsing._DRIVER)
+    (kept,) = tmp_path.glob("driver-*.pickle")
+    kept.unlink()
+    with monkeypatch.context() as m:  # written wrong
+        if wrong == "invalid regex code":
+            parts = larkglue._parts
+
+            def bad_parts(*args: Any) -> Any:
+                got = parts(*args)
+                return got and (got[0], got[1], [c + 1000 for c in got[2]], *got[3:])
+
+            m.setattr(larkglue, "_parts", bad_parts)
+            with pytest.raises(RuntimeError):
+                larkglue._regex(bad_parts(r"a(?P<x>b)\n", 0, re.compile(r"a(?P<x>b)\n")))
+        else:
+            save = larkglue._save_driver
+
+            def wrong_start(path: Path, fits: Any, *rest: Any) -> None:
+                save(path, (fits[0], fits[1] + 1, *fits[2:]), *rest)
+
+            m.setattr(larkglue, "_save_driver", wrong_start)
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == tables
+    written = kept.read_bytes()
+    parsing.use_backend("driver")  # refused, read off lark again, the file replaced
+    assert _driver_tables(parsing._DRIVER) == tables
+    assert _read() == expected
+    assert kept.read_bytes() != written
+    with monkeypatch.context() as m:
+        _no_table_reading(m)
+        parsing.use_backend("driver")
+        assert _driver_tables(parsing._DRIVER) == tables
+
+
+def test_another_grammar_or_driver_gets_another_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None
+) -> None:
+    monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
+    parsing.use_backend("driver")
+    expected = _read()
+    first = sorted(p.name for p in tmp_path.iterdir())
+    source = larkglue.grammar_source
+    with monkeypatch.context() as m:  # the grammar changed (a comment is enough)
+        m.setattr(parsing, "grammar_source", lambda text, *a: source(text + "\n// another grammar\n", *a))
+        parsing.use_backend("driver")
+        assert _read() == expected
+    second = sorted(p.name for p in tmp_path.iterdir())
+    assert len(second) == 4 and set(first) < set(second)
+    with monkeypatch.context() as m:  # the driver's code changed: its tables are read again
+        m.setattr(larkglue, "_SOURCE", b"another driver")
+        parsing.use_backend("driver")
+        assert _read() == expected
+    third = sorted(p.name for p in tmp_path.iterdir())
+    assert (
+        len(third) == 5
+        and set(second) < set(third)
+        and next(n for n in third if n not in second)[:7] == "driver-"
+    )
+
+
+def test_what_stands_where_the_driver_file_goes_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None
+) -> None:
+    """A folder (not hhparse's) where the driver's file would go: read off lark each time,
+    nothing of it touched, no error."""
+    monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
+    parsing.use_backend("driver")
+    expected = _read()
+    (kept,) = tmp_path.glob("driver-*.pickle")
+    kept.unlink()
+    kept.mkdir()
+    (kept / "someone's").write_text("theirs")
+    parsing.use_backend("driver")
+    assert parsing._DRIVER is not None and _read() == expected
+    assert [p.name for p in kept.iterdir()] == ["someone's"] and (kept / "someone's").read_text() == "theirs"
+    assert sorted(p.name[:7] for p in tmp_path.iterdir()) == ["driver-", "parser-"]
