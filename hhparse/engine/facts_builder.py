@@ -36,10 +36,10 @@ from __future__ import annotations
 from typing import Final
 
 from hhparse.engine.settle import Settlement
-from hhparse.engine.table import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE
+from hhparse.engine.table import ACTION_KIND, K_BET, K_CALL, K_FOLD, K_POST, K_RAISE
 from hhparse.engine.view import PlayerView, ReplayView
-from hhparse.facts import ActionFact, HandFacts, PlayerFacts
-from hhparse.model import Cards, PostKind, Street
+from hhparse.facts import HandFacts, PlayerFacts
+from hhparse.model import Cards, Street
 
 _MIDDLE = {
     0: (),
@@ -52,14 +52,7 @@ _MIDDLE = {
     7: ("UTG", "UTG+1", "UTG+2", "MP", "MP+1", "HJ", "CO"),
 }
 _STEAL_POSITIONS: Final = frozenset({"CO", "BTN", "SB"})
-_KIND_NAME: Final = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD ... K_RAISE)
 _COUNT_SLOT: Final = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
-_POST_ACTION: Final = {
-    PostKind.SMALL_BLIND: "small blind",
-    PostKind.BIG_BLIND: "big blind",
-    PostKind.SMALL_AND_BIG: "big blind",
-    PostKind.ANTE: "ante",
-}
 
 
 def _known_cards(hole: Cards, shown: Cards, mucked: Cards) -> Cards:
@@ -132,7 +125,6 @@ _FCBET: Final = 13
 def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     """Assemble every record of :mod:`hhparse.facts` from the replay and the settlement."""
     pos = positions(view)
-    actions: list[ActionFact] = []
     # Per-player stat flags (see the ``_VPIP`` ... indexes), filled from one pass over the ledger.
     flags: dict[str, list[bool]] = {}
     counts: dict[str, list[int]] = {}  # bets raises calls checks folds
@@ -150,34 +142,15 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     cbet_raised = False
     acted_flop: set[str] = set()
     f3_done: set[str] = set()
-    append = actions.append
-    seq = 0
+    # The ledger's entries are the action facts themselves (hhparse.engine.table.LedgerEntry):
+    # read here for the stats, stored as they are.
     for entry in view.ledger:
-        kind = entry.kind
+        kind = ACTION_KIND[entry.action]
+        if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
+            continue
         street = entry.street
         name = entry.player
         faced = entry.faced
-        if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
-            post = entry.post
-            action = _POST_ACTION[post] if post is not None else "uncalled"
-            append(
-                ActionFact(
-                    seq,
-                    int(street),
-                    name,
-                    entry.seat,
-                    action,
-                    entry.amount,
-                    entry.to,
-                    entry.all_in,
-                    entry.pot_before,
-                    entry.stack_before,
-                    faced,
-                    entry.line,
-                )
-            )
-            seq += 1
-            continue
         is_raise = kind == K_RAISE
         is_bet = kind == K_BET
         is_fold = kind == K_FOLD
@@ -237,23 +210,6 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
                     flop_bet = True
                 elif is_raise and cbet_made:
                     cbet_raised = True
-        append(
-            ActionFact(
-                seq,
-                int(street),
-                name,
-                entry.seat,
-                _KIND_NAME[kind],
-                entry.amount,
-                entry.to,
-                entry.all_in,
-                entry.pot_before,
-                entry.stack_before,
-                faced,
-                entry.line,
-            )
-        )
-        seq += 1
 
     contested = st.contested_eligible
     hilo = view.spec.hilo
@@ -351,7 +307,7 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     return HandFacts(
         view.hand,
         tuple(players),
-        tuple(actions),
+        tuple(view.ledger),
         tuple(st.pots),
         tuple(st.awards),
         tuple(st.showdowns),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hhparse.engine.table import K_POST
+from hhparse.engine.table import ACTION_KIND, K_POST
 from hhparse.engine.view import PlayerView, ReplayView
 from hhparse.errors import Violation
 from hhparse.facts import AwardFact, PotFact, ShowdownFact
@@ -238,7 +238,10 @@ class Settler:
         if not self.cashed:
             return
         fmt = v.fmt
-        last = max((e.street for e in v.ledger if e.kind < K_POST), default=Street.PREFLOP)
+        last = 0  # the last street with a voluntary action
+        for e in v.ledger:
+            if ACTION_KIND[e.action] < K_POST and e.street > last:
+                last = e.street
         allin = any(p.all_in and not p.folded for p in v.ring)
         for p in v.ring:
             if not p.cash_out_line:
