@@ -20,7 +20,7 @@ Design notes (why it looks like this):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Final, cast
 
 from hhparse.engine.table import LedgerEntry, Phase, Player, Table
 from hhparse.engine.view import Notes, PlayerView, ReplayView
@@ -82,8 +82,10 @@ class Referee:
         self.players: dict[str, Player] = {}
         self.notes: dict[str, Notes] = {}
         self.exposed: str | None = None
-        self.board: list[str] = []  # run 0 (and the shared part of a run-twice board)
-        self.run_boards: dict[int, list[str]] = {}
+        # The boards as the deal lines' own tuples (never copied: the settlement's and the facts'
+        # ``tuple(board)`` of a tuple is the tuple itself).
+        self.board: tuple[str, ...] = ()  # run 0 (and the shared part of a run-twice board)
+        self.run_boards: dict[int, tuple[str, ...]] = {}
         self.run_street: dict[int, Street] = {}
         self.owners: dict[str, str] = {}
         self.show_run = 0
@@ -155,7 +157,7 @@ class Referee:
         if any(p.sitting_out for p in players.values()):
             acting: set[str] = set()
             for e in hand.events:
-                if isinstance(e, PostBlind | Fold | Check | Call | Bet | Raise | DealHole):
+                if isinstance(e, _ACTING):
                     acting.add(e.player)
             for p in players.values():
                 p.dealt_in = (not p.sitting_out) or p.name in acting
@@ -205,14 +207,51 @@ class Referee:
         for w in self.hand.warnings:
             code = w.code if w.code in ("courchevel-2016-board",) else "parser-warning"
             self.warn(code, w.line, w.message)
-        get = _DISPATCH.get
         # As ``object``, not the ``Event`` union: compiled, each step of a loop over the union
         # is a cast tried against its members one by one; the dispatch needs only the type.
+        # By exact type, the commonest first, each a direct compiled call (a table of methods
+        # is a call through Python's protocol, its arguments checked again, for every event).
         events: tuple[object, ...] = self.hand.events
         for e in events:
-            fn = get(type(e))
-            if fn is not None:
-                fn(self, e)
+            t = type(e)
+            if t is Fold:
+                self._fold(cast(Fold, e))
+            elif t is Check:
+                self._check(cast(Check, e))
+            elif t is Call:
+                self._call(cast(Call, e))
+            elif t is Raise:
+                self._raise(cast(Raise, e))
+            elif t is Bet:
+                self._bet(cast(Bet, e))
+            elif t is PostBlind:
+                self._post(cast(PostBlind, e))
+            elif t is DealBoard:
+                self._deal_board(cast(DealBoard, e))
+            elif t is Collect:
+                self._collect(cast(Collect, e))
+            elif t is DealHole:
+                self._deal_hole(cast(DealHole, e))
+            elif t is HoleCardsMarker:
+                self._hole_marker(cast(HoleCardsMarker, e))
+            elif t is UncalledBet:
+                self._uncalled(cast(UncalledBet, e))
+            elif t is ShowdownMarker:
+                self._showdown_marker(cast(ShowdownMarker, e))
+            elif t is Show:
+                self._show(cast(Show, e))
+            elif t is Muck:
+                self._muck(cast(Muck, e))
+            elif t is DoesNotShow:
+                self._muck(cast(DoesNotShow, e))
+            elif t is TableEvent:
+                self._table_event(cast(TableEvent, e))
+            elif t is NoLowHand:
+                self._no_low(cast(NoLowHand, e))
+            elif t is HandCancelled:
+                self._cancel(cast(HandCancelled, e))
+            elif t is ExposeCard:
+                self._expose(cast(ExposeCard, e))
         if self.table.phase is Phase.SETUP and not self.cancelled:
             self._deal(self.hand.line)
         if not self.cancelled:
@@ -328,7 +367,7 @@ class Referee:
                 )
             self.run_street[e.run] = e.street
             owner = f"\x00board{e.run}"
-        if list(cards[: len(prev)]) != prev:
+        if cards[: len(prev)] != prev:
             self.err(
                 "board-mismatch",
                 e.line,
@@ -341,12 +380,12 @@ class Referee:
             if (c != self.exposed or e.street is not Street.FLOP) and owners.setdefault(c, owner) != owner:
                 self._claim(c, owner, e.line)  # reports the duplicate
         if e.run == 0:
-            self.board = list(cards)
+            self.board = cards
             if e.street is Street.FLOP:
                 self.flop_seen = True
             table.new_street(e.street)
         else:
-            self.run_boards[e.run] = list(cards)
+            self.run_boards[e.run] = cards
             if e.street is Street.FLOP:
                 self.flop_seen = True
 
@@ -579,25 +618,6 @@ class Referee:
         )
 
 
-_DISPATCH: dict[type, Callable[[Referee, Any], None]] = {
-    PostBlind: Referee._post,
-    HoleCardsMarker: Referee._hole_marker,
-    DealHole: Referee._deal_hole,
-    ExposeCard: Referee._expose,
-    DealBoard: Referee._deal_board,
-    Fold: Referee._fold,
-    Check: Referee._check,
-    Call: Referee._call,
-    Bet: Referee._bet,
-    Raise: Referee._raise,
-    UncalledBet: Referee._uncalled,
-    ShowdownMarker: Referee._showdown_marker,
-    Show: Referee._show,
-    Muck: Referee._muck,
-    DoesNotShow: Referee._muck,
-    Collect: Referee._collect,
-    NoLowHand: Referee._no_low,
-    HandCancelled: Referee._cancel,
-    TableEvent: Referee._table_event,
-}
-"""Event type -> handler, built once (a per-hand dict of bound methods cost ~2 us a hand)."""
+_ACTING: Final = (PostBlind, Fold, Check, Call, Bet, Raise, DealHole)
+"""The events of a player dealt in: built once (``A | B | ...`` in the loop built a union type
+object per event of every hand with a sitting-out player)."""

@@ -43,6 +43,11 @@ class PlayerView:
         return self._player.seat
 
     @property
+    def idx(self) -> int:
+        """Position in the ring of dealt-in players (-1: not dealt in)."""
+        return self._player.idx
+
+    @property
     def start_stack(self) -> int:
         return self._player.start_stack
 
@@ -245,6 +250,9 @@ class ReplayView(Record):
     def next_after(self, p: PlayerView) -> PlayerView:
         """The next dealt-in player clockwise."""
         ring = self.ring
+        i = p.idx  # the ring's position, kept by the betting engine: checked, then used
+        if 0 <= i < len(ring) and ring[i] is p:
+            return ring[(i + 1) % len(ring)]
         for i, q in enumerate(ring):
             if q is p:
                 return ring[(i + 1) % len(ring)]
