@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Final, cast
 
 from hhparse.engine.table import LedgerEntry, Phase, Player, Table
-from hhparse.engine.view import Notes, PlayerView, ReplayView
+from hhparse.engine.view import PlayerView, ReplayView
 from hhparse.errors import Violation
 from hhparse.model import (
     Bet,
@@ -80,7 +80,7 @@ class Referee:
         self.errors: list[Violation] = []
         self.warnings: list[Violation] = []
         self.players: dict[str, Player] = {}
-        self.notes: dict[str, Notes] = {}
+        self.views: dict[str, PlayerView] = {}  # the view's ``seats``, built as the players are seated
         self.exposed: str | None = None
         # The boards as the deal lines' own tuples (never copied: the settlement's and the facts'
         # ``tuple(board)`` of a tuple is the tuple itself).
@@ -150,8 +150,9 @@ class Referee:
                     f"{s.player} starts with {self.fmt(s.stack)}",
                     player=s.player,
                 )
-            players[s.player] = Player(s.player, s.seat, s.stack, s.sitting_out or s.out_of_hand is not None)
-            self.notes[s.player] = Notes()
+            player = Player(s.player, s.seat, s.stack, s.sitting_out or s.out_of_hand is not None)
+            players[s.player] = player
+            self.views[s.player] = PlayerView(player)
         # Dealt in: not sitting out, or sitting out but acting anyway (tournaments deal sitting-out
         # players in and fold them in turn: O8-KO StaKuGorPS). *observed*
         if any(p.sitting_out for p in players.values()):
@@ -292,7 +293,7 @@ class Referee:
         for c in e.cards:
             if owners.setdefault(c, name) != name:
                 self._claim(c, name, e.line, name)  # reports the duplicate
-        self.notes[name].hole = e.cards
+        p.hole = e.cards
         self.hero = self.hero or name
 
     def _expose(self, e: ExposeCard) -> None:
@@ -482,7 +483,7 @@ class Referee:
         self._close_round(e.line)
         if p.folded:
             self.err("show-after-fold", e.line, f"{p.name} shows after folding", player=p.name)
-        notes = self.notes[p.name]
+        notes = p  # what the hand shows of the player is noted on the engine's player
         n = self.spec.hole_cards
         full = len(e.cards) == n
         if (e.description is not None and not full) or len(e.cards) > n:
@@ -519,13 +520,13 @@ class Referee:
     def _muck(self, e: Muck | DoesNotShow) -> None:
         p = self._player(e.player, e.line)
         if p is not None:
-            self.notes[p.name].mucked = True
+            p.mucked = True
 
     def _collect(self, e: Collect) -> None:
         self._close_round(e.line)
         p = self._player(e.player, e.line)
         if p is not None:
-            self.notes[p.name].collected += e.amount
+            p.collected += e.amount
         self.collects.append(e)
 
     def _cancel(self, e: HandCancelled) -> None:
@@ -563,7 +564,7 @@ class Referee:
         if p is None:
             return
         fmt = self.fmt
-        notes = self.notes[p.name]
+        notes = p  # what the hand shows of the player is noted on the engine's player
         amount = e.amount or 0
         if p.folded:
             self.err("wrong-cash-out", e.line, f"{p.name} cashes out after folding", player=p.name)
@@ -588,8 +589,7 @@ class Referee:
     def view(self) -> ReplayView:
         """What the replay proved, frozen for the settlement and the facts."""
         table = self.table
-        notes = self.notes
-        seats = {name: PlayerView(p, notes[name]) for name, p in self.players.items()}
+        seats = self.views
         top, excess = table.expected_uncalled()
         sb, bb = table.sb_player, table.bb_player
         return ReplayView(

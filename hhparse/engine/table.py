@@ -25,7 +25,7 @@ from typing import Final
 
 from hhparse.errors import Violation
 from hhparse.facts import ActionFact
-from hhparse.model import PostKind, Street, Structure
+from hhparse.model import Cards, PostKind, Street, Structure
 from hhparse.rules import pots as R
 from hhparse.rules.spec import GameSpec
 
@@ -81,17 +81,25 @@ class Player:
         "all_in",
         "all_in_street",
         "antes",
+        "cash_out",
+        "cash_out_fee",
+        "cash_out_line",
+        "collected",
         "contrib",
         "dealt_in",
         "faced_at_action",
         "fold_street",
         "folded",
+        "hole",
         "idx",
+        "mucked",
         "name",
         "posted_bb",
         "posted_sb",
         "returned",
         "seat",
+        "showed",
+        "shown",
         "sitting_out",
         "stack",
         "start_stack",
@@ -120,6 +128,17 @@ class Player:
         self.returned = 0
         self.posted_sb = False
         self.posted_bb = False
+        # What the hand shows of the player besides the betting: the referee notes it during the
+        # replay (the engine itself never reads it). Here rather than in an object of its own:
+        # one object fewer per player of every hand.
+        self.hole: Cards = ()  # dealt (the hero's)
+        self.shown: Cards = ()  # the most cards shown
+        self.showed = False  # showed a full hand
+        self.mucked = False
+        self.collected = 0  # from the collect lines
+        self.cash_out = 0  # paid by the room: "NAME cashed out the hand for $X | Cash Out Fee $Y"
+        self.cash_out_fee = 0
+        self.cash_out_line = 0  # the cash-out line (0: did not cash out)
 
     @property
     def total_contrib(self) -> int:
