@@ -256,6 +256,31 @@ def test_every_five_card_hand_class_has_one_value_in_order() -> None:
     assert all(top < nxt for top, nxt in zip(tops, bottoms[1:], strict=False))
 
 
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(
+    deck=st.permutations(FULL_DECK),
+    n_hole=st.sampled_from((4, 5, 6)),
+    n_board=st.sampled_from((3, 4, 5)),
+)
+def test_best_high_is_the_best_two_plus_three(deck: list[str], n_hole: int, n_board: int) -> None:
+    """The memo tables (a board multiset's row, filled per hole pair on first use) give the best
+    of every two hole cards with every three board cards, filled or read back."""
+    from itertools import combinations
+
+    hole, board = tuple(deck[:n_hole]), tuple(deck[n_hole : n_hole + n_board])
+    brute = max(high_rank_5([*h, *b]) for h in combinations(hole, 2) for b in combinations(board, 3))
+    assert best_high(hole, board).rank == brute
+    assert best_high(hole, board).rank == brute  # the filled row, read back
+
+
+def test_five_of_a_kind_is_refused_every_time() -> None:
+    """Impossible cards (two aces of spades make five aces): a ``KeyError`` the referee catches,
+    on the first call and once the other slots of the row are filled."""
+    for _ in range(2):
+        with pytest.raises(KeyError):
+            evaluate(("As", "Ad", "2c", "3c"), ("Ah", "Ac", "As"), False)
+
+
 # --------------------------------------------------------------------------------------------
 # Every shown hand of the corpus
 # --------------------------------------------------------------------------------------------

@@ -36,10 +36,10 @@ from __future__ import annotations
 from typing import Final
 
 from hhparse.engine.settle import Settlement
-from hhparse.engine.table import K_BET, K_CALL, K_FOLD, K_POST, K_RAISE
+from hhparse.engine.table import ACTION_KIND, K_BET, K_CALL, K_FOLD, K_POST, K_RAISE
 from hhparse.engine.view import PlayerView, ReplayView
-from hhparse.facts import ActionFact, HandFacts, PlayerFacts
-from hhparse.model import Cards, PostKind, Street
+from hhparse.facts import HandFacts, PlayerFacts
+from hhparse.model import Cards, Street
 
 _MIDDLE = {
     0: (),
@@ -52,14 +52,7 @@ _MIDDLE = {
     7: ("UTG", "UTG+1", "UTG+2", "MP", "MP+1", "HJ", "CO"),
 }
 _STEAL_POSITIONS: Final = frozenset({"CO", "BTN", "SB"})
-_KIND_NAME: Final = ("fold", "check", "call", "bet", "raise")  # by ledger kind (K_FOLD ... K_RAISE)
 _COUNT_SLOT: Final = (4, 3, 2, 0, 1)  # ledger kind -> slot in bets, raises, calls, checks, folds
-_POST_ACTION: Final = {
-    PostKind.SMALL_BLIND: "small blind",
-    PostKind.BIG_BLIND: "big blind",
-    PostKind.SMALL_AND_BIG: "big blind",
-    PostKind.ANTE: "ante",
-}
 
 
 def _known_cards(hole: Cards, shown: Cards, mucked: Cards) -> Cards:
@@ -111,8 +104,8 @@ def positions(view: ReplayView) -> dict[str, str]:
     return out
 
 
-# Per-player stat flags: indexes into a list of bools (all False until proved), one list per player.
-# Final literals: compiled, each index is a constant, not a lookup in the module's globals.
+# Per-player stat flags: indexes into a player's 14 bools (all False until proved) of one list for
+# the hand, the players' blocks in ring order (``PlayerView.idx``). Final literals: compiled, each index is a constant, not a lookup in the module's globals.
 _VPIP: Final = 0
 _PFR: Final = 1
 _3B_OPP: Final = 2
@@ -128,17 +121,20 @@ _CBET: Final = 11
 _FCBET_OPP: Final = 12
 _FCBET: Final = 13
 
+_NO_FLAGS: Final = [False] * 14  # a player seated but not dealt in (read, never written)
+_NO_COUNTS: Final = [0] * 5
+
 
 def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     """Assemble every record of :mod:`hhparse.facts` from the replay and the settlement."""
     pos = positions(view)
-    actions: list[ActionFact] = []
-    # Per-player stat flags (see the ``_VPIP`` ... indexes), filled from one pass over the ledger.
-    flags: dict[str, list[bool]] = {}
-    counts: dict[str, list[int]] = {}  # bets raises calls checks folds
-    for rp in view.ring:
-        flags[rp.name] = [False] * 14
-        counts[rp.name] = [0, 0, 0, 0, 0]
+    # Per-player stat flags (see the ``_VPIP`` ... indexes) and counts (bets raises calls checks
+    # folds), filled from one pass over the ledger: one list each for the hand, a block of 14 and
+    # of 5 per dealt-in player at its ring position (not a list of each per player, in dicts).
+    n_ring = len(view.ring)
+    flags = [False] * (14 * n_ring)
+    counts = [0] * (5 * n_ring)
+    seats = view.seats
     raises = 0
     callers = 0
     opener: str | None = None
@@ -150,60 +146,41 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     cbet_raised = False
     acted_flop: set[str] = set()
     f3_done: set[str] = set()
-    append = actions.append
-    seq = 0
+    # The ledger's entries are the action facts themselves (hhparse.engine.table.LedgerEntry):
+    # read here for the stats, stored as they are.
     for entry in view.ledger:
-        kind = entry.kind
+        kind = ACTION_KIND[entry.action]
+        if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
+            continue
         street = entry.street
         name = entry.player
         faced = entry.faced
-        if kind >= K_POST:  # forced bet or uncalled return: in the action list, not in the stats
-            post = entry.post
-            action = _POST_ACTION[post] if post is not None else "uncalled"
-            append(
-                ActionFact(
-                    seq,
-                    int(street),
-                    name,
-                    entry.seat,
-                    action,
-                    entry.amount,
-                    entry.to,
-                    entry.all_in,
-                    entry.pot_before,
-                    entry.stack_before,
-                    faced,
-                    entry.line,
-                )
-            )
-            seq += 1
-            continue
         is_raise = kind == K_RAISE
         is_bet = kind == K_BET
         is_fold = kind == K_FOLD
-        f = flags[name]
+        o = seats[name].idx * 14  # a voluntary action's player is dealt in: in the ring
         if street == 0:
             first = name not in acted_pre
             if first:
                 acted_pre.add(name)
             if kind >= K_CALL:  # call, bet or raise
-                f[_VPIP] = True
+                flags[o + _VPIP] = True
             if is_raise:
-                f[_PFR] = True
+                flags[o + _PFR] = True
             if raises == 1 and opener != name:
-                f[_3B_OPP] = True
+                flags[o + _3B_OPP] = True
                 if is_raise:
-                    f[_3B] = True
+                    flags[o + _3B] = True
             elif raises == 2 and opener == name and name not in f3_done:
                 f3_done.add(name)
-                f[_F3B_OPP] = True
-                f[_F3B] = is_fold
+                flags[o + _F3B_OPP] = True
+                flags[o + _F3B] = is_fold
             if first:
                 position = pos.get(name)
                 if raises == 0 and callers == 0 and position in _STEAL_POSITIONS:
-                    f[_STEAL_OPP] = True
+                    flags[o + _STEAL_OPP] = True
                     if is_raise:
-                        f[_STEAL] = True
+                        flags[o + _STEAL] = True
                 if (
                     steal_attempt
                     and raises == 1
@@ -211,8 +188,8 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
                     and position in ("SB", "BB")
                     and opener != name
                 ):
-                    f[_FSTEAL_OPP] = True
-                    f[_FSTEAL] = is_fold
+                    flags[o + _FSTEAL_OPP] = True
+                    flags[o + _FSTEAL] = is_fold
             if is_raise or is_bet:
                 raises += 1
                 aggressor = name
@@ -222,38 +199,27 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
             elif kind == K_CALL:
                 callers += 1
         else:
-            counts[name][_COUNT_SLOT[kind]] += 1
+            counts[seats[name].idx * 5 + _COUNT_SLOT[kind]] += 1
             if street == 1:
                 first_flop = name not in acted_flop
                 acted_flop.add(name)
                 if name == aggressor and first_flop and not flop_bet:
-                    f[_CBET_OPP] = True
-                    f[_CBET] = is_bet
+                    flags[o + _CBET_OPP] = True
+                    flags[o + _CBET] = is_bet
                     cbet_made = is_bet
-                elif cbet_made and not cbet_raised and name != aggressor and faced > 0 and not f[_FCBET_OPP]:
-                    f[_FCBET_OPP] = True
-                    f[_FCBET] = is_fold
+                elif (
+                    cbet_made
+                    and not cbet_raised
+                    and name != aggressor
+                    and faced > 0
+                    and not flags[o + _FCBET_OPP]
+                ):
+                    flags[o + _FCBET_OPP] = True
+                    flags[o + _FCBET] = is_fold
                 if is_bet:
                     flop_bet = True
                 elif is_raise and cbet_made:
                     cbet_raised = True
-        append(
-            ActionFact(
-                seq,
-                int(street),
-                name,
-                entry.seat,
-                _KIND_NAME[kind],
-                entry.amount,
-                entry.to,
-                entry.all_in,
-                entry.pot_before,
-                entry.stack_before,
-                faced,
-                entry.line,
-            )
-        )
-        seq += 1
 
     contested = st.contested_eligible
     hilo = view.spec.hilo
@@ -273,12 +239,11 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
         p = ps
         name = p.name
         returned = p.returned + refunds[name] if name in refunds else p.returned
-        fl = flags.get(name)
-        if fl is None:  # seated, not dealt in
-            fl = [False] * 14
-        cn = counts.get(name)
-        if cn is None:
-            cn = [0, 0, 0, 0, 0]
+        i = p.idx
+        if i >= 0:
+            fl, fo, cn, co = flags, i * 14, counts, i * 5
+        else:  # seated, not dealt in
+            fl, fo, cn, co = _NO_FLAGS, 0, _NO_COUNTS, 0
         c0, c1, c2, c3 = p.contrib
         contributed = (c0, c1, c2, c3)
         dealt_in = p.dealt_in
@@ -308,25 +273,25 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
                 returned,
                 p.collected,
                 p.collected + returned + p.cash_out - (c0 + c1 + c2 + c3),
-                fl[_VPIP],
-                fl[_PFR],
-                fl[_3B_OPP],
-                fl[_3B],
-                fl[_F3B_OPP],
-                fl[_F3B],
-                fl[_STEAL_OPP],
-                fl[_STEAL],
-                fl[_FSTEAL_OPP],
-                fl[_FSTEAL],
-                fl[_CBET_OPP],
-                fl[_CBET],
-                fl[_FCBET_OPP],
-                fl[_FCBET],
-                cn[0],
-                cn[1],
-                cn[2],
-                cn[3],
-                cn[4],
+                fl[fo + _VPIP],
+                fl[fo + _PFR],
+                fl[fo + _3B_OPP],
+                fl[fo + _3B],
+                fl[fo + _F3B_OPP],
+                fl[fo + _F3B],
+                fl[fo + _STEAL_OPP],
+                fl[fo + _STEAL],
+                fl[fo + _FSTEAL_OPP],
+                fl[fo + _FSTEAL],
+                fl[fo + _CBET_OPP],
+                fl[fo + _CBET],
+                fl[fo + _FCBET_OPP],
+                fl[fo + _FCBET],
+                cn[co + 0],
+                cn[co + 1],
+                cn[co + 2],
+                cn[co + 3],
+                cn[co + 4],
                 dealt_in and flop_seen and not (folded and p.fold_street is Street.PREFLOP),
                 went,
                 won_sd,
@@ -351,7 +316,7 @@ def build_facts(view: ReplayView, st: Settlement) -> HandFacts:
     return HandFacts(
         view.hand,
         tuple(players),
-        tuple(actions),
+        tuple(view.ledger),
         tuple(st.pots),
         tuple(st.awards),
         tuple(st.showdowns),

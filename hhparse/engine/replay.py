@@ -20,10 +20,10 @@ Design notes (why it looks like this):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Final, cast
 
 from hhparse.engine.table import LedgerEntry, Phase, Player, Table
-from hhparse.engine.view import Notes, PlayerView, ReplayView
+from hhparse.engine.view import PlayerView, ReplayView
 from hhparse.errors import Violation
 from hhparse.model import (
     Bet,
@@ -80,10 +80,12 @@ class Referee:
         self.errors: list[Violation] = []
         self.warnings: list[Violation] = []
         self.players: dict[str, Player] = {}
-        self.notes: dict[str, Notes] = {}
+        self.views: dict[str, PlayerView] = {}  # the view's ``seats``, built as the players are seated
         self.exposed: str | None = None
-        self.board: list[str] = []  # run 0 (and the shared part of a run-twice board)
-        self.run_boards: dict[int, list[str]] = {}
+        # The boards as the deal lines' own tuples (never copied: the settlement's and the facts'
+        # ``tuple(board)`` of a tuple is the tuple itself).
+        self.board: tuple[str, ...] = ()  # run 0 (and the shared part of a run-twice board)
+        self.run_boards: dict[int, tuple[str, ...]] = {}
         self.run_street: dict[int, Street] = {}
         self.owners: dict[str, str] = {}
         self.show_run = 0
@@ -148,14 +150,15 @@ class Referee:
                     f"{s.player} starts with {self.fmt(s.stack)}",
                     player=s.player,
                 )
-            players[s.player] = Player(s.player, s.seat, s.stack, s.sitting_out or s.out_of_hand is not None)
-            self.notes[s.player] = Notes()
+            player = Player(s.player, s.seat, s.stack, s.sitting_out or s.out_of_hand is not None)
+            players[s.player] = player
+            self.views[s.player] = PlayerView(player)
         # Dealt in: not sitting out, or sitting out but acting anyway (tournaments deal sitting-out
         # players in and fold them in turn: O8-KO StaKuGorPS). *observed*
         if any(p.sitting_out for p in players.values()):
             acting: set[str] = set()
             for e in hand.events:
-                if isinstance(e, PostBlind | Fold | Check | Call | Bet | Raise | DealHole):
+                if isinstance(e, _ACTING):
                     acting.add(e.player)
             for p in players.values():
                 p.dealt_in = (not p.sitting_out) or p.name in acting
@@ -205,14 +208,51 @@ class Referee:
         for w in self.hand.warnings:
             code = w.code if w.code in ("courchevel-2016-board",) else "parser-warning"
             self.warn(code, w.line, w.message)
-        get = _DISPATCH.get
         # As ``object``, not the ``Event`` union: compiled, each step of a loop over the union
         # is a cast tried against its members one by one; the dispatch needs only the type.
+        # By exact type, the commonest first, each a direct compiled call (a table of methods
+        # is a call through Python's protocol, its arguments checked again, for every event).
         events: tuple[object, ...] = self.hand.events
         for e in events:
-            fn = get(type(e))
-            if fn is not None:
-                fn(self, e)
+            t = type(e)
+            if t is Fold:
+                self._fold(cast(Fold, e))
+            elif t is Check:
+                self._check(cast(Check, e))
+            elif t is Call:
+                self._call(cast(Call, e))
+            elif t is Raise:
+                self._raise(cast(Raise, e))
+            elif t is Bet:
+                self._bet(cast(Bet, e))
+            elif t is PostBlind:
+                self._post(cast(PostBlind, e))
+            elif t is DealBoard:
+                self._deal_board(cast(DealBoard, e))
+            elif t is Collect:
+                self._collect(cast(Collect, e))
+            elif t is DealHole:
+                self._deal_hole(cast(DealHole, e))
+            elif t is HoleCardsMarker:
+                self._hole_marker(cast(HoleCardsMarker, e))
+            elif t is UncalledBet:
+                self._uncalled(cast(UncalledBet, e))
+            elif t is ShowdownMarker:
+                self._showdown_marker(cast(ShowdownMarker, e))
+            elif t is Show:
+                self._show(cast(Show, e))
+            elif t is Muck:
+                self._muck(cast(Muck, e))
+            elif t is DoesNotShow:
+                self._muck(cast(DoesNotShow, e))
+            elif t is TableEvent:
+                self._table_event(cast(TableEvent, e))
+            elif t is NoLowHand:
+                self._no_low(cast(NoLowHand, e))
+            elif t is HandCancelled:
+                self._cancel(cast(HandCancelled, e))
+            elif t is ExposeCard:
+                self._expose(cast(ExposeCard, e))
         if self.table.phase is Phase.SETUP and not self.cancelled:
             self._deal(self.hand.line)
         if not self.cancelled:
@@ -253,7 +293,7 @@ class Referee:
         for c in e.cards:
             if owners.setdefault(c, name) != name:
                 self._claim(c, name, e.line, name)  # reports the duplicate
-        self.notes[name].hole = e.cards
+        p.hole = e.cards
         self.hero = self.hero or name
 
     def _expose(self, e: ExposeCard) -> None:
@@ -328,7 +368,7 @@ class Referee:
                 )
             self.run_street[e.run] = e.street
             owner = f"\x00board{e.run}"
-        if list(cards[: len(prev)]) != prev:
+        if cards[: len(prev)] != prev:
             self.err(
                 "board-mismatch",
                 e.line,
@@ -341,12 +381,12 @@ class Referee:
             if (c != self.exposed or e.street is not Street.FLOP) and owners.setdefault(c, owner) != owner:
                 self._claim(c, owner, e.line)  # reports the duplicate
         if e.run == 0:
-            self.board = list(cards)
+            self.board = cards
             if e.street is Street.FLOP:
                 self.flop_seen = True
             table.new_street(e.street)
         else:
-            self.run_boards[e.run] = list(cards)
+            self.run_boards[e.run] = cards
             if e.street is Street.FLOP:
                 self.flop_seen = True
 
@@ -443,7 +483,7 @@ class Referee:
         self._close_round(e.line)
         if p.folded:
             self.err("show-after-fold", e.line, f"{p.name} shows after folding", player=p.name)
-        notes = self.notes[p.name]
+        notes = p  # what the hand shows of the player is noted on the engine's player
         n = self.spec.hole_cards
         full = len(e.cards) == n
         if (e.description is not None and not full) or len(e.cards) > n:
@@ -480,13 +520,13 @@ class Referee:
     def _muck(self, e: Muck | DoesNotShow) -> None:
         p = self._player(e.player, e.line)
         if p is not None:
-            self.notes[p.name].mucked = True
+            p.mucked = True
 
     def _collect(self, e: Collect) -> None:
         self._close_round(e.line)
         p = self._player(e.player, e.line)
         if p is not None:
-            self.notes[p.name].collected += e.amount
+            p.collected += e.amount
         self.collects.append(e)
 
     def _cancel(self, e: HandCancelled) -> None:
@@ -524,7 +564,7 @@ class Referee:
         if p is None:
             return
         fmt = self.fmt
-        notes = self.notes[p.name]
+        notes = p  # what the hand shows of the player is noted on the engine's player
         amount = e.amount or 0
         if p.folded:
             self.err("wrong-cash-out", e.line, f"{p.name} cashes out after folding", player=p.name)
@@ -549,8 +589,7 @@ class Referee:
     def view(self) -> ReplayView:
         """What the replay proved, frozen for the settlement and the facts."""
         table = self.table
-        notes = self.notes
-        seats = {name: PlayerView(p, notes[name]) for name, p in self.players.items()}
+        seats = self.views
         top, excess = table.expected_uncalled()
         sb, bb = table.sb_player, table.bb_player
         return ReplayView(
@@ -579,25 +618,6 @@ class Referee:
         )
 
 
-_DISPATCH: dict[type, Callable[[Referee, Any], None]] = {
-    PostBlind: Referee._post,
-    HoleCardsMarker: Referee._hole_marker,
-    DealHole: Referee._deal_hole,
-    ExposeCard: Referee._expose,
-    DealBoard: Referee._deal_board,
-    Fold: Referee._fold,
-    Check: Referee._check,
-    Call: Referee._call,
-    Bet: Referee._bet,
-    Raise: Referee._raise,
-    UncalledBet: Referee._uncalled,
-    ShowdownMarker: Referee._showdown_marker,
-    Show: Referee._show,
-    Muck: Referee._muck,
-    DoesNotShow: Referee._muck,
-    Collect: Referee._collect,
-    NoLowHand: Referee._no_low,
-    HandCancelled: Referee._cancel,
-    TableEvent: Referee._table_event,
-}
-"""Event type -> handler, built once (a per-hand dict of bound methods cost ~2 us a hand)."""
+_ACTING: Final = (PostBlind, Fold, Check, Call, Bet, Raise, DealHole)
+"""The events of a player dealt in: built once (``A | B | ...`` in the loop built a union type
+object per event of every hand with a sitting-out player)."""

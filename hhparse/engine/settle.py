@@ -9,8 +9,9 @@ happened from the contributions, the shown hands and the rules (:mod:`hhparse.ru
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
-from hhparse.engine.table import K_POST
+from hhparse.engine.table import ACTION_KIND, K_POST
 from hhparse.engine.view import PlayerView, ReplayView
 from hhparse.errors import Violation
 from hhparse.facts import AwardFact, PotFact, ShowdownFact
@@ -78,18 +79,11 @@ class Settlement:
         self.warnings: list[Violation] = []
 
 
-class ShownHand:
-    """A hand shown at showdown and its evaluation on one board (computed lazily, cached)."""
-
-    __slots__ = ("cards", "high_desc", "high_rank", "low_desc", "low_rank", "player")
-
-    def __init__(self, player: str, cards: tuple[str, ...]) -> None:
-        self.player = player
-        self.cards = cards
-        self.high_rank = 0
-        self.high_desc = ""
-        self.low_rank: int | None = None
-        self.low_desc: str | None = None
+ShownHand = ShowdownFact
+"""A hand shown at showdown and its evaluation on one board (computed lazily, cached): the very
+record the ``showdowns`` table stores (``high``/``low`` the descriptions). Why the fact itself:
+the settlement kept its own evaluation object and copied it into a :class:`ShowdownFact` for
+every hand at showdown."""
 
 
 def _pot_name(k: int) -> str:
@@ -126,6 +120,10 @@ def _hand_desc(high: str, low: str | None, hilo: bool) -> str:
         return high
     return f"HI: {high}; LO: {low}" if low else f"HI: {high}"
 
+
+_NO_RUNS: Final[dict[int, int]] = {}
+"""What a player who did not cash out won per run, in the summary check: only read, so one empty
+dict serves every seat (the check built one per seat line of every hand)."""
 
 _PRIMARY = {0: 1, 1: 1, 2: 2, 3: 1, 7: 1}  # category -> tie-break ranks that are not kickers
 
@@ -238,7 +236,10 @@ class Settler:
         if not self.cashed:
             return
         fmt = v.fmt
-        last = max((e.street for e in v.ledger if e.kind < K_POST), default=Street.PREFLOP)
+        last = 0  # the last street with a voluntary action
+        for e in v.ledger:
+            if ACTION_KIND[e.action] < K_POST and e.street > last:
+                last = e.street
         allin = any(p.all_in and not p.folded for p in v.ring)
         for p in v.ring:
             if not p.cash_out_line:
@@ -285,8 +286,11 @@ class Settler:
             self.evals[key] = sh
         return sh
 
-    def _evaluated(self, player: str, cards: tuple[str, ...], run: int) -> ShownHand | None:
-        """Evaluation of ``cards`` (a whole hand) on the board of ``run``; None if unevaluable."""
+    def _evaluated(
+        self, player: str, cards: tuple[str, ...], run: int, mucked: bool = False
+    ) -> ShownHand | None:
+        """Evaluation of ``cards`` (a whole hand) on the board of ``run``; None if unevaluable.
+        ``mucked``: the cards a summary revealed for a hand mucked at showdown."""
         board = self.board_for(run)
         if len(cards) != self.v.spec.hole_cards or len(board) < 3:
             return None
@@ -296,11 +300,9 @@ class Settler:
             # Impossible cards (a duplicate makes five of a kind; already a ``duplicate-card`` error):
             # the referee never raises on a bad hand, so this hand is simply not evaluable.
             return None
-        sh = ShownHand(player, cards)
-        sh.high_rank, sh.high_desc = high.rank, high.description
-        if low is not None:
-            sh.low_rank, sh.low_desc = low.rank, low.description
-        return sh
+        if low is None:
+            return ShownHand(player, run, cards, high.description, high.rank, None, None, mucked)
+        return ShownHand(player, run, cards, high.description, high.rank, low.description, low.rank, mucked)
 
     # ------------------------------------------------------------------ main
 
@@ -410,7 +412,9 @@ class Settler:
                 continue
             out.showdown = True
             amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
-            for run, amount in zip(runs, amounts, strict=True):
+            for ri in range(len(runs)):  # runs and amounts pair up: two each run twice, else one
+                run = runs[ri]
+                amount = amounts[ri]
                 contenders = [n for n in pot.eligible if v.seats[n].showed]
                 evals = [e for e in (self.shown(n, run) for n in contenders) if e is not None]
                 if not evals:
@@ -436,8 +440,9 @@ class Settler:
                     lo_w, hi_amt, lo_amt = [], amount, 0
                 hi_split = R.split_evenly(hi_amt, hi_w)
                 lo_split = R.split_evenly(lo_amt, lo_w)
-                exp_hi = list(zip(hi_w, hi_split, strict=True))
-                exp_lo = list(zip(lo_w, lo_split, strict=True))
+                # (split_evenly gives one share a winner: no keyword zip, a generic call compiled)
+                exp_hi = [(hi_w[i], hi_split[i]) for i in range(len(hi_w))]
+                exp_lo = [(lo_w[i], lo_split[i]) for i in range(len(lo_w))]
                 run_actual = [c for c in actual if (c.run == run or not rit)]
                 if self.cashed:  # a player who cashed out is not paid: no collect line for their share
                     self._compare(
@@ -464,7 +469,7 @@ class Settler:
                         pot.eligible,
                         tuple(hi_w),
                         hi_split,
-                        tuple(_hand_desc(ev_by[n].high_desc, None, False) for n in hi_w),
+                        tuple(_hand_desc(ev_by[n].high, None, False) for n in hi_w),
                     )
                 )
                 if lo_w:
@@ -477,7 +482,7 @@ class Settler:
                             pot.eligible,
                             tuple(lo_w),
                             lo_split,
-                            tuple(ev_by[n].low_desc or "" for n in lo_w),
+                            tuple(ev_by[n].low or "" for n in lo_w),
                         )
                     )
                 for n, a in exp_hi:
@@ -659,7 +664,9 @@ class Settler:
         shown_down = bool(winner is not None and v.spec.hilo and v.showdown_marker and v.seats[winner].showed)
         no_low = False
         amounts = _run_halves(pot.amount, actual) if rit else (pot.amount,)
-        for run, amount in zip(runs, amounts, strict=True):
+        for ri in range(len(runs)):  # runs and amounts pair up (see settle)
+            run = runs[ri]
+            amount = amounts[ri]
             exp: list[tuple[str, int]] = [(winner, amount)] if winner is not None and amount else []
             exp_lo: list[tuple[str, int]] = []
             if winner is not None and shown_down:
@@ -816,7 +823,7 @@ class Settler:
         hand's own and another shown hand of the same description is worse; for ``lower``,
         another shown hand of the same description is better.
         """
-        base = sh.high_desc
+        base = sh.high
         if not text.startswith(base + " - "):
             return False
         tail = text[len(base) + 3 :]
@@ -833,7 +840,7 @@ class Settler:
             if p.name == sh.player or not p.showed:
                 continue
             other = self.shown(p.name, run)
-            if other is None or other.high_desc != base:
+            if other is None or other.high != base:
                 continue
             if higher:
                 if _higher_ok(higher, sh.high_rank, other.high_rank):
@@ -850,7 +857,7 @@ class Settler:
         if not desc.startswith("HI: "):
             return False
         hi, sep, lo = desc[4:].partition("; LO: ")
-        return (lo if sep else None) == sh.low_desc and self._suffix_ok(hi, sh, run)
+        return (lo if sep else None) == sh.low and self._suffix_ok(hi, sh, run)
 
     def _check_descriptions(self) -> None:
         v = self.v
@@ -869,14 +876,14 @@ class Settler:
                     )
                 continue
             hi = e.hi if e.hi is not None else e.description
-            if hi != sh.high_desc and self._suffix_ok(hi, sh, run):
-                hi = sh.high_desc
-            if hi != sh.high_desc or (hilo and e.lo != sh.low_desc):
+            if hi != sh.high and self._suffix_ok(hi, sh, run):
+                hi = sh.high
+            if hi != sh.high or (hilo and e.lo != sh.low):
                 self.err(
                     "wrong-hand-description",
                     e.line,
                     f"{e.player} shows ({e.description})",
-                    expected=_hand_desc(sh.high_desc, sh.low_desc, hilo),
+                    expected=_hand_desc(sh.high, sh.low, hilo),
                     found=e.description,
                     player=e.player,
                 )
@@ -933,7 +940,7 @@ class Settler:
             sh = self._evaluated(player, cards, run)
             if sh is None:
                 return  # an incomplete board: nothing to check against
-            exp = _hand_desc(sh.high_desc, sh.low_desc, hilo)
+            exp = _hand_desc(sh.high, sh.low, hilo)
             forms = {exp}
             head, body = ("HI: ", exp[4:]) if exp.startswith("HI: ") else ("", exp)
             for article in ("a ", "an "):
@@ -961,20 +968,14 @@ class Settler:
             if not p.showed and not mucked:
                 continue
             for run in runs:
-                sh = self.shown(p.name, run) if not mucked else self._evaluated(p.name, mucked_cards, run)
+                # The evaluation is the fact (``ShownHand``): a shown hand's cached one as it is.
+                sh = (
+                    self.shown(p.name, run)
+                    if not mucked
+                    else self._evaluated(p.name, mucked_cards, run, True)
+                )
                 if sh is not None:
-                    self.out.showdowns.append(
-                        ShowdownFact(
-                            p.name,
-                            run,
-                            sh.cards,
-                            sh.high_desc,
-                            sh.high_rank,
-                            sh.low_desc,
-                            sh.low_rank,
-                            mucked,
-                        )
-                    )
+                    self.out.showdowns.append(sh)
 
     # ------------------------------------------------------------------ summary
 
@@ -1053,7 +1054,9 @@ class Settler:
                 for c in s.cards:
                     if owners.get(c) != name:
                         self._claim(c, name, s.line)  # a card of its own, or a duplicate
-                known = set(p.hole) | set(p.shown)
+                # The summary's cards are almost always the dealt or the shown ones, a subset of
+                # what is known: no sets built for such a line.
+                known = set() if s.cards == p.hole or s.cards == p.shown else set(p.hole) | set(p.shown)
                 if known and not set(s.cards) <= known and not set(known) <= set(s.cards):
                     self._bad(
                         s.line,
@@ -1064,7 +1067,7 @@ class Settler:
                     )
             # A player who cashed out: "(pot not awarded as player cashed out)" after what their hand
             # won, "(cashed out)" when it won nothing (*observed*, 6 Card Omaha 2020-2022).
-            sold = self.out.per_run.get(p.name, {}) if p.cash_out_line else {}
+            sold = self.out.per_run.get(p.name, _NO_RUNS) if p.cash_out_line else _NO_RUNS
             if p.cash_out_line:
                 won_any = any(sold.values())
                 if s.pot_not_awarded != won_any or s.cashed_out == won_any:
@@ -1216,7 +1219,7 @@ class Settler:
                     sh = self.shown(p.name, run)
                     if sh is None:
                         continue
-                    exp_d = _hand_desc(sh.high_desc, sh.low_desc, hilo)
+                    exp_d = _hand_desc(sh.high, sh.low, hilo)
                     if desc != exp_d and not self._summary_suffix_ok(desc, sh, run, hilo):
                         self.err(
                             "wrong-hand-description",

@@ -24,11 +24,13 @@ from enum import IntEnum
 from typing import Final
 
 from hhparse.errors import Violation
-from hhparse.model import PostKind, Record, Street, Structure
+from hhparse.facts import ActionFact
+from hhparse.model import Cards, PostKind, Street, Structure
 from hhparse.rules import pots as R
 from hhparse.rules.spec import GameSpec
 
 __all__ = [
+    "ACTION_KIND",
     "K_BET",
     "K_CALL",
     "K_CHECK",
@@ -43,7 +45,7 @@ __all__ = [
     "Table",
 ]
 
-# Ledger entry kinds (:attr:`LedgerEntry.kind`); voluntary actions are below ``K_POST``. Final
+# Ledger entry kinds (:data:`ACTION_KIND`); voluntary actions are below ``K_POST``. Final
 # literals: compiled, every use is the constant itself, not a lookup in the module's globals.
 K_FOLD: Final = 0
 K_CHECK: Final = 1
@@ -79,17 +81,25 @@ class Player:
         "all_in",
         "all_in_street",
         "antes",
+        "cash_out",
+        "cash_out_fee",
+        "cash_out_line",
+        "collected",
         "contrib",
         "dealt_in",
         "faced_at_action",
         "fold_street",
         "folded",
+        "hole",
         "idx",
+        "mucked",
         "name",
         "posted_bb",
         "posted_sb",
         "returned",
         "seat",
+        "showed",
+        "shown",
         "sitting_out",
         "stack",
         "start_stack",
@@ -118,6 +128,17 @@ class Player:
         self.returned = 0
         self.posted_sb = False
         self.posted_bb = False
+        # What the hand shows of the player besides the betting: the referee notes it during the
+        # replay (the engine itself never reads it). Here rather than in an object of its own:
+        # one object fewer per player of every hand.
+        self.hole: Cards = ()  # dealt (the hero's)
+        self.shown: Cards = ()  # the most cards shown
+        self.showed = False  # showed a full hand
+        self.mucked = False
+        self.collected = 0  # from the collect lines
+        self.cash_out = 0  # paid by the room: "NAME cashed out the hand for $X | Cash Out Fee $Y"
+        self.cash_out_fee = 0
+        self.cash_out_line = 0  # the cash-out line (0: did not cash out)
 
     @property
     def total_contrib(self) -> int:
@@ -126,53 +147,36 @@ class Player:
         return c[0] + c[1] + c[2] + c[3] - self.returned
 
 
-class LedgerEntry(Record):
-    """One forced bet, action or uncalled return as the engine applied it (the audit trail the
-    facts are built from). ``to`` is the player's street total after it; ``faced`` what they owed
-    before it; ``post`` the kind of a forced bet."""
+LedgerEntry = ActionFact
+"""One forced bet, action or uncalled return as the engine applied it: the audit trail the facts
+are built from, and the very record the ``actions`` table stores (:class:`hhparse.facts.ActionFact`:
+``to_amount`` is the player's street total after it, ``faced`` what they owed before it).
 
-    __match_args__ = (
-        "kind",
-        "street",
-        "player",
-        "seat",
-        "amount",
-        "to",
-        "pot_before",
-        "stack_before",
-        "faced",
-        "all_in",
-        "line",
-        "post",
-    )
+Why the fact itself: the engine used to return its own entry (with a kind number and the post's
+kind) that the facts builder then copied field by field into an ``ActionFact`` — two records of
+twelve fields for every action of every hand, one of them thrown away. The kind is now read off
+the action's word (:data:`ACTION_KIND`) and ``seq`` is the table's count of applied entries: the
+referee appends every entry the engine returns to its ledger, so ``seq`` is the entry's index."""
 
-    def __init__(
-        self,
-        kind: int,
-        street: Street,
-        player: str,
-        seat: int,
-        amount: int,
-        to: int,
-        pot_before: int,
-        stack_before: int,
-        faced: int,
-        all_in: bool,
-        line: int,
-        post: PostKind | None = None,
-    ) -> None:
-        self.kind: Final = kind
-        self.street: Final = street
-        self.player: Final = player
-        self.seat: Final = seat
-        self.amount: Final = amount
-        self.to: Final = to
-        self.pot_before: Final = pot_before
-        self.stack_before: Final = stack_before
-        self.faced: Final = faced
-        self.all_in: Final = all_in
-        self.line: Final = line
-        self.post: Final = post
+ACTION_KIND: Final = {
+    "fold": K_FOLD,
+    "check": K_CHECK,
+    "call": K_CALL,
+    "bet": K_BET,
+    "raise": K_RAISE,
+    "small blind": K_POST,
+    "big blind": K_POST,
+    "ante": K_POST,
+    "uncalled": K_UNCALLED,
+}
+"""An :class:`ActionFact`'s ``action`` word -> its ledger kind (``K_FOLD`` ... ``K_UNCALLED``)."""
+
+_POST_ACTION: Final = {
+    PostKind.SMALL_BLIND: "small blind",
+    PostKind.BIG_BLIND: "big blind",
+    PostKind.SMALL_AND_BIG: "big blind",
+    PostKind.ANTE: "ante",
+}
 
 
 class Table:
@@ -216,6 +220,7 @@ class Table:
         self.closed_checked = False
         self.sb_player: Player | None = None
         self.bb_player: Player | None = None
+        self.entries = 0  # ledger entries applied so far: the next entry's ``seq``
         # Clockwise from the first seat after the button. Sorted on (distance, position in
         # ``players``) pairs rather than with a key function: compiled, a key function is called
         # through Python for every player; the position keeps ties in the stable sort's order.
@@ -225,6 +230,27 @@ class Table:
         for i, p in enumerate(ring):
             p.idx = i
         self.ring = ring  # clockwise from the first seat after the button
+
+    def _entry(
+        self,
+        street: int,
+        player: str,
+        seat: int,
+        action: str,
+        amount: int,
+        to: int,
+        all_in: bool,
+        pot_before: int,
+        stack_before: int,
+        faced: int,
+        line: int,
+    ) -> ActionFact:
+        """The ledger entry of an applied action, numbered in the order applied (``seq``)."""
+        seq = self.entries
+        self.entries = seq + 1
+        return ActionFact(
+            seq, street, player, seat, action, amount, to, all_in, pot_before, stack_before, faced, line
+        )
 
     # ------------------------------------------------------------------ positions and turns
 
@@ -674,19 +700,18 @@ class Table:
         else:
             self._move(p, amount, live=False)
             p.antes += amount
-        return LedgerEntry(
-            K_POST,
-            Street.PREFLOP,
+        return self._entry(
+            0,
             p.name,
             p.seat,
+            _POST_ACTION[kind],
             amount,
             p.street_bet,
+            all_in,
             pot_before,
             stack_before,
             0,
-            all_in,
             line,
-            kind,
         )
 
     # ------------------------------------------------------------------ fold, check
@@ -704,17 +729,17 @@ class Table:
         p.folded = True
         p.fold_street = street = self.street
         self._acted(p)
-        return LedgerEntry(
-            K_FOLD,
+        return self._entry(
             street,
             p.name,
             p.seat,
+            "fold",
             0,
             p.street_bet,
+            False,
             self.pot_total,
             p.stack,
             owed if owed > 0 else 0,
-            False,
             line,
         )
 
@@ -742,17 +767,17 @@ class Table:
     def apply_check(self, p: Player, line: int) -> LedgerEntry:
         owed = self.current_bet - p.street_bet
         self._acted(p)
-        return LedgerEntry(
-            K_CHECK,
+        return self._entry(
             self.street,
             p.name,
             p.seat,
+            "check",
             0,
             p.street_bet,
+            False,
             self.pot_total,
             p.stack,
             owed if owed > 0 else 0,
-            False,
             line,
         )
 
@@ -817,17 +842,17 @@ class Table:
         if self.cap is not None:
             self._reach_cap(p)
         self._acted(p)
-        return LedgerEntry(
-            K_CALL,
+        return self._entry(
             street,
             p.name,
             p.seat,
+            "call",
             amount,
             p.street_bet,
+            all_in,
             pot_before,
             stack_before,
             owed if owed > 0 else 0,
-            all_in,
             line,
         )
 
@@ -990,17 +1015,17 @@ class Table:
         pot_before = self.pot_total
         self._apply_size(p, True, p.street_bet + amount, amount)
         self._acted(p)
-        return LedgerEntry(
-            K_BET,
+        return self._entry(
             self.street,
             p.name,
             p.seat,
+            "bet",
             amount,
             p.street_bet,
+            all_in,
             pot_before,
             stack_before,
             owed if owed > 0 else 0,
-            all_in,
             line,
         )
 
@@ -1044,17 +1069,17 @@ class Table:
         moved = to - p.street_bet
         self._apply_size(p, False, to, moved)
         self._acted(p)
-        return LedgerEntry(
-            K_RAISE,
+        return self._entry(
             self.street,
             p.name,
             p.seat,
+            "raise",
             moved,
             p.street_bet,
+            all_in,
             pot_before,
             stack_before,
             owed if owed > 0 else 0,
-            all_in,
             line,
         )
 
@@ -1099,16 +1124,16 @@ class Table:
         if p.all_in and p.stack > 0:
             p.all_in = False
             p.all_in_street = None
-        return LedgerEntry(
-            K_UNCALLED,
+        return self._entry(
             self.street,
             p.name,
             p.seat,
+            "uncalled",
             amount,
             p.street_bet,
+            False,
             pot_before,
             stack_before,
             0,
-            False,
             line,
         )

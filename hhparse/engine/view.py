@@ -18,21 +18,21 @@ from hhparse.engine.table import LedgerEntry, Player
 from hhparse.model import Cards, Collect, Hand, NoLowHand, Record, Show, Street
 from hhparse.rules.spec import GameSpec
 
-__all__ = ["Notes", "PlayerView", "ReplayView"]
+__all__ = ["PlayerView", "ReplayView"]
 
 
 class PlayerView:
-    """One seated player, read-only: the betting engine's figures
-    (:class:`~hhparse.engine.table.Player`) and what the hand showed of them (:class:`Notes`).
+    """One seated player, read-only: the betting engine's figures and what the hand showed of
+    them (both noted on :class:`~hhparse.engine.table.Player` by the replay).
 
-    A window on the replay's objects rather than a copy: the replay is over when the view is
-    taken, and copying two dozen fields per player cost more than the settlement reading them."""
+    A window on the replay's player rather than a copy: the replay is over when the view is
+    taken, and copying two dozen fields per player cost more than the settlement reading them.
+    The referee builds it when it seats the player (the view's ``seats`` is the referee's dict)."""
 
-    __slots__ = ("_notes", "_player")
+    __slots__ = ("_player",)
 
-    def __init__(self, player: Player, notes: Notes) -> None:
+    def __init__(self, player: Player) -> None:
         self._player = player
-        self._notes = notes
 
     @property
     def name(self) -> str:
@@ -41,6 +41,11 @@ class PlayerView:
     @property
     def seat(self) -> int:
         return self._player.seat
+
+    @property
+    def idx(self) -> int:
+        """Position in the ring of dealt-in players (-1: not dealt in)."""
+        return self._player.idx
 
     @property
     def start_stack(self) -> int:
@@ -104,65 +109,40 @@ class PlayerView:
     @property
     def hole(self) -> Cards:
         """Dealt (the hero's)."""
-        return self._notes.hole
+        return self._player.hole
 
     @property
     def shown(self) -> Cards:
         """The most cards shown."""
-        return self._notes.shown
+        return self._player.shown
 
     @property
     def showed(self) -> bool:
         """Showed a whole hand."""
-        return self._notes.showed
+        return self._player.showed
 
     @property
     def mucked(self) -> bool:
-        return self._notes.mucked
+        return self._player.mucked
 
     @property
     def collected(self) -> int:
         """From the collect lines."""
-        return self._notes.collected
+        return self._player.collected
 
     @property
     def cash_out(self) -> int:
         """Paid by the room (all-in cash out)."""
-        return self._notes.cash_out
+        return self._player.cash_out
 
     @property
     def cash_out_fee(self) -> int:
-        return self._notes.cash_out_fee
+        return self._player.cash_out_fee
 
     @property
     def cash_out_line(self) -> int:
         """The cash-out line (0: did not cash out)."""
-        return self._notes.cash_out_line
-
-
-class Notes:
-    """What the hand shows of one player besides the betting (the replay fills it in)."""
-
-    __slots__ = (
-        "cash_out",
-        "cash_out_fee",
-        "cash_out_line",
-        "collected",
-        "hole",
-        "mucked",
-        "showed",
-        "shown",
-    )
-
-    def __init__(self) -> None:
-        self.hole: Cards = ()
-        self.shown: Cards = ()
-        self.showed = False  # showed a full hand
-        self.mucked = False
-        self.collected = 0
-        self.cash_out = 0  # paid by the room: "NAME cashed out the hand for $X | Cash Out Fee $Y"
-        self.cash_out_fee = 0
-        self.cash_out_line = 0
+        return self._player.cash_out_line
 
 
 class ReplayView(Record):
@@ -245,6 +225,9 @@ class ReplayView(Record):
     def next_after(self, p: PlayerView) -> PlayerView:
         """The next dealt-in player clockwise."""
         ring = self.ring
+        i = p.idx  # the ring's position, kept by the betting engine: checked, then used
+        if 0 <= i < len(ring) and ring[i] is p:
+            return ring[(i + 1) % len(ring)]
         for i, q in enumerate(ring):
             if q is p:
                 return ring[(i + 1) % len(ring)]
