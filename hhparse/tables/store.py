@@ -103,10 +103,7 @@ LOCK_NAME: Final = ".lock"
 DEFAULT_WAREHOUSE = "hhparse-warehouse"
 ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
-#: Parquet dictionary encoding: on. Without it the files are a little smaller and cheaper to
-#: write, but DuckDB reads plain strings much slower (grouping by player, filtering one player:
-#: docs/performance.md), and a warehouse is written once and read by every report.
-USE_DICTIONARY: Final = True
+#: Parquet dictionary encoding: on for text only (:func:`dictionary_columns`).
 
 #: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
 #: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
@@ -213,6 +210,38 @@ def _write_json_atomic(data: Any, tmp: Path, dest: Path, replaced: Callable[[], 
     _fsync_dir(dest.parent)
 
 
+def _text_leaves(name: str, type_: pa.DataType) -> Iterator[str]:
+    """The Parquet leaf paths of the strings in a column ``name`` of ``type_`` (a list's values are
+    ``NAME.list.element``, a struct's fields ``NAME.FIELD``: pyarrow's compliant nested names)."""
+    if pa.types.is_string(type_) or pa.types.is_large_string(type_):
+        yield name
+    elif pa.types.is_list(type_) or pa.types.is_large_list(type_):
+        yield from _text_leaves(f"{name}.list.element", type_.value_type)
+    elif pa.types.is_struct(type_):
+        for i in range(type_.num_fields):
+            child = type_.field(i)
+            yield from _text_leaves(f"{name}.{child.name}", child.type)
+
+
+_DICTIONARY_COLUMNS: dict[str, list[str]] = {}
+
+
+def dictionary_columns(table_name: str) -> list[str]:
+    """The leaf columns of ``table_name`` written with dictionary encoding: its text, as Parquet
+    paths (what ``pq.write_table``'s ``use_dictionary`` takes).
+
+    Text keeps it: without it DuckDB reads plain strings much slower (grouping by player,
+    filtering one player: ``docs/performance.md``), and a warehouse is written once and read by
+    every report. Numbers and times do not: their values are mostly distinct in a file (money,
+    stacks, line numbers, times), so the writer hashed every value into a dictionary that it then
+    often gave up for plain encoding, and zstd packs their plain values as small or smaller."""
+    paths = _DICTIONARY_COLUMNS.get(table_name)
+    if paths is None:
+        paths = [p for f in arrow_schema(table_name) for p in _text_leaves(f.name, f.type)]
+        _DICTIONARY_COLUMNS[table_name] = paths
+    return paths
+
+
 def write_parquet_atomic(
     table_name: str,
     table: pa.Table,
@@ -224,7 +253,9 @@ def write_parquet_atomic(
     (``tmp``, by default beside ``dest``); on any failure the temp file is removed. ``metadata``
     is added to the file's key-value metadata (a derived file's ``source_file``)."""
     check_schema(table_name, table)
-    table = table.cast(arrow_schema(table_name))  # carries the schema_version metadata
+    expected = arrow_schema(table_name)
+    if not table.schema.equals(expected, check_metadata=True):  # (the built tables' already is)
+        table = table.cast(expected)  # carries the schema_version metadata
     if metadata:
         merged = dict(table.schema.metadata or {})
         merged.update((k.encode(), v.encode()) for k, v in metadata.items())
@@ -238,7 +269,8 @@ def write_parquet_atomic(
                 fh,
                 compression=COMPRESSION,
                 row_group_size=256 * 1024,
-                use_dictionary=USE_DICTIONARY,
+                # (a list of columns is documented, but not in pyarrow's stubs)
+                use_dictionary=dictionary_columns(table_name),  # type: ignore[arg-type]
             )
             fh.flush()
             os.fsync(fh.fileno())
