@@ -217,6 +217,10 @@ def _sample_value(type_: pa.DataType, i: int) -> object:
         return i
     if pa.types.is_timestamp(type_):
         return datetime(2026, 1, 1, 12, i)
+    if pa.types.is_decimal(type_):
+        return Decimal(i) / 4
+    if pa.types.is_date(type_):
+        return datetime(2026, 1, 1 + i).date()
     if pa.types.is_list(type_):
         return [_sample_value(type_.value_type, i), _sample_value(type_.value_type, i + 1)]
     if pa.types.is_struct(type_):
@@ -235,7 +239,7 @@ def _items_named_item(type_: pa.DataType) -> pa.DataType:
     return type_
 
 
-@pytest.mark.parametrize("name", list(TABLES))
+@pytest.mark.parametrize("name", [*TABLES, *DERIVED_TABLES])
 def test_parquet_files_hold_the_declared_schema_and_dictionaries_for_text_only(
     name: str, tmp_path: Path
 ) -> None:
