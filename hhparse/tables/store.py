@@ -103,7 +103,7 @@ LOCK_NAME: Final = ".lock"
 DEFAULT_WAREHOUSE = "hhparse-warehouse"
 ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
-#: Parquet dictionary encoding: on for text only (:func:`dictionary_columns`).
+#: Parquet dictionary encoding: on, but for the times (:func:`dictionary_columns`).
 
 #: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
 #: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
@@ -210,34 +210,41 @@ def _write_json_atomic(data: Any, tmp: Path, dest: Path, replaced: Callable[[], 
     _fsync_dir(dest.parent)
 
 
-def _text_leaves(name: str, type_: pa.DataType) -> Iterator[str]:
-    """The Parquet leaf paths of the strings in a column ``name`` of ``type_`` (a list's values are
-    ``NAME.list.element``, a struct's fields ``NAME.FIELD``: pyarrow's compliant nested names)."""
-    if pa.types.is_string(type_) or pa.types.is_large_string(type_):
-        yield name
-    elif pa.types.is_list(type_) or pa.types.is_large_list(type_):
-        yield from _text_leaves(f"{name}.list.element", type_.value_type)
+def _leaves(name: str, type_: pa.DataType) -> Iterator[tuple[str, pa.DataType]]:
+    """The Parquet leaf columns of a column ``name`` of ``type_``: path and type (a list's values
+    are ``NAME.list.element``, a struct's fields ``NAME.FIELD``: pyarrow's compliant nested names)."""
+    if pa.types.is_list(type_) or pa.types.is_large_list(type_):
+        yield from _leaves(f"{name}.list.element", type_.value_type)
     elif pa.types.is_struct(type_):
         for i in range(type_.num_fields):
             child = type_.field(i)
-            yield from _text_leaves(f"{name}.{child.name}", child.type)
+            yield from _leaves(f"{name}.{child.name}", child.type)
+    else:
+        yield name, type_
 
 
 _DICTIONARY_COLUMNS: dict[str, list[str]] = {}
 
 
 def dictionary_columns(table_name: str) -> list[str]:
-    """The leaf columns of ``table_name`` written with dictionary encoding: its text, as Parquet
-    paths (what ``pq.write_table``'s ``use_dictionary`` takes).
+    """The leaf columns of ``table_name`` written with dictionary encoding, as Parquet paths (what
+    ``pq.write_table``'s ``use_dictionary`` takes): every one but the times.
 
-    Text keeps it: without it DuckDB reads plain strings much slower (grouping by player,
-    filtering one player: ``docs/performance.md``), and a warehouse is written once and read by
-    every report. Numbers and times do not: their values are mostly distinct in a file (money,
-    stacks, line numbers, times), so the writer hashed every value into a dictionary that it then
-    often gave up for plain encoding, and zstd packs their plain values as small or smaller."""
+    Why the dictionaries: DuckDB reads dictionary-encoded columns much faster than plain ones,
+    strings (grouping by player, filtering one player) and integers alike (summing the money
+    columns of ``actions`` or ``hand_players``: twice the CPU plain), and a warehouse is written
+    once and read by every report (``docs/performance.md``). Why not the times: their values are
+    mostly distinct (``hands``) or runs of one value (the copies of a hand's time), which zstd
+    packs smaller plain; DuckDB reads them plain a little faster, and the writer no longer hashes
+    each into a dictionary it mostly gives up on."""
     paths = _DICTIONARY_COLUMNS.get(table_name)
     if paths is None:
-        paths = [p for f in arrow_schema(table_name) for p in _text_leaves(f.name, f.type)]
+        paths = [
+            path
+            for f in arrow_schema(table_name)
+            for path, type_ in _leaves(f.name, f.type)
+            if not pa.types.is_timestamp(type_)
+        ]
         _DICTIONARY_COLUMNS[table_name] = paths
     return paths
 
