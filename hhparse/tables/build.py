@@ -406,8 +406,8 @@ def _hand_columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
 
     Why ``zip(*rows)`` here, where the other tables read one field at a time (:class:`_Columns`):
     these rows are tuples already, so one C-level transposition builds every column at once,
-    about three times cheaper than a ``map`` of an item getter per column; and ``pa.array``
-    reads a tuple's items a little faster than a list's."""
+    cheaper than a ``map`` of an item getter per column; and ``pa.array`` reads a tuple's items
+    a little faster than a list's."""
     if not rows:
         return {f: () for f in _HAND_FIELDS}
     return dict(zip(_HAND_FIELDS, zip(*rows, strict=True), strict=True))
@@ -452,9 +452,10 @@ _REJECTS = _plan("rejects", _fields(_Reject), {}, keyed=False)
 class _Columns(Mapping[str, Column]):
     """The columns of a table's rows, each built when first asked for.
 
-    Rows stay the records the referee built (or the tuples of :func:`_hand_row`) until a column
-    is needed, then one C-level pass (``map`` of an attribute or item getter) pulls out that
-    field, cheaper than one tuple per row and ``zip(*rows)`` (``docs/performance.md``).
+    Rows stay the records the referee built until a column is needed, then one C-level pass
+    (``map`` of an attribute getter) pulls out that field, cheaper than one tuple per row and
+    ``zip(*rows)`` (``docs/performance.md``). (The ``hands`` rows are tuples already:
+    :func:`_hand_columns` transposes them at once.)
     """
 
     __slots__ = ("_built", "_getters", "_rows")

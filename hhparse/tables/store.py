@@ -232,11 +232,11 @@ def dictionary_columns(table_name: str) -> list[str]:
 
     Why the dictionaries: DuckDB reads dictionary-encoded columns much faster than plain ones,
     strings (grouping by player, filtering one player) and integers alike (summing the money
-    columns of ``actions`` or ``hand_players``: twice the CPU plain), and a warehouse is written
-    once and read by every report (``docs/performance.md``). Why not the times: their values are
-    mostly distinct (``hands``) or runs of one value (the copies of a hand's time), which zstd
-    packs smaller plain; DuckDB reads them plain a little faster, and the writer no longer hashes
-    each into a dictionary it mostly gives up on."""
+    columns of ``actions`` or ``hand_players``), and a warehouse is written once and read by
+    every report (``docs/performance.md``). Why not the times: their values are mostly distinct
+    (``hands``) or runs of one value (the copies of a hand's time), which zstd packs smaller
+    plain; DuckDB reads them plain no slower, and the writer no longer hashes each into a
+    dictionary that saves nothing."""
     paths = _DICTIONARY_COLUMNS.get(table_name)
     if paths is None:
         paths = [
