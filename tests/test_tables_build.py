@@ -102,6 +102,21 @@ def test_native_columns_read_each_field_into_its_own_column() -> None:
             assert columns[name][0] != columns[name][1], (cls, name)
 
 
+def test_hand_columns_are_each_field_of_each_hand_row() -> None:
+    """``hands``' columns, transposed from the rows at once, hold each row's field in its order
+    (three hands that differ), and a batch without accepted hands has every column, empty."""
+    results = [fake_result(hand_id=str(100 + k)) for k in range(3)]
+    rows = [build._hand_row(r, r.facts, f"{k:016x}") for k, r in enumerate(results) if r.facts is not None]
+    columns = build._hand_columns(rows)
+    assert list(columns) == list(build._HAND_FIELDS)
+    for i, name in enumerate(build._HAND_FIELDS):
+        assert list(columns[name]) == [row[i] for row in rows], name
+    assert list(columns["hand_id"]) == ["100", "101", "102"]
+    empty = build._hand_columns([])
+    assert list(empty) == list(build._HAND_FIELDS)
+    assert not any(len(c) for c in empty.values())
+
+
 def _pylist(column: Any) -> list[Any]:
     """A native column's values (a list, or the Arrow array of a flag column)."""
     return column.to_pylist() if isinstance(column, pa.Array) else list(column)

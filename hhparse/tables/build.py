@@ -33,7 +33,7 @@ import re
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, Final, cast
 
 import numpy as np
@@ -399,7 +399,20 @@ _HANDS = _plan("hands", _HAND_FIELDS, {}, keyed=False)
 if sorted(_HANDS.fields) != sorted(_HAND_FIELDS):  # pragma: no cover - a programming error
     raise KeyError(f"hands: _HAND_FIELDS {_HAND_FIELDS} must list each declared column once")
 _HANDS = replace(_HANDS, fields=_HAND_FIELDS)  # the columns of _hand_row's tuples, in its order
-_HAND_GETTERS: dict[str, Callable[[Any], Any]] = {f: itemgetter(i) for i, f in enumerate(_HAND_FIELDS)}
+
+
+def _hand_columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
+    """The ``hands`` columns of :func:`_hand_row`'s tuples, each a tuple of its values.
+
+    Why ``zip(*rows)`` here, where the other tables read one field at a time (:class:`_Columns`):
+    these rows are tuples already, so one C-level transposition builds every column at once,
+    cheaper than a ``map`` of an item getter per column; and ``pa.array`` reads a tuple's items
+    a little faster than a list's."""
+    if not rows:
+        return {f: () for f in _HAND_FIELDS}
+    return dict(zip(_HAND_FIELDS, zip(*rows, strict=True), strict=True))
+
+
 _CHILDREN: dict[str, tuple[_Plan, Callable[[HandFacts], Sequence[Any]], type]] = {
     "hand_players": (
         _plan(
@@ -439,9 +452,10 @@ _REJECTS = _plan("rejects", _fields(_Reject), {}, keyed=False)
 class _Columns(Mapping[str, Column]):
     """The columns of a table's rows, each built when first asked for.
 
-    Rows stay the records the referee built (or the tuples of :func:`_hand_row`) until a column
-    is needed, then one C-level pass (``map`` of an attribute or item getter) pulls out that
-    field, cheaper than one tuple per row and ``zip(*rows)`` (``docs/performance.md``).
+    Rows stay the records the referee built until a column is needed, then one C-level pass
+    (``map`` of an attribute getter) pulls out that field, cheaper than one tuple per row and
+    ``zip(*rows)`` (``docs/performance.md``). (The ``hands`` rows are tuples already:
+    :func:`_hand_columns` transposes them at once.)
     """
 
     __slots__ = ("_built", "_getters", "_rows")
@@ -785,7 +799,7 @@ class BatchBuilder:
         bad: dict[int, BaseException] = {}
         for k in range(len(self._hands)):
             try:
-                one = _Columns(self._hands[k : k + 1], _HAND_GETTERS)
+                one = _hand_columns(self._hands[k : k + 1])
                 hands = pa.RecordBatch.from_arrays(
                     _arrays(_HANDS, one, pa.array([0], type=pa.int32())), schema=_HANDS.schema
                 )
@@ -859,7 +873,7 @@ class BatchBuilder:
         self._ev_rows, self._ev_values = rows, values
 
     def _finish(self) -> dict[str, pa.Table]:
-        cols = _Columns(self._hands, _HAND_GETTERS)
+        cols = _hand_columns(self._hands)
         hand_arrays = _arrays(_HANDS, cols, pa.array(self._hand_idx, type=pa.int32()))
         out = {"hands": pa.Table.from_arrays(hand_arrays, schema=_HANDS.schema)}
         hands = pa.RecordBatch.from_arrays(hand_arrays, schema=_HANDS.schema)

@@ -103,10 +103,7 @@ LOCK_NAME: Final = ".lock"
 DEFAULT_WAREHOUSE = "hhparse-warehouse"
 ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
-#: Parquet dictionary encoding: on. Without it the files are a little smaller and cheaper to
-#: write, but DuckDB reads plain strings much slower (grouping by player, filtering one player:
-#: docs/performance.md), and a warehouse is written once and read by every report.
-USE_DICTIONARY: Final = True
+#: Parquet dictionary encoding: on, but for the times (:func:`dictionary_columns`).
 
 #: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
 #: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
@@ -213,6 +210,45 @@ def _write_json_atomic(data: Any, tmp: Path, dest: Path, replaced: Callable[[], 
     _fsync_dir(dest.parent)
 
 
+def _leaves(name: str, type_: pa.DataType) -> Iterator[tuple[str, pa.DataType]]:
+    """The Parquet leaf columns of a column ``name`` of ``type_``: path and type (a list's values
+    are ``NAME.list.element``, a struct's fields ``NAME.FIELD``: pyarrow's compliant nested names)."""
+    if pa.types.is_list(type_) or pa.types.is_large_list(type_):
+        yield from _leaves(f"{name}.list.element", type_.value_type)
+    elif pa.types.is_struct(type_):
+        for i in range(type_.num_fields):
+            child = type_.field(i)
+            yield from _leaves(f"{name}.{child.name}", child.type)
+    else:
+        yield name, type_
+
+
+_DICTIONARY_COLUMNS: dict[str, list[str]] = {}
+
+
+def dictionary_columns(table_name: str) -> list[str]:
+    """The leaf columns of ``table_name`` written with dictionary encoding, as Parquet paths (what
+    ``pq.write_table``'s ``use_dictionary`` takes): every one but the times.
+
+    Why the dictionaries: DuckDB reads dictionary-encoded columns much faster than plain ones,
+    strings (grouping by player, filtering one player) and integers alike (summing the money
+    columns of ``actions`` or ``hand_players``), and a warehouse is written once and read by
+    every report (``docs/performance.md``). Why not the times: their values are mostly distinct
+    (``hands``) or runs of one value (the copies of a hand's time), which zstd packs smaller
+    plain; DuckDB reads them plain no slower, and the writer no longer hashes each into a
+    dictionary that saves nothing."""
+    paths = _DICTIONARY_COLUMNS.get(table_name)
+    if paths is None:
+        paths = [
+            path
+            for f in arrow_schema(table_name)
+            for path, type_ in _leaves(f.name, f.type)
+            if not pa.types.is_timestamp(type_)
+        ]
+        _DICTIONARY_COLUMNS[table_name] = paths
+    return paths
+
+
 def write_parquet_atomic(
     table_name: str,
     table: pa.Table,
@@ -224,7 +260,9 @@ def write_parquet_atomic(
     (``tmp``, by default beside ``dest``); on any failure the temp file is removed. ``metadata``
     is added to the file's key-value metadata (a derived file's ``source_file``)."""
     check_schema(table_name, table)
-    table = table.cast(arrow_schema(table_name))  # carries the schema_version metadata
+    expected = arrow_schema(table_name)
+    if not table.schema.equals(expected, check_metadata=True):  # (the built tables' already is)
+        table = table.cast(expected)  # carries the schema_version metadata
     if metadata:
         merged = dict(table.schema.metadata or {})
         merged.update((k.encode(), v.encode()) for k, v in metadata.items())
@@ -238,7 +276,8 @@ def write_parquet_atomic(
                 fh,
                 compression=COMPRESSION,
                 row_group_size=256 * 1024,
-                use_dictionary=USE_DICTIONARY,
+                # (a list of columns is documented, but not in pyarrow's stubs)
+                use_dictionary=dictionary_columns(table_name),  # type: ignore[arg-type]
             )
             fh.flush()
             os.fsync(fh.fileno())
