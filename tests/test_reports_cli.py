@@ -150,3 +150,25 @@ def test_report_says_when_it_cannot_build_the_derived_tables(
     assert "derived tables could not be brought up to date (the disk is full)" in failed.stderr
     assert "derived tables" not in built.stderr
     assert json.loads(failed.stdout) == json.loads(built.stdout)
+
+
+def test_report_says_why_even_when_the_failure_has_no_message(
+    app: typer.Typer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure without a message (an empty Arrow error) is named by its type, not a traceback."""
+    import pyarrow as pa
+
+    from hhparse.reports import derived
+
+    r = Rows()
+    r.hand("h0", [{"player": "Hero", "is_hero": True, "position": "BTN", "net": 5},
+                  {"player": "Villain", "position": "BB", "net": -5}])  # fmt: skip
+    root = str(r.publish(tmp_path / "wh"))
+
+    def empty(*_args: object) -> dict[str, derived.Refresh]:
+        raise pa.ArrowInvalid("")
+
+    monkeypatch.setattr(derived, "_refresh_all", empty)
+    res = runner.invoke(app, ["report", "summary", "-w", root, "-f", "json"])
+    assert res.exit_code == 0, res.output
+    assert "brought up to date (ArrowInvalid)" in res.stderr

@@ -366,7 +366,8 @@ def refresh(
     except WarehouseLockedError:
         return {}  # (an import at work, ``--watch`` while playing: it refreshes them itself)
     except (OSError, duckdb.Error, pa.ArrowException) as exc:
-        reason = os_reason(exc) if isinstance(exc, OSError) else str(exc).splitlines()[0]
+        said = str(exc).strip().splitlines() or [type(exc).__name__]  # (an Arrow error may say nothing)
+        reason = os_reason(exc) if isinstance(exc, OSError) else said[0]
         warnings.warn(
             DerivedNote(
                 f"the derived tables could not be brought up to date ({reason}): the report "
