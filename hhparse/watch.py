@@ -14,7 +14,8 @@ A thin layer over the incremental import, and why it is shaped so:
   other machines' writes (NFS, SMB, VM shared folders, WSL's Windows drives) it polls
   (:func:`choose_polling`). A PATH that is a file is watched through its folder, so that a
   rename over it (a sync tool, an editor saving) is seen like an append. A file that changed is
-  also ``stat``-ed at every tick for :data:`HOT_SECONDS` (a PATH that is a file, always), and a
+  also ``stat``-ed at every tick for :data:`HOT_SECONDS` (a PATH that is a file, always; a file
+  written that recently when it is read, too: polling sees only whole seconds), and a
   full rescan every :data:`RESCAN_SECONDS` costs a ``stat`` a file: a change whose event was
   lost is seen within a tick if the file is live, at the rescan otherwise.
 * **The importer decides when a hand is final**, as for any import (``docs/input.md``): a hand
@@ -497,6 +498,7 @@ class Watcher:
                     files = sorted(f for f in dirty if f.is_file())  # (gone since its event: nothing to read)
                     self._files.update(str(f) for f in files)
                 self.state.files = len(self._files)
+                hot.touch_recent(files)
                 reason = next(r for r in ("start", "change", "settle", "rescan") if r in reasons)
                 cycle = self._import(files, reason)
                 if cycle is not None:
@@ -648,6 +650,19 @@ class _Hot:
         """``path`` changed (an event said so, and it is being imported): look at it from now on."""
         self.until[path] = time.monotonic() + HOT_SECONDS
         self.seen[path] = _signature(path)
+
+    def touch_recent(self, files: Sequence[Path]) -> None:
+        """Before ``files`` are read: those written within :data:`HOT_SECONDS` are looked at from
+        now on. Polling (``notify``'s) compares modification times in whole seconds, so a write
+        landing in the second of its last look is never reported: the file that was written just
+        before the watch started, or came in a new folder, would wait for the rescan."""
+        horizon = time.time() - HOT_SECONDS
+        for f in files:
+            raw = str(f)
+            sig = _signature(raw)
+            if sig is not None and sig[2] >= horizon * 1e9:
+                self.until[raw] = time.monotonic() + HOT_SECONDS
+                self.seen[raw] = sig
 
     def changed(self) -> list[str]:
         """The files whose ``stat`` changed since they were last looked at (and still exist)."""

@@ -471,6 +471,28 @@ def test_polling_meets_the_latency_target_too(tmp_path: Path, watches: list[Watc
     assert sorted(ids) == ["1", "2", "3"]
 
 
+def test_polling_sees_a_write_in_the_second_it_last_looked(tmp_path: Path, watches: list[Watch]) -> None:
+    """Regression (a CI failure): polling compares modification times in whole seconds, so a
+    hand appended in the second the file was last written before the watch started was never
+    reported, and waited for the rescan minutes later. The same second is made certain here by
+    putting the file's time back after the append."""
+    src, wh = tmp_path / "in", tmp_path / "wh"
+    f = write_hands(src / "t.txt", ["1"])
+    second = int(time.time()) - 3
+    os.utime(f, ns=(second * 10**9, second * 10**9))
+    watch = Watch(src, wh, "--poll")
+    watches.append(watch)
+    watch.wait_for("Ctrl-C to stop")
+    append(f, make_hand("2") + "\n\n\n")
+    os.utime(f, ns=(second * 10**9, second * 10**9 + 500_000_000))
+    deadline = time.monotonic() + 10  # (the rescan, what the old code waited for, is minutes away)
+    while "2" not in hand_ids(wh):
+        assert time.monotonic() < deadline, watch.text
+        time.sleep(0.05)
+    assert watch.stop(signal.SIGTERM) == 0, watch.text
+    assert sorted(hand_ids(wh)) == ["1", "2"]
+
+
 def replace_with(path: Path, text: str) -> float:
     """Rewrite ``path`` as a sync tool or an editor saves it: a new file under another name,
     renamed over the old one (a new inode); when the rename was done."""
