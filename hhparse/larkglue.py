@@ -571,6 +571,9 @@ def line_parser(
     args: list[Any] = [actions, rules, terms, ignore, int(start_state), int(end_state), alone, shapes, guards]
     driver = LineParser(*args)
     if path is not None:
+        # every cover its lines may ask for chosen now, so that the file keeps them all: a
+        # process that loads it chooses none on its first hands (its first task costs no more)
+        driver.choose_covers()
         _save_driver(path, (n, int(start_state), int(end_state), ignore), args, rule_keys, aliases)
     _COMPILED.clear()
     return driver
@@ -598,8 +601,9 @@ _SOURCE: bytes | None = None
 
 def _covers() -> dict[Any, tuple[str, ...]] | None:
     """The driver's covers of its terminals' needles, chosen so far (:func:`hhparse.lalr._cover`,
-    a pure function of its key and the costliest step of building the driver): kept in the
-    driver's file, so a process that loads it finds them chosen. None if :mod:`hhparse.lalr`
+    a pure function of its key and the costliest step of building the driver; every one its
+    lines may ask for, :meth:`~hhparse.lalr.LineParser.choose_covers`): kept in the driver's
+    file, so a process that loads it finds them chosen. None if :mod:`hhparse.lalr`
     keeps no such memo (its source is in the file's name: a change there gets another file)."""
     import hhparse.lalr as lalr
 
