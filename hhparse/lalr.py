@@ -356,6 +356,12 @@ class _Lexer:
         return out
 
 
+#: The last characters :meth:`LineParser.choose_covers` builds the lists of by default: every
+#: printable ASCII character and a tab, and one of each kind of other character a regex's
+#: character class may tell apart (a letter, a symbol, a no-break space, a digit that is no
+#: ASCII digit). A line ending otherwise builds its list when it first comes, as before.
+CHOSEN_LASTS: Final = "".join(chr(c) for c in range(32, 127)) + "\t\u00e9\u20ac\u00a0\u0663"
+
 #: Characters below this code are looked up by list index (:attr:`_Lexer.rows`).
 ASCII: Final = 128
 
@@ -473,6 +479,30 @@ class LineParser:
             kinds = set(row.values())
             only = next(iter(kinds)) if len(kinds) == 1 else 0
             self._at_once.append(~only if only < 0 and self._rules[~only][3] is not None else -1)
+
+    def choose_covers(self, lasts: str = CHOSEN_LASTS) -> int:
+        """Build now, for every lexer and every group of it, the entries a line ending with each
+        of ``lasts`` (and a line that is a ``"\n"`` alone) is tried against, and so choose their
+        covers (:func:`_cover`): how many lists were built. What is built equals what a line
+        would build when it first asks (:meth:`_Group.for_last`).
+
+        Why: a process's first lines build these lists as they come, and choosing a narrowed
+        entry's cover is what costs (tens of them in a process's first few hundred hands: its
+        first task cost more than the next). :func:`hhparse.larkglue.line_parser` calls this
+        before it keeps the driver in the cache folder, whose file keeps every cover chosen:
+        a process that loads it chooses none, and builds each list (cheap then) as before."""
+        seen: set[int] = set()
+        built = 0
+        for lexer in self._lexers:
+            if lexer is None or id(lexer) in seen:
+                continue
+            seen.add(id(lexer))
+            for group in [*lexer.groups.values(), lexer.rest]:
+                group.for_last("")
+                for last in lasts:
+                    group.for_last(last)
+                built += 1 + len(lasts)
+        return built
 
     def parse(self, text: str) -> Any:
         """The value of the start rule's callback for ``text``; raises :class:`Rejected`."""

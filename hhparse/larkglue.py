@@ -10,11 +10,9 @@ Nothing here knows the grammar or the model.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import io
-import os
 import pickle
 import re
 import sys
@@ -24,6 +22,8 @@ from pathlib import Path
 from re import _constants as _sre
 from typing import Any
 
+from hhparse.cachefiles import CACHE_ENV, cache_dir
+from hhparse.cachefiles import write_atomic as _write_atomic
 from hhparse.lalr import LineParser, Shape, Term
 
 __all__ = [
@@ -37,9 +37,6 @@ __all__ = [
     "load_grammar",
     "make_parser",
 ]
-
-#: Where the built parser is cached (see :func:`cache_dir`); set to an empty value: no cache.
-CACHE_ENV = "HHPARSE_CACHE_DIR"
 
 #: A named capture group's opening, ``(?P<name>``: in the grammar, a line's fields.
 _NAMED_GROUP = re.compile(r"\(\?P<(\w+)>")
@@ -134,22 +131,6 @@ def _line_lexer_class() -> type:
     return LineLexer
 
 
-def cache_dir() -> Path | None:
-    """The folder of hhparse's own caches: ``$HHPARSE_CACHE_DIR`` (empty: none), else the
-    platform's per-user cache folder (``%LOCALAPPDATA%\\hhparse\\Cache``,
-    ``~/Library/Caches/hhparse``, ``$XDG_CACHE_HOME/hhparse`` or ``~/.cache/hhparse``)."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured is not None:
-        return Path(configured).expanduser() if configured.strip() else None
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA")
-        return Path(base) / "hhparse" / "Cache" if base else None
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "hhparse"
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "hhparse"
-
-
 def _cache_file(folder: Path, text: str, shapes: tuple[str, ...]) -> Path:
     """The cache file of this grammar, these shapes, this lark and this Python: another grammar
     (or lark) gets another file, so a file once written never changes."""
@@ -242,22 +223,6 @@ def _cached_lark(source: Source, options: dict[str, Any]) -> Any:
     if _write_atomic(source.path, pickle.dumps(source.regexes) + data):
         setattr(lark, _SAVED, (source.path.parent, hashlib.sha256(data).hexdigest()))
     return lark
-
-
-def _write_atomic(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` under a temporary name, then rename it (processes starting
-    together never read half a file): False if the folder cannot be written (no cache then)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
-        return False
-    return True
 
 
 def load_grammar(text: str, shapes: Iterable[str] = ()) -> tuple[Any, dict[str, str]]:
@@ -571,6 +536,9 @@ def line_parser(
     args: list[Any] = [actions, rules, terms, ignore, int(start_state), int(end_state), alone, shapes, guards]
     driver = LineParser(*args)
     if path is not None:
+        # every cover its lines may ask for chosen now, so that the file keeps them all: a
+        # process that loads it chooses none on its first hands (its first task costs no more)
+        driver.choose_covers()
         _save_driver(path, (n, int(start_state), int(end_state), ignore), args, rule_keys, aliases)
     _COMPILED.clear()
     return driver
@@ -598,8 +566,9 @@ _SOURCE: bytes | None = None
 
 def _covers() -> dict[Any, tuple[str, ...]] | None:
     """The driver's covers of its terminals' needles, chosen so far (:func:`hhparse.lalr._cover`,
-    a pure function of its key and the costliest step of building the driver): kept in the
-    driver's file, so a process that loads it finds them chosen. None if :mod:`hhparse.lalr`
+    a pure function of its key and the costliest step of building the driver; every one its
+    lines may ask for, :meth:`~hhparse.lalr.LineParser.choose_covers`): kept in the driver's
+    file, so a process that loads it finds them chosen. None if :mod:`hhparse.lalr`
     keeps no such memo (its source is in the file's name: a change there gets another file)."""
     import hhparse.lalr as lalr
 

@@ -14,6 +14,7 @@ import math
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -374,3 +375,110 @@ def test_the_kernels_values_refuse_malformed_input() -> None:
     ):
         with pytest.raises(ValueError):
             values(*args, False)
+
+
+# The kernel's tables kept in hhparse's cache folder (``equity-*.tables``): built once, loaded by
+# the next process (a process's first all-in spot no longer builds them).
+
+
+@pytest.fixture()
+def fresh_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A cache folder of its own, the kernel's tables taken again from it, and again afterwards."""
+    import hhparse.ev  # noqa: F401  (what hands the cache folder to the equity engine)
+    from hhparse.cachefiles import cache_dir, write_atomic
+
+    assert [(cache_dir, write_atomic)] == E._TABLES_KEPT
+    monkeypatch.setenv("HHPARSE_CACHE_DIR", str(tmp_path))
+    E._kernel_tables.cache_clear()
+    yield tmp_path
+    E._kernel_tables.cache_clear()  # (the kernel given its tables again: the later tests count)
+    monkeypatch.setenv("HHPARSE_CACHE_DIR", str(tmp_path / "after"))
+    E._kernel_tables()
+
+
+def _no_table_building(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse() -> Any:
+        raise AssertionError("the kernel's tables were built: their file was not used")
+
+    monkeypatch.setattr(E, "_build_kernel_tables", refuse)
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    return len(a) == len(b) and all(
+        x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b, strict=True)
+    )
+
+
+@needs_kernel
+def test_the_kernel_tables_are_kept_and_loaded(fresh_tables: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    built = E._build_kernel_tables()
+    assert _same(E._kernel_tables(), built)  # built, the file written
+    (kept,) = fresh_tables.glob("equity-*.tables")
+    written = kept.read_bytes()
+    spot = (bytes([0, 1, 2, 3, 4, 5, 6, 7]), 4, bytes(range(8, 52)), bytes([2, 0, 1]), True)
+    assert E._equity_kernel is not None
+    counted = E._equity_kernel.counts(*spot)
+    with monkeypatch.context() as m:  # the next process loads them
+        _no_table_building(m)
+        E._kernel_tables.cache_clear()
+        assert _same(E._kernel_tables(), built)
+        assert E._equity_kernel.counts(*spot) == counted
+    assert kept.read_bytes() == written  # a file once written never changes
+    with monkeypatch.context() as m:  # another layout (or source): another file
+        m.setattr(E, "_TABLES_FORMAT", E._TABLES_FORMAT + 1)
+        E._kernel_tables.cache_clear()
+        assert _same(E._kernel_tables(), built)
+        assert len(list(fresh_tables.glob("equity-*.tables"))) == 2
+
+
+@needs_kernel
+@pytest.mark.parametrize("damage", ["empty", "half", "a byte", "another layout", "tables the kernel refuses"])
+def test_a_damaged_kernel_tables_file_is_built_again(
+    fresh_tables: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    import hashlib
+
+    built = E._kernel_tables()
+    (kept,) = fresh_tables.glob("equity-*.tables")
+    whole = kept.read_bytes()
+    head = len(E._TABLES_MAGIC)
+
+    def resign(payload: bytes) -> bytes:
+        return E._TABLES_MAGIC + hashlib.sha256(payload).digest() + payload
+
+    if damage == "empty":
+        damaged = b""
+    elif damage == "half":
+        damaged = whole[: len(whole) // 2]
+    elif damage == "a byte":  # the checksum no longer fits
+        damaged = whole[:-100] + bytes([whole[-100] ^ 1]) + whole[-99:]
+    elif damage == "another layout":  # checksum right, contents not
+        damaged = resign(b"\x02\x00\x00\x00[]" + b"\0" * 8)
+    else:  # checksum and layout right, an index out of its table's range
+        payload = bytearray(whole[head + 32 :])
+        payload[-4:] = (10**6).to_bytes(4, sys.byteorder)
+        damaged = resign(bytes(payload))
+    kept.write_bytes(damaged)
+    E._kernel_tables.cache_clear()
+    assert _same(E._kernel_tables(), built)  # built again, the file replaced
+    assert kept.read_bytes() == whole
+    with monkeypatch.context() as m:  # and it is a good one again
+        _no_table_building(m)
+        E._kernel_tables.cache_clear()
+        assert _same(E._kernel_tables(), built)
+
+
+@needs_kernel
+def test_no_cache_folder_means_no_kernel_tables_file(
+    fresh_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built = E._build_kernel_tables()
+    monkeypatch.setenv("HHPARSE_CACHE_DIR", "")
+    assert _same(E._kernel_tables(), built)
+    blocker = fresh_tables / "blocker"
+    blocker.write_text("a file where the folder would go")
+    monkeypatch.setenv("HHPARSE_CACHE_DIR", str(blocker / "cache"))
+    E._kernel_tables.cache_clear()
+    assert _same(E._kernel_tables(), built)  # no file, no error
+    assert blocker.read_text() == "a file where the folder would go"
+    assert list(fresh_tables.iterdir()) == [blocker]

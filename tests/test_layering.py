@@ -141,6 +141,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "workers.py",
         "native_memory.py",
         "lazy.py",
+        "cachefiles.py",
     ),
     "split": ("splitter.py", "blocks.py"),
     "parse": ("parsing.py", "larkglue.py", "lalr.py", "render.py", "summaries.py"),

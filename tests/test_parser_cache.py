@@ -195,6 +195,62 @@ def test_a_loaded_driver_is_the_driver_read_off_lark(
     assert kept.read_bytes() == written  # a file once written never changes
 
 
+def _by_last(driver: Any, lasts: str) -> Any:
+    """Every lexer group's entries for a line ending with each of ``lasts``, comparable."""
+    out = []
+    for lexer in driver._lexers:
+        if lexer is None:
+            continue
+        for group in [*lexer.groups.values(), lexer.rest]:
+            for last in ["", *lasts]:
+                out.append(
+                    [
+                        (e.name, e.id, e.needles, e.cover, e.guard_needles, e.guard_cover, e.unguarded)
+                        for e in group.for_last(last)
+                    ]
+                )
+    return out
+
+
+def test_a_loaded_driver_chooses_no_cover_on_its_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None
+) -> None:
+    """The driver's file keeps the cover of every list of entries a line ending with a printable
+    ASCII character (and a few others) asks for (:meth:`~hhparse.lalr.LineParser.choose_covers`):
+    a process that loads it chooses none on its first hands, and builds the same lists."""
+    from hhparse import lalr
+
+    # (lark may number the states of two builds apart: compared within one saved parser)
+    monkeypatch.setenv(larkglue.CACHE_ENV, str(tmp_path))
+    parsing.use_backend("driver")  # the parser built from the grammar, the driver's file written
+    with monkeypatch.context() as m:  # the driver read off lark, no file: lists built as lines ask
+        m.setattr(larkglue, "_driver_file", lambda *args: None)
+        lalr._COVERS.clear()
+        parsing.use_backend("driver")
+        lazily = _by_last(parsing._DRIVER, lalr.CHOSEN_LASTS)
+        chosen = dict(lalr._COVERS)
+    with monkeypatch.context() as m:
+        _no_table_reading(m)
+        lalr._COVERS.clear()
+        parsing.use_backend("driver")  # loaded: every cover with it
+        loaded = dict(lalr._COVERS)
+        assert set(chosen) <= set(loaded)
+        assert all(loaded[key] == cover for key, cover in chosen.items())
+        assert _by_last(parsing._DRIVER, lalr.CHOSEN_LASTS) == lazily
+        assert loaded == lalr._COVERS  # none chosen in this process
+        # and what the file keeps is what choosing them gives
+        for (needles, others), cover in loaded.items():
+            assert lalr._cover_of(needles, "\0".join(sorted(others))) == cover
+    assert (
+        parsing._DRIVER.choose_covers("é")
+        == sum(
+            len(lx.groups) + 1
+            for lx in {id(lx): lx for lx in parsing._DRIVER._lexers if lx is not None}.values()
+        )
+        * 2
+    )
+
+
 def _resign(data: bytes, payload: bytes) -> bytes:
     import hashlib
 

@@ -281,6 +281,56 @@ def test_five_of_a_kind_is_refused_every_time() -> None:
             evaluate(("As", "Ad", "2c", "3c"), ("Ah", "Ac", "As"), False)
 
 
+def _textbook_value(ranks: tuple[int, ...]) -> int:
+    """A rank multiset's value as the evaluator packs it, the slow obvious way: ranks grouped
+    by (count, rank) descending, the category from the counts, a straight by its top card."""
+    counts = {r: ranks.count(r) for r in set(ranks)}
+    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    shape = tuple(counts[r] for r in order)
+    straights = {frozenset(range(top - 4, top + 1)): top for top in range(4, 13)}
+    straights[frozenset((12, 0, 1, 2, 3))] = 3
+    if shape == (1, 1, 1, 1, 1):
+        top = straights.get(frozenset(ranks))
+        if top is not None:
+            order, category = [top], STRAIGHT
+        else:
+            category = HIGH_CARD
+    else:
+        category = {(4, 1): FOUR_OF_A_KIND, (3, 2): FULL_HOUSE, (3, 1, 1): THREE_OF_A_KIND}.get(
+            shape, TWO_PAIR if shape == (2, 2, 1) else PAIR
+        )
+    value = category
+    for i in range(5):
+        value = value << 4 | (order[i] if i < len(order) else 0)
+    return value
+
+
+def test_every_rank_multiset_has_its_textbook_value() -> None:
+    """The memo's entries (``_BY_PRODUCT``, filled by ``_multiset_value`` as hands come): each of
+    the 6,175 rank multisets gets the value packed from its ranks by count and rank; products of
+    no five ranks of one deck (five of a kind, six factors, a prime of no rank, zero) are refused."""
+    from itertools import combinations_with_replacement
+
+    from hhparse.rules import evaluate as ev
+
+    primes = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+    seen = 0
+    for ranks in combinations_with_replacement(range(13), 5):
+        product = 1
+        for r in ranks:
+            product *= primes[r]
+        if ranks[0] == ranks[4]:
+            with pytest.raises(KeyError):
+                ev._multiset_value(product)
+            continue
+        assert ev._multiset_value(product) == _textbook_value(ranks), ranks
+        seen += 1
+    assert seen == 6175
+    for bad in (0, 1, 2 * 3 * 5 * 7, 2 * 3 * 5 * 7 * 11 * 13, 2 * 3 * 5 * 7 * 43, 2**5, 41**6):
+        with pytest.raises(KeyError):
+            ev._multiset_value(bad)
+
+
 # --------------------------------------------------------------------------------------------
 # Every shown hand of the corpus
 # --------------------------------------------------------------------------------------------

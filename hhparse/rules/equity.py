@@ -58,10 +58,14 @@ Why it is built this way (pre-flop Courchevel heads-up is 101,270 boards of 2 x 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -836,10 +840,109 @@ to compare with the numpy code, its reference."""
 @lru_cache(maxsize=1)
 def _kernel_tables() -> tuple[Array, ...]:
     """Hand the kernel the tables it counts with (once a process): this module's, so that both
-    countings read the same ones. The kernel holds on to them."""
+    countings read the same ones. The kernel holds on to them.
+
+    They are kept in hhparse's cache folder (:func:`keep_kernel_tables`, :func:`_tables_file`) and
+    loaded from there: built
+    from the rank classes (:func:`_rank_classes`), they cost a process's first all-in spot — in
+    its first task — more than the rest of that task's EV; loaded, a small part of it. A file
+    that is damaged or that the kernel refuses is built again and replaced."""
     assert _equity_kernel is not None
+    path = _tables_file()
+    if path is not None:
+        loaded = _load_tables(path)
+        if loaded is not None:
+            try:
+                _equity_kernel.load(loaded)  # (checks every table's size and every index)
+                return loaded
+            except (TypeError, ValueError):
+                pass
+    tables = _build_kernel_tables()
+    _equity_kernel.load(tables)
+    if path is not None:
+        _save_tables(path, tables)
+    return tables
+
+
+#: The layout of the kernel tables' file (its name also hashes this module's source).
+_TABLES_FORMAT = 1
+_TABLES_MAGIC = b"hhparse equity kernel tables\n"
+
+#: Where the kernel's tables are kept: the folder (or None) and how a file is written, as
+#: :func:`keep_kernel_tables` was told; nothing until then.
+_TABLES_KEPT: list[tuple[Callable[[], Path | None], Callable[[Path, bytes], bool]]] = []
+
+
+def keep_kernel_tables(folder: Callable[[], Path | None], write: Callable[[Path, bytes], bool]) -> None:
+    """Keep the kernel's tables in the folder ``folder()`` names when they are needed (None: not
+    kept), each file written by ``write(path, data)`` (whole or not at all; False: not written).
+    :mod:`hhparse.ev` hands over hhparse's cache folder: this module knows nothing of hhparse."""
+    _TABLES_KEPT[:] = [(folder, write)]
+
+
+def _tables_file() -> Path | None:
+    """The file of the kernel's tables in the folder :func:`keep_kernel_tables` names, or None.
+
+    Its name hashes what the tables are built from: this module's source (the code that builds
+    them and the module tables they hold), the file's layout, numpy's version and the machine's
+    byte order (the tables are kept as raw int32)."""
+    folder = _TABLES_KEPT[0][0]() if _TABLES_KEPT else None
+    if folder is None:
+        return None
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    key = hashlib.sha256()
+    for part in (str(_TABLES_FORMAT), np.__version__, sys.byteorder):
+        key.update(part.encode())
+        key.update(b"\0")
+    key.update(source)
+    return folder / f"equity-{key.hexdigest()[:32]}.tables"
+
+
+def _save_tables(path: Path, tables: tuple[Array, ...]) -> None:
+    """Keep ``tables`` at ``path``: the magic line, the SHA-256 of the rest, the length of the
+    shapes' JSON, the shapes, each table's int32 bytes in turn. A folder that cannot be written
+    means no file."""
+    shapes = json.dumps([list(t.shape) for t in tables]).encode()
+    payload = len(shapes).to_bytes(4, "little") + shapes + b"".join(t.tobytes() for t in tables)
+    if _TABLES_KEPT:
+        _TABLES_KEPT[0][1](path, _TABLES_MAGIC + hashlib.sha256(payload).digest() + payload)
+
+
+def _load_tables(path: Path) -> tuple[Array, ...] | None:
+    """The tables kept at ``path`` (:func:`_save_tables`), read-only views of the file's bytes,
+    or None: no file, or one whose checksum or layout does not fit."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(_TABLES_MAGIC)
+    payload = memoryview(data)[head + 32 :]
+    if not data.startswith(_TABLES_MAGIC) or hashlib.sha256(payload).digest() != data[head : head + 32]:
+        return None
+    try:
+        size = int.from_bytes(payload[:4], "little")
+        shapes = json.loads(bytes(payload[4 : 4 + size]))
+        at = 4 + size
+        out: list[Array] = []
+        for shape in shapes:
+            count = math.prod(shape)
+            out.append(np.frombuffer(payload, dtype=np.int32, count=count, offset=at).reshape(shape))
+            at += 4 * count
+        if at != len(payload):
+            return None
+        return tuple(out)
+    except (ValueError, TypeError):
+        return None
+
+
+def _build_kernel_tables() -> tuple[Array, ...]:
+    """The kernel's tables (:func:`_kernel_tables`), built from this module's."""
     rc = _rank_classes()
-    tables = tuple(
+    return tuple(
         np.ascontiguousarray(t, dtype=np.int32)
         for t in (
             NF,
@@ -860,8 +963,6 @@ def _kernel_tables() -> tuple[Array, ...]:
             MS3,
         )
     )
-    _equity_kernel.load(tables)
-    return tables
 
 
 def _known_card_tables(rc: _RankClasses) -> tuple[Array, ...]:

@@ -172,45 +172,61 @@ def _distinct_value(mask: int, flush: bool) -> int:
     return _pack(FLUSH if flush else HIGH_CARD, ranks)
 
 
-def _multiset_value(ranks: Sequence[int]) -> int:
-    """Value of an unsuited five-card rank multiset (no five of a kind)."""
-    counts = {r: ranks.count(r) for r in set(ranks)}
-    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    shape = tuple(counts[r] for r in order)
-    if shape == (1, 1, 1, 1, 1):
-        return _distinct_value(sum(1 << r for r in ranks), False)
-    category = {
-        (4, 1): FOUR_OF_A_KIND,
-        (3, 2): FULL_HOUSE,
-        (3, 1, 1): THREE_OF_A_KIND,
-        (2, 2, 1): TWO_PAIR,
-        (2, 1, 1, 1): PAIR,
-    }[shape]
-    return _pack(category, order)
-
-
-def _product_ranks(product: int) -> list[int] | None:
-    """The five ranks whose primes multiply to ``product``, or None (not five cards of one deck)."""
-    ranks: list[int] = []
-    for r in range(13):
-        p = _PRIMES[r]
-        while product % p == 0:
-            product //= p
-            ranks.append(r)
-    if product != 1 or len(ranks) != 5 or ranks[0] == ranks[4]:
-        return None  # five of a kind: impossible with one deck
-    return ranks
-
-
 def _product_value(product: int) -> int:
     """The non-flush value of the rank multiset ``product``, memoised in ``_BY_PRODUCT``."""
     value = _BY_PRODUCT.get(product)
     if value is None:
-        ranks = _product_ranks(product)
-        if ranks is None:
-            raise KeyError(product)
-        value = _BY_PRODUCT[product] = _multiset_value(ranks)
+        value = _BY_PRODUCT[product] = _multiset_value(product)
     return value
+
+
+def _multiset_value(product: int) -> int:
+    """The value of the five ranks whose primes multiply to ``product`` (no five of a kind);
+    KeyError when it is no such product.
+
+    Why it is written out: a process's first hands fill most of the memo (``_BY_PRODUCT``)
+    through here, thousands of multisets in its first few hundred hands: one pass over the
+    ranks, high to low, counting each, then the ranks by count and rank, with no dict, sort or
+    key function (``tests/test_rules_evaluate.py`` checks it against the textbook ordering)."""
+    primes = _PRIMES
+    counts = [0] * 13
+    left = product
+    n = 0
+    top = 0
+    r = 12
+    while r >= 0 and left != 1:
+        p = primes[r]
+        while left % p == 0:
+            left //= p
+            n += 1
+            if n > 5:
+                raise KeyError(product)
+            c = counts[r] + 1
+            counts[r] = c
+            if c > top:
+                top = c
+        r -= 1
+    if left != 1 or n != 5 or top == 5:  # five of a kind: impossible with one deck
+        raise KeyError(product)
+    if top == 1:
+        mask = 0
+        for r in range(13):
+            if counts[r]:
+                mask |= 1 << r
+        return _distinct_value(mask, False)
+    order: list[int] = []
+    for c in range(top, 0, -1):
+        for r in range(12, -1, -1):
+            if counts[r] == c:
+                order.append(r)
+    distinct = len(order)
+    if top == 4:
+        category = FOUR_OF_A_KIND
+    elif top == 3:
+        category = FULL_HOUSE if distinct == 2 else THREE_OF_A_KIND
+    else:
+        category = TWO_PAIR if distinct == 3 else PAIR
+    return _pack(category, order)
 
 
 def _flush_value(mask: int) -> int:
