@@ -144,6 +144,25 @@ def test_the_trace_records_each_batch_write_and_the_main_process_cpu_by_part(tmp
     assert s["cutting_cpu"] > 0 and s["submitting"] > 0
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's")
+def test_the_pipe_that_carries_the_tasks_holds_a_whole_task() -> None:
+    """The workers' tasks go through a pipe that holds a task's text (``importer.widen_task_pipe``):
+    at Linux's default 64 KiB a worker read each task in steps, each waiting for the main
+    process's feeder thread to write the next, idle between two tasks."""
+    import fcntl
+
+    pool = PoolExecutor(2, ev=False)
+    pool.start()
+    try:
+        assert pool._pool is not None
+        writer = pool._pool._call_queue._writer  # type: ignore[attr-defined]
+        most = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        assert fcntl.fcntl(writer.fileno(), fcntl.F_GETPIPE_SZ) >= min(1 << 20, most)
+        assert pool._pool.submit(int, "7").result(timeout=120) == 7
+    finally:
+        pool.close()
+
+
 def test_pool_workers_keep_pandas_out() -> None:
     """pyarrow imports pandas (when installed) the first time it converts a Python list; a pool
     worker never needs it (``hhparse.import_worker.without_pandas``). From a forkserver: a worker
