@@ -835,17 +835,51 @@ def phases(r: dict[str, Any], jobs: int) -> str:
         else f"    CPU a hand (µs): the process {per_hand * r['cpu_seconds']:.1f}, of which its tasks "
         f"{per_hand * task_cpu:.1f}\n"
     )
+    # The batches the workers write (ImportTrace.writes): their share of the idle time.
+    between = sum(w.get("writing_between", 0.0) for w in ws)
+    written_after = sum(w.get("writing_after", 0.0) for w in ws)
+    writing_between = f" (writing batches {between:.2f}, the rest waiting)" if "writes" in t else ""
+    writing_after = f" (writing batches {written_after:.2f})" if "writes" in t else ""
+    writes = ""
+    if t.get("writes"):
+        writes = (
+            f"\n    batch writes: {len(t['writes'])} ({each('writes', '{}')} a worker), wall "
+            + ", ".join(f"{w[2] - w[1]:.3f}" for w in t["writes"])
+            + " s, CPU "
+            + ", ".join(f"{w[3]:.3f}" for w in t["writes"])
+            + " s, at "
+            + ", ".join(f"{w[1]:.2f}" for w in t["writes"])
+        )
+    threads = ""
+    if t.get("process_cpu") is not None:
+        threads = (
+            f" (in the trace: {t['process_cpu']:.2f}, its main thread {t['main_thread_cpu']:.2f}, "
+            f"other threads {t['process_cpu'] - t['main_thread_cpu']:.2f})"
+        )
     return by_process + (
         f"    phases (wall s from the start): {ticks}; workers start {each('ready_start')}, ready "
         f"{each('ready')}, first task {each('first_start')}, last task ends {each('last_end')} "
         f"(tail {t['tail']:.2f})\n"
-        f"    main process (wall s): cutting {t['cutting']:.2f}, waiting for results {t['waited']:.2f}, "
-        f"merging {t['merging']:.2f}, publishing {t['publishing']:.2f} (CPU {t['publishing_cpu']:.2f}); "
-        f"main CPU {r['cpu_seconds']:.2f} s\n"
+        f"    main process (wall s / its thread's CPU s): {main_parts(t)}; waiting for results "
+        f"{t['waited']:.2f}; main CPU {r['cpu_seconds']:.2f} s{threads}\n"
         f"    workers: tasks {each('tasks', '{}')}, busy (wall) {each('busy')} s, task CPU "
         f"{each('task_cpu')} s; idle worker-seconds (wall) {idle:.2f} of {jobs * end:.2f}: before the "
-        f"first task {before:.2f}, between tasks {gaps:.2f}, after the last {after:.2f}"
+        f"first task {before:.2f}, between tasks {gaps:.2f}{writing_between}, after the last "
+        f"{after:.2f}{writing_after}{writes}"
     )
+
+
+def main_parts(t: dict[str, Any]) -> str:
+    """The main process's parts, wall and (a trace that has it) CPU of the thread doing them."""
+
+    def part(name: str) -> str:
+        wall = t.get(name)
+        if wall is None:
+            return ""
+        cpu = t.get(f"{name}_cpu")
+        return f"{name} {wall:.2f}" + (f" / {cpu:.2f}" if cpu is not None else "")
+
+    return ", ".join(p for p in map(part, ("cutting", "submitting", "merging", "publishing")) if p)
 
 
 _CLUSTER_AT = {"local": "cluster", "tcp": "tcp"}

@@ -94,7 +94,7 @@ from hhparse.staging import (
     batch_part,
     process_staged,
     staged_result,
-    write_batch,
+    timed_write_batch,
 )
 from hhparse.tables.build import HAND_IDX, records_from_pylist, strip_hand_idx
 from hhparse.tables.store import Warehouse, classify
@@ -271,6 +271,7 @@ class PoolExecutor:
         pool = ProcessPoolExecutor(
             max_workers=self.jobs, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(), self.ev)
         )
+        widen_task_pipe(pool)  # (before any worker is forked: they share its pipe)
         # Forked workers inherit this process's objects: frozen first, so that no collection in
         # a worker walks them (and copies every page they are on); thawed here once forked. (A
         # process that froze its own objects already, a warm session, keeps them frozen.) The
@@ -329,17 +330,19 @@ class PoolExecutor:
         assert pool is not None and staging is not None
         spec = {name: [batch_part(p) for p in table_parts] for name, table_parts in parts.items()}
         futures = [
-            pool.submit(write_batch, staging.root, staging.folder, tag, group)
+            pool.submit(timed_write_batch, staging.root, staging.folder, tag, group)
             for group in write_groups(spec, self.jobs)
         ]
         self._feed_while(futures)
         rows: dict[str, int] = {}
         for future in futures:
-            written: dict[str, int] = wait_result(future)
+            written, timing = wait_result(future)
             rows.update(written)
+            if self.trace is not None:
+                self.trace.write_timing(timing)
         return rows
 
-    def _feed_while(self, writes: list[Future[dict[str, int]]]) -> None:
+    def _feed_while(self, writes: Sequence[Future[Any]]) -> None:
         """Until ``writes`` are done, keep up to the usual number of tasks running or queued
         (:meth:`results`'s window, at most twice as long while its results wait to be merged)."""
         while self._feed is not None:
@@ -382,6 +385,7 @@ class PoolExecutor:
             task = next(tasks, None)
             if task is None:
                 return False
+            start, cpu = time.monotonic(), time.thread_time()
             packed = pack_blocks(task.blocks)
             fut: Future[tuple[Any, TaskTiming]]
             if staging is not None:
@@ -389,6 +393,8 @@ class PoolExecutor:
             else:
                 fut = pool.submit(process_timed, packed, task.open_tails, ev)
             window.append((task, fut))  # the text stays until merged: a conflict keeps it
+            trace.submitting += time.monotonic() - start
+            trace.submitting_cpu += time.thread_time() - cpu
             return True
 
         def merge_now() -> bool:
@@ -427,6 +433,38 @@ class PoolExecutor:
             self._pool = None
             stop_pool(pool)  # at once: do not wait for the queued tasks
             raise
+
+
+TASK_PIPE_BYTES = (4 << 20, 2 << 20, 1 << 20)
+"""What the pipe carrying the tasks to the workers is asked to hold, the largest Linux grants
+first (an unprivileged process gets up to ``/proc/sys/fs/pipe-max-size``, 1 MiB by default)."""
+
+
+def widen_task_pipe(pool: ProcessPoolExecutor) -> int:
+    """Let the pipe that carries the tasks to ``pool``'s workers hold a whole task's text (Linux:
+    ``F_SETPIPE_SZ``); returns its size in bytes (0: left as it was). At the default 64 KiB a task
+    (about 0.7 MB of text for 500 hands) went through in 64 KiB steps, each waiting for this
+    process's feeder thread to be given a core and write the next one, while the worker that
+    asked for it sat idle between its tasks; a pipe that holds a task has it written ahead, while
+    the workers run the task before. (The results' pipe is left as it is: a staged task's result,
+    each hand's id, hash and verdict, fits the default; widening it measured no difference.)
+    Only the pipe's buffer changes: what is sent, and a worker killed or a pool stopped with
+    tasks in it, are as before."""
+    try:
+        import fcntl
+    except ImportError:  # (not a POSIX system)
+        return 0
+    queue = getattr(pool, "_call_queue", None)
+    writer = getattr(queue, "_writer", None)
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if writer is None or setsize is None:
+        return 0
+    for size in TASK_PIPE_BYTES:
+        try:
+            return int(fcntl.fcntl(writer.fileno(), setsize, size))
+        except OSError:  # (more than this system lets an unprivileged process have)
+            continue
+    return 0
 
 
 WRITE_WEIGHTS = {"actions": 10, "hands": 6, "hand_players": 5, "rejects": 3}
@@ -595,11 +633,17 @@ class ImportTrace:
     ``first_task``, ``first_result``, ``indexed`` — the index of stored hands, which the first
     merge waits for —, ``last_result``, ``done``); ``waited`` the main process's
     time blocked on a result, ``cutting`` its time reading and splitting the files into tasks,
-    ``merging`` and ``publishing`` its time de-duplicating and writing (``publishing_cpu``: the
-    CPU time of the latter, the rest is waiting for the disk).
-    ``tasks`` holds one ``(worker pid, start, end, CPU seconds)`` per task a worker ran and
-    ``workers`` each worker's start-up ``(start, end)``; from both come the workers' idle time and
-    the tail (one worker still busy, the other done)."""
+    ``merging`` and ``publishing`` its time de-duplicating and writing (apart: a batch published
+    while merging counts as publishing; ``publishing_cpu``: the
+    CPU time of the latter, the rest is waiting for the disk), ``submitting`` its time handing
+    the tasks to the pool (packing their blocks, queueing them; the pool's own threads pickle and
+    send them); each ``*_cpu`` is the main thread's CPU time of that part, and ``cpu`` the
+    process's and its main thread's CPU time from the start to ``done`` (the rest of the process's
+    CPU is its other threads': the pool's, the index's).
+    ``tasks`` holds one ``(worker pid, start, end, CPU seconds)`` per task a worker ran,
+    ``writes`` one per batch write a worker ran (:meth:`PoolExecutor.write_batch`), and
+    ``workers`` each worker's start-up ``(start, end)``; from them come the workers' idle time,
+    what of it went to writing batches, and the tail (one worker still busy, the other done)."""
 
     started: float = field(default_factory=time.monotonic)
     marks: dict[str, float] = field(default_factory=dict)
@@ -608,16 +652,33 @@ class ImportTrace:
     merging: float = 0.0
     publishing: float = 0.0
     publishing_cpu: float = 0.0
+    cutting_cpu: float = 0.0
+    merging_cpu: float = 0.0
+    submitting: float = 0.0
+    submitting_cpu: float = 0.0
     tasks: list[tuple[int, float, float, float]] = field(default_factory=list)
+    writes: list[tuple[int, float, float, float]] = field(default_factory=list)
     workers: dict[int, tuple[float, float]] = field(default_factory=dict)
+    cpu_started: tuple[float, float] = field(
+        default_factory=lambda: (time.process_time(), time.thread_time())
+    )
+    cpu: tuple[float, float] | None = None  # (process, main thread) CPU seconds from the start to done
 
     def now(self) -> float:
         """Seconds since the import started."""
         return time.monotonic() - self.started
 
     def mark(self, phase: str) -> None:
-        """Record the first time ``phase`` is reached."""
+        """Record the first time ``phase`` is reached (at ``done``, the CPU time spent: ``cpu``)."""
         self.marks.setdefault(phase, time.monotonic() - self.started)
+        if phase == "done" and self.cpu is None:
+            process, thread = self.cpu_started
+            self.cpu = (time.process_time() - process, time.thread_time() - thread)
+
+    def write_timing(self, timing: tuple[int, float, float, float]) -> None:
+        """Record what a worker said of one batch write (:func:`~hhparse.staging.timed_write_batch`)."""
+        pid, start, end, cpu = timing
+        self.writes.append((pid, start - self.started, end - self.started, cpu))
 
     def task_timing(self, timing: TaskTiming) -> None:
         """Record what a worker said of one task (:func:`~hhparse.import_worker.process_timed`)."""
@@ -636,24 +697,39 @@ class ImportTrace:
         for pid, runs in per.items():
             busy = sum(stop - start for start, stop, _ in runs)
             ready = self.workers.get(pid)
+            last_end = max(r[1] for r in runs)
+            writes = [(start, stop, cpu) for wpid, start, stop, cpu in self.writes if wpid == pid]
             workers[pid] = {
                 "tasks": len(runs),
                 "ready_start": ready[0] if ready else None,
                 "ready": ready[1] if ready else None,
                 "first_start": min(r[0] for r in runs),
-                "last_end": max(r[1] for r in runs),
+                "last_end": last_end,
                 "busy": busy,
                 "task_cpu": sum(r[2] for r in runs),
+                "writes": len(writes),
+                # (a batch written after the worker's last task is part of its time after it)
+                "writing_between": sum(stop - start for start, stop, _ in writes if stop <= last_end),
+                "writing_after": sum(stop - start for start, stop, _ in writes if stop > last_end),
+                "write_cpu": sum(cpu for _, _, cpu in writes),
             }
         last_ends = sorted(float(w["last_end"]) for w in workers.values())
+        process_cpu, thread_cpu = self.cpu if self.cpu is not None else (None, None)
         return {
             "marks": dict(self.marks),
             "end": end,
             "waited": self.waited,
             "cutting": self.cutting,
+            "cutting_cpu": self.cutting_cpu,
+            "submitting": self.submitting,
+            "submitting_cpu": self.submitting_cpu,
             "merging": self.merging,
+            "merging_cpu": self.merging_cpu,
             "publishing": self.publishing,
             "publishing_cpu": self.publishing_cpu,
+            "process_cpu": process_cpu,
+            "main_thread_cpu": thread_cpu,
+            "writes": [list(w) for w in self.writes],
             "workers": workers,
             "tail": last_ends[-1] - last_ends[0] if len(last_ends) > 1 else 0.0,
         }
@@ -1203,12 +1279,14 @@ class _Importer:
             with contextlib.closing(self.executor.results(_timed(tasks, trace), self.ev)) as results:
                 for task, got in results:
                     trace.mark("first_result")
-                    start = time.monotonic()
+                    start, cpu = time.monotonic(), time.thread_time()
+                    published = (trace.publishing, trace.publishing_cpu)  # (a batch merge() publishes)
                     if isinstance(got, FilesResult):
                         self.merge(*self.unpack(task, got))
                     else:
                         self.merge(task, got)
-                    trace.merging += time.monotonic() - start
+                    trace.merging += time.monotonic() - start - (trace.publishing - published[0])
+                    trace.merging_cpu += time.thread_time() - cpu - (trace.publishing_cpu - published[1])
             trace.mark("last_result")
             self.known()  # (kept by a session for its next import, never left half read)
             self.publish()
@@ -1272,11 +1350,13 @@ class _Loading:
 
 
 def _timed(tasks: Iterator[Task], trace: ImportTrace) -> Iterator[Task]:
-    """``tasks``, the time spent cutting them added to ``trace.cutting``."""
+    """``tasks``, the time spent cutting them added to ``trace.cutting`` (``cutting_cpu``: the
+    CPU time of the thread that cuts them)."""
     while True:
-        start = time.monotonic()
+        start, cpu = time.monotonic(), time.thread_time()
         task = next(tasks, None)
         trace.cutting += time.monotonic() - start
+        trace.cutting_cpu += time.thread_time() - cpu
         if task is None:
             return
         trace.mark("first_task")

@@ -25,7 +25,7 @@ import os
 import pickle
 import struct
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -49,6 +49,7 @@ __all__ = [
     "StagedRows",
     "batch_part",
     "fragment_parts",
+    "ipc_buffer",
     "ipc_stream",
     "load_fragment",
     "pack_streams",
@@ -56,6 +57,7 @@ __all__ = [
     "read_streams",
     "stage_result",
     "staged_result",
+    "timed_write_batch",
     "unpack_streams",
     "write_batch",
 ]
@@ -107,11 +109,18 @@ fragment's path, the rows of each table in it, and the per-hand columns of :clas
 
 
 def ipc_stream(table: pa.Table, compression: Compression) -> bytes:
+    return bytes(ipc_buffer(table, compression).to_pybytes())
+
+
+def ipc_buffer(table: pa.Table, compression: Compression = None) -> pa.Buffer:
+    """``table``'s Arrow IPC stream in Arrow's own buffer: written to a file as it is
+    (:func:`stage_result`), no copy of it into a :class:`bytes` first, which for a task's tables
+    (about three times its text) was a copy and a fresh allocation of every byte staged."""
     sink = pa.BufferOutputStream()
     options = pa.ipc.IpcWriteOptions(compression=compression)
     with pa.ipc.new_stream(sink, table.schema, options=options) as writer:
         writer.write_table(table)
-    return bytes(sink.getvalue().to_pybytes())
+    return sink.getvalue()
 
 
 def pack_streams(tables: dict[str, pa.Table], compression: Compression) -> bytes:
@@ -156,7 +165,7 @@ def stage_result(result: TaskResult | FilesResult, stage: Stage, compression: Co
     system; a local pool's stay in this machine's page cache)."""
     folder, _tag, part = stage
     task = result.result if isinstance(result, FilesResult) else result
-    ipc = {name: ipc_stream(t, None) for name, t in task.tables.items() if t.num_rows}
+    ipc = {name: ipc_buffer(t) for name, t in task.tables.items() if t.num_rows}
     rows = {name: int(table.num_rows) for name, table in task.tables.items()}
     path = fragment_name(folder, "frag", part)
     tmp = fragment_name(folder, f"w{os.getpid()}", part)
@@ -174,14 +183,14 @@ _HEADER = struct.Struct("<Q")
 FragmentIndex = tuple[Compression, dict[str, tuple[int, int, int]]]
 
 
-def fragment_parts(ipc: dict[str, bytes], compression: Compression) -> list[bytes]:
+def fragment_parts(ipc: Mapping[str, bytes | pa.Buffer], compression: Compression) -> list[bytes | pa.Buffer]:
     """A fragment's bytes, in order: its index, then each table's stream, each compressed in one
     call (:func:`pack_streams` says why not Arrow's buffer-by-buffer compression). Indexed rather
     than one pickled dict so that a batch's write reads only the streams of the tables it writes
     (:func:`read_streams`): the pool's two workers each write half a batch's tables, and each read
     every fragment whole, twice the bytes and all of them held until the batch was written."""
     streams: dict[str, tuple[int, int, int]] = {}
-    parts: list[bytes] = []
+    parts: list[bytes | pa.Buffer] = []
     offset = 0
     for name, data in ipc.items():
         stored = data if compression is None else pa.compress(data, codec=compression, asbytes=True)
@@ -303,3 +312,19 @@ def write_batch(root: str, folder: str, tag: str, parts: dict[str, list[BatchPar
             if table.num_rows:
                 rows[name] = write_batch_file(root, name, tag, table, folder)
     return rows
+
+
+WriteTiming = tuple[int, float, float, float]
+"""What a worker says of one batch write (:func:`timed_write_batch`): ``(pid, start, end, CPU
+seconds)``, times on ``CLOCK_MONOTONIC`` (:class:`hhparse.importer.ImportTrace` records them)."""
+
+
+def timed_write_batch(
+    root: str, folder: str, tag: str, parts: dict[str, list[BatchPart]]
+) -> tuple[dict[str, int], WriteTiming]:
+    """:func:`write_batch`, with when it ran and its CPU time (the local pool's batch write): a
+    worker's time between two tasks is then known to be a batch's write or waiting for work
+    (``bench/import.py --phases``)."""
+    start, cpu = time.monotonic(), time.process_time()
+    rows = write_batch(root, folder, tag, parts)
+    return rows, (os.getpid(), start, time.monotonic(), time.process_time() - cpu)

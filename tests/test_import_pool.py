@@ -119,6 +119,50 @@ def test_the_trace_accounts_for_every_task_and_worker(tmp_path: Path) -> None:
     assert s["waited"] > 0 and s["publishing"] > 0
 
 
+def test_the_trace_records_each_batch_write_and_the_main_process_cpu_by_part(tmp_path: Path) -> None:
+    """The workers' batch writes are in the trace (which worker, when, how long, CPU): the time a
+    worker spends between two tasks is a batch's write or waiting for work, told apart
+    (``bench/import.py --phases``); and the main process's CPU is split by part and by thread."""
+    _real_referee()
+    src = _input(tmp_path / "in")
+    r = import_paths([src], tmp_path / "wh", jobs=2, task_hands=8, batch_hands=40)
+    trace = r.stats.trace
+    s = trace.summary()
+    tasks_by = {pid for pid, *_ in trace.tasks}
+    assert r.stats.batches >= 2
+    assert r.stats.batches <= len(trace.writes) <= 2 * r.stats.batches  # (one or two writes a batch)
+    assert {pid for pid, *_ in trace.writes} <= tasks_by
+    for _pid, start, end, cpu in trace.writes:
+        assert 0 < start <= end <= s["end"] and cpu >= 0
+    workers = s["workers"].values()
+    assert sum(w["writes"] for w in workers) == len(trace.writes)
+    walls = sum(end - start for _, start, end, _ in trace.writes)
+    assert abs(sum(w["writing_between"] + w["writing_after"] for w in workers) - walls) < 1e-9
+    assert 0 < s["main_thread_cpu"] <= s["process_cpu"] + 1e-3
+    parts = s["cutting_cpu"] + s["submitting_cpu"] + s["merging_cpu"] + s["publishing_cpu"]
+    assert 0 < parts <= s["main_thread_cpu"] + 1e-3
+    assert s["cutting_cpu"] > 0 and s["submitting"] > 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="F_SETPIPE_SZ is Linux's")
+def test_the_pipe_that_carries_the_tasks_holds_a_whole_task() -> None:
+    """The workers' tasks go through a pipe that holds a task's text (``importer.widen_task_pipe``):
+    at Linux's default 64 KiB a worker read each task in steps, each waiting for the main
+    process's feeder thread to write the next, idle between two tasks."""
+    import fcntl
+
+    pool = PoolExecutor(2, ev=False)
+    pool.start()
+    try:
+        assert pool._pool is not None
+        writer = pool._pool._call_queue._writer  # type: ignore[attr-defined]
+        most = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        assert fcntl.fcntl(writer.fileno(), fcntl.F_GETPIPE_SZ) >= min(1 << 20, most)
+        assert pool._pool.submit(int, "7").result(timeout=120) == 7
+    finally:
+        pool.close()
+
+
 def test_pool_workers_keep_pandas_out() -> None:
     """pyarrow imports pandas (when installed) the first time it converts a Python list; a pool
     worker never needs it (``hhparse.import_worker.without_pandas``). From a forkserver: a worker
@@ -522,6 +566,23 @@ def test_a_worker_asks_for_its_death_signal_without_running_ldconfig(monkeypatch
 
     monkeypatch.setattr(ctypes.util, "find_library", no)
     assert workers._set_pdeathsig(0)  # (0: no signal, what this test process had)
+
+
+def test_a_fragment_holds_each_tables_ipc_stream_byte_for_byte(tmp_path: Path) -> None:
+    """A task's fragment is written from Arrow's buffers as they are (``staging.ipc_buffer``, no
+    copy into ``bytes`` first): its bytes are the index and each table's stream, as before."""
+    from hhparse import staging
+    from hhparse.import_worker import process_blocks
+    from hhparse.splitter import split_text
+
+    _real_referee()
+    text = "\n\n\n".join(make_hand(str(i)) for i in range(12)) + "\n\n\n"
+    result = process_blocks(list(split_text(text, "x.txt")), ev=False)
+    path, *_ = staging.stage_result(result, (str(tmp_path), "t", 0), None)
+    streams = {n: staging.ipc_stream(t, None) for n, t in result.tables.items() if t.num_rows}
+    with open(path, "rb") as fh:
+        assert fh.read() == b"".join(staging.fragment_parts(streams, None))
+    assert staging.read_streams(path) == streams
 
 
 @pytest.mark.parametrize("compression", [None, "zstd", "lz4"])
