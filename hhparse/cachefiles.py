@@ -10,11 +10,12 @@ checks what it reads (a file that does not fit is built again and replaced).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sys
 from pathlib import Path
 
-__all__ = ["CACHE_ENV", "cache_dir", "write_atomic"]
+__all__ = ["CACHE_ENV", "cache_dir", "read_checked", "write_atomic", "write_checked"]
 
 #: Where hhparse keeps its caches (see :func:`cache_dir`); set to an empty value: no cache.
 CACHE_ENV = "HHPARSE_CACHE_DIR"
@@ -50,3 +51,24 @@ def write_atomic(path: Path, data: bytes) -> bool:
             tmp.unlink(missing_ok=True)
         return False
     return True
+
+
+def write_checked(path: Path, magic: bytes, payload: bytes) -> bool:
+    """Keep ``payload`` at ``path`` (:func:`write_atomic`) after ``magic`` and its SHA-256, so that
+    :func:`read_checked` knows a damaged or foreign file from a good one."""
+    return write_atomic(path, magic + hashlib.sha256(payload).digest() + payload)
+
+
+def read_checked(path: Path, magic: bytes) -> memoryview | None:
+    """The payload :func:`write_checked` kept at ``path``, or None: no file, another owner's
+    (another ``magic``) or a damaged one (its checksum does not fit)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(magic)
+    payload = memoryview(data)[head + 32 :]
+    if not data.startswith(magic) or hashlib.sha256(payload).digest() != data[head : head + 32]:
+        return None
+    return payload

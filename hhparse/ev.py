@@ -35,7 +35,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 
-from hhparse.cachefiles import cache_dir, write_atomic
+from hhparse.cachefiles import cache_dir, read_checked, write_checked
 from hhparse.facts import EvShareFact, HandEvFacts, HandFacts, RefereeResult
 from hhparse.model import Fold, Hand, Street
 from hhparse.rules.equity import EquityPot, EquitySpot, equity, keep_kernel_tables
@@ -45,7 +45,7 @@ __all__ = ["KNOWN_CARDS", "failed_ev", "hand_ev", "mc_seed", "round_shares", "sa
 
 # the equity engine's kernel tables kept in hhparse's cache folder, loaded by the next process
 # instead of built on its first all-in spot (the equity engine itself knows nothing of hhparse)
-keep_kernel_tables(cache_dir, write_atomic)
+keep_kernel_tables(cache_dir, write_checked, read_checked)
 
 KNOWN_CARDS: str = "printed"
 """Which cards the equity treats as out of the deck (not ``Final``: compiled, a ``Final`` would be

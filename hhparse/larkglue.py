@@ -22,7 +22,7 @@ from pathlib import Path
 from re import _constants as _sre
 from typing import Any
 
-from hhparse.cachefiles import CACHE_ENV, cache_dir
+from hhparse.cachefiles import CACHE_ENV, cache_dir, read_checked, write_checked
 from hhparse.cachefiles import write_atomic as _write_atomic
 from hhparse.lalr import LineParser, Shape, Term
 
@@ -644,7 +644,7 @@ def _save_driver(
     finally:
         _COMPILED.clear()
     payload = out.getvalue()
-    _write_atomic(path, _DRIVER_MAGIC + hashlib.sha256(payload).digest() + payload)
+    write_checked(path, _DRIVER_MAGIC, payload)
 
 
 class _Pickler(pickle.Pickler):
@@ -700,14 +700,8 @@ def _load_driver(
     parser beside it (:func:`grammar_source`): it lives in the user's own cache folder, written
     by nothing but hhparse, and its checksum catches a damaged one. Its regexes are rebuilt from
     their ``_sre`` code, which ``_sre`` validates."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    head = len(_DRIVER_MAGIC)
-    payload = data[head + 32 :]
-    if not data.startswith(_DRIVER_MAGIC) or hashlib.sha256(payload).digest() != data[head : head + 32]:
+    payload = read_checked(path, _DRIVER_MAGIC)
+    if payload is None:
         return None
     try:
         kept_fits, args, covers = pickle.loads(payload)

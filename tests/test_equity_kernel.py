@@ -385,9 +385,9 @@ def test_the_kernels_values_refuse_malformed_input() -> None:
 def fresh_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A cache folder of its own, the kernel's tables taken again from it, and again afterwards."""
     import hhparse.ev  # noqa: F401  (what hands the cache folder to the equity engine)
-    from hhparse.cachefiles import cache_dir, write_atomic
+    from hhparse.cachefiles import cache_dir, read_checked, write_checked
 
-    assert [(cache_dir, write_atomic)] == E._TABLES_KEPT
+    assert [(cache_dir, write_checked, read_checked)] == E._TABLES_KEPT
     monkeypatch.setenv("HHPARSE_CACHE_DIR", str(tmp_path))
     E._kernel_tables.cache_clear()
     yield tmp_path

@@ -870,14 +870,24 @@ _TABLES_MAGIC = b"hhparse equity kernel tables\n"
 
 #: Where the kernel's tables are kept: the folder (or None) and how a file is written, as
 #: :func:`keep_kernel_tables` was told; nothing until then.
-_TABLES_KEPT: list[tuple[Callable[[], Path | None], Callable[[Path, bytes], bool]]] = []
+_TABLES_KEPT: list[
+    tuple[
+        Callable[[], Path | None],
+        Callable[[Path, bytes, bytes], bool],
+        Callable[[Path, bytes], memoryview | None],
+    ]
+] = []
 
 
-def keep_kernel_tables(folder: Callable[[], Path | None], write: Callable[[Path, bytes], bool]) -> None:
+def keep_kernel_tables(
+    folder: Callable[[], Path | None],
+    write: Callable[[Path, bytes, bytes], bool],
+    read: Callable[[Path, bytes], memoryview | None],
+) -> None:
     """Keep the kernel's tables in the folder ``folder()`` names when they are needed (None: not
     kept), each file written by ``write(path, data)`` (whole or not at all; False: not written).
     :mod:`hhparse.ev` hands over hhparse's cache folder: this module knows nothing of hhparse."""
-    _TABLES_KEPT[:] = [(folder, write)]
+    _TABLES_KEPT[:] = [(folder, write, read)]
 
 
 def _tables_file() -> Path | None:
@@ -908,20 +918,14 @@ def _save_tables(path: Path, tables: tuple[Array, ...]) -> None:
     shapes = json.dumps([list(t.shape) for t in tables]).encode()
     payload = len(shapes).to_bytes(4, "little") + shapes + b"".join(t.tobytes() for t in tables)
     if _TABLES_KEPT:
-        _TABLES_KEPT[0][1](path, _TABLES_MAGIC + hashlib.sha256(payload).digest() + payload)
+        _TABLES_KEPT[0][1](path, _TABLES_MAGIC, payload)
 
 
 def _load_tables(path: Path) -> tuple[Array, ...] | None:
     """The tables kept at ``path`` (:func:`_save_tables`), read-only views of the file's bytes,
     or None: no file, or one whose checksum or layout does not fit."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    head = len(_TABLES_MAGIC)
-    payload = memoryview(data)[head + 32 :]
-    if not data.startswith(_TABLES_MAGIC) or hashlib.sha256(payload).digest() != data[head : head + 32]:
+    payload = _TABLES_KEPT[0][2](path, _TABLES_MAGIC) if _TABLES_KEPT else None
+    if payload is None:
         return None
     try:
         size = int.from_bytes(payload[:4], "little")
