@@ -26,6 +26,7 @@ from hhparse.rules.cards import FULL_DECK
 from hhparse.rules.equity import EquityPot, EquitySpot, equity
 
 sys.path.insert(0, str(Path(__file__).parent))
+from _cache_helpers import damaged_copy, resigned
 from equity_reference import brute_force
 
 needs_kernel = pytest.mark.skipif(E._equity_kernel is None, reason="pure-Python install: no compiled kernel")
@@ -436,28 +437,17 @@ def test_the_kernel_tables_are_kept_and_loaded(fresh_tables: Path, monkeypatch: 
 def test_a_damaged_kernel_tables_file_is_built_again(
     fresh_tables: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
-    import hashlib
-
     built = E._kernel_tables()
     (kept,) = fresh_tables.glob("equity-*.tables")
     whole = kept.read_bytes()
     head = len(E._TABLES_MAGIC)
-
-    def resign(payload: bytes) -> bytes:
-        return E._TABLES_MAGIC + hashlib.sha256(payload).digest() + payload
-
-    if damage == "empty":
-        damaged = b""
-    elif damage == "half":
-        damaged = whole[: len(whole) // 2]
-    elif damage == "a byte":  # the checksum no longer fits
-        damaged = whole[:-100] + bytes([whole[-100] ^ 1]) + whole[-99:]
-    elif damage == "another layout":  # checksum right, contents not
-        damaged = resign(b"\x02\x00\x00\x00[]" + b"\0" * 8)
-    else:  # checksum and layout right, an index out of its table's range
+    damaged = damaged_copy(whole, damage)
+    if damage == "another layout":  # checksum right, contents not
+        damaged = resigned(E._TABLES_MAGIC, b"\x02\x00\x00\x00[]" + b"\0" * 8)
+    elif damaged is None:  # checksum and layout right, an index out of its table's range
         payload = bytearray(whole[head + 32 :])
         payload[-4:] = (10**6).to_bytes(4, sys.byteorder)
-        damaged = resign(bytes(payload))
+        damaged = resigned(E._TABLES_MAGIC, bytes(payload))
     kept.write_bytes(damaged)
     E._kernel_tables.cache_clear()
     assert _same(E._kernel_tables(), built)  # built again, the file replaced

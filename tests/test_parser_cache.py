@@ -6,6 +6,7 @@ never an error; an empty ``HHPARSE_CACHE_DIR`` turns the cache off."""
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,9 @@ import pytest
 from hhparse import larkglue, parsing
 from hhparse.errors import ParseError
 from hhparse.model import Hand
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _cache_helpers import damaged_copy, resigned
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -251,13 +255,6 @@ def test_a_loaded_driver_chooses_no_cover_on_its_lines(
     )
 
 
-def _resign(data: bytes, payload: bytes) -> bytes:
-    import hashlib
-
-    head = len(larkglue._DRIVER_MAGIC)
-    return data[:head] + hashlib.sha256(payload).digest() + payload
-
-
 @pytest.mark.parametrize("damage", ["empty", "half", "a byte", "another layout", "not ours"])
 def test_a_damaged_driver_file_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restore_default_parser: None, damage: str
@@ -269,15 +266,10 @@ def test_a_damaged_driver_file_is_read_again(
     expected, tables = _read(), _driver_tables(parsing._DRIVER)
     (kept,) = tmp_path.glob("driver-*.pickle")
     whole = kept.read_bytes()
-    if damage == "empty":
-        damaged = b""
-    elif damage == "half":
-        damaged = whole[: len(whole) // 2]
-    elif damage == "a byte":  # the checksum no longer fits
-        damaged = whole[:-100] + bytes([whole[-100] ^ 1]) + whole[-99:]
-    elif damage == "another layout":  # checksum right, contents not
-        damaged = _resign(whole, pickle.dumps((1, [2], 3)))
-    else:
+    damaged = damaged_copy(whole, damage)
+    if damage == "another layout":  # checksum right, contents not
+        damaged = resigned(larkglue._DRIVER_MAGIC, pickle.dumps((1, [2], 3)))
+    elif damaged is None:
         damaged = b"not a driver's file at all"
     kept.write_bytes(damaged)
     parsing.use_backend("driver")  # read off lark again, the file replaced
