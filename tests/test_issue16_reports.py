@@ -355,25 +355,48 @@ def test_filters_that_match_only_apart_answer_with_a_note(wh: Path) -> None:
 # -- tables that fit -----------------------------------------------------------------------------------
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("width", [80, 200])
-def test_every_report_fits_the_terminal(wh: Path, sample: Path, width: int) -> None:
+@pytest.fixture(scope="module")
+def report_frames(wh: Path, sample: Path) -> dict[tuple[str, str, str | None, str | None], pd.DataFrame]:
+    """Every report of both warehouses (with and without a player, the summary by each split),
+    computed once for both widths of :func:`test_every_report_fits_the_terminal`: a report's rows
+    do not depend on the width they are laid out in (only ``to_table`` does), and computing them is
+    nearly all of that test's time. Keyed by (warehouse, report, player, split); read as copies."""
+    out: dict[tuple[str, str, str | None, str | None], pd.DataFrame] = {}
     for warehouse in (wh, sample):
         con = hhparse.warehouse(warehouse)
         hand = str(con.sql("SELECT hand_id FROM hands ORDER BY hand_id LIMIT 1").fetchall()[0][0])
         for name in REPORTS:
             for player in (None, "Hero"):
-                df = hhparse.report(
+                out[str(warehouse), name, player, None] = hhparse.report(
                     name,
                     con,
                     player=player if name != "hand" else None,
                     hand_id=hand if name == "hand" else None,
                 )
+        for by in ("stakes", "month", "position"):
+            out[str(warehouse), "summary", None, by] = hhparse.report("summary", con, by=by)
+        con.close()
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [80, 200])
+def test_every_report_fits_the_terminal(
+    wh: Path,
+    sample: Path,
+    width: int,
+    report_frames: dict[tuple[str, str, str | None, str | None], pd.DataFrame],
+) -> None:
+    for warehouse in (wh, sample):
+        for name in REPORTS:
+            for player in (None, "Hero"):
+                df = report_frames[str(warehouse), name, player, None].copy()
                 text = to_table(df, name=name, width=width, single=player is not None)
                 wide = [line for line in text.splitlines() if cell_len(line) > width]
                 assert not wide, (name, player, width, wide[:2])
             for by in ("stakes", "month", "position"):
-                text = to_table(hhparse.report("summary", con, by=by), name="summary", width=width)
+                df = report_frames[str(warehouse), "summary", None, by].copy()
+                text = to_table(df, name="summary", width=width)
                 assert max(cell_len(line) for line in text.splitlines()) <= width
 
 
