@@ -32,9 +32,11 @@ def _referee() -> None:
 
 
 def _grow(folder: Path, wh: Path, batches: int, start: int = 1) -> ImportSession:
-    """``batches`` imports of one new hand each, in one session (as a watch publishes)."""
+    """``batches`` imports of one new hand each, in one session kept warm (as a watch publishes:
+    ``hhparse.watch`` keeps its session warm, so the collector is quietened once for the session,
+    not by a full collection of the whole test process before each import)."""
     f = write_hands(folder / "t.txt", [str(start)])
-    session = ImportSession(wh, jobs=1)
+    session = ImportSession(wh, jobs=1, keep_warm=True)
     session.import_files([f])
     for n in range(start + 1, start + batches):
         with open(f, "a", encoding="utf-8") as fh:
