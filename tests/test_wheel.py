@@ -127,5 +127,7 @@ def test_wheel_install_and_parse(tmp_path: Path) -> None:
     assert out.stdout.strip() == "1"
     import hhparse.parsing
 
-    if not (hhparse.parsing.__file__ or "").endswith(".py"):  # compiled here: so is the wheel (its CC)
+    # compiled here, and the wheel was to be compiled too: it is (its unoptimised CC worked)
+    pure = os.environ.get("HHPARSE_COMPILE", "auto").strip().lower() in ("0", "no", "false", "off")
+    if not pure and not (hhparse.parsing.__file__ or "").endswith(".py"):
         assert "compiled: ['hhparse.parsing', 'hhparse.engine']" in out.stderr, out.stderr
