@@ -778,3 +778,81 @@ def test_the_pools_forkserver_starts_no_blas_threads(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1", "1", "None"]
+
+
+_PLAN_ORDER_PROBE = """
+import json, os, sys
+from pathlib import Path
+import hhparse.importer as importer
+
+events = []
+start, plan_file = importer.PoolExecutor.start, importer.plan_file
+
+def started(self):
+    if self._pool is None:  # (a pool started already is kept: called again, it does nothing)
+        events.append("start")
+    start(self)
+
+def planned(*args, **kwargs):
+    if not events or events[-1] != "plan":
+        events.append("plan")
+    return plan_file(*args, **kwargs)
+
+if __name__ == "__main__":
+    importer.PoolExecutor.start, importer.plan_file = started, planned
+    src, wh = Path(sys.argv[1]), sys.argv[2]
+    out = {}
+    for case in ("new", "unchanged", "touched"):
+        if case == "touched":
+            for f in src.iterdir():
+                os.utime(f, ns=(f.stat().st_atime_ns, f.stat().st_mtime_ns + 10**9))
+        events.clear()
+        r = importer.import_paths([src], wh, jobs=2, ev=False)
+        out[case] = {"events": events[:], "new": r.stats.new, "skipped": r.stats.files_skipped}
+    print(json.dumps(out))
+"""
+
+
+def test_the_pool_is_forked_before_the_plan_and_not_for_an_import_with_nothing_to_read(
+    tmp_path: Path,
+) -> None:
+    """A forked pool starts before the plan when a file has new text by its size or mtime
+    (:meth:`ImportSession._pool_before_plan`): its workers warm up while the plan hashes that
+    text, not after it. An import with nothing to read starts no worker (it forked two, built the
+    parser for them and stopped them), and a plan that finds only touched files (new mtime, same
+    bytes) stops the pool it started; both import nothing."""
+    _real_referee()
+    src = _input(tmp_path / "in", files=2, per_file=5)
+    script = tmp_path / "probe.py"
+    script.write_text(_PLAN_ORDER_PROBE, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), str(src), str(tmp_path / "wh")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["new"] == {"events": ["start", "plan"], "new": 10, "skipped": 0}
+    assert got["unchanged"] == {"events": ["plan"], "new": 0, "skipped": 2}
+    assert got["touched"] == {"events": ["start", "plan"], "new": 0, "skipped": 2}
+
+
+def test_may_read_says_whether_the_plan_may_find_text_to_read(tmp_path: Path) -> None:
+    """:func:`~hhparse.import_plan.may_read`: a file not in the manifest, incomplete or pending
+    there, or whose size or mtime moved, may have text to read; a complete record of the same
+    size and mtime has none, nor has a file that cannot be stat'ed."""
+    from hhparse.import_plan import may_read
+
+    f = write_hands(tmp_path / "a.txt", ["1"])
+    st = f.stat()
+    done = {"complete": True, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    assert may_read(f, {})
+    assert not may_read(f, {str(f): done})
+    assert may_read(f, {str(f): {**done, "complete": False}})
+    assert may_read(f, {str(f): {**done, "pending": True}})
+    assert may_read(f, {str(f): {**done, "size": st.st_size - 1}})
+    assert may_read(f, {str(f): {**done, "mtime_ns": st.st_mtime_ns + 1}})
+    gone = tmp_path / "gone.txt"
+    assert not may_read(gone, {str(gone): done})
