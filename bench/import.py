@@ -461,7 +461,8 @@ def run_sampled(
             hwm[p] = max(hwm.get(p, 0), _status_kb(p, "VmHWM:"))
             if p != proc.pid:
                 ticks[p] = max(ticks.get(p, 0), _cpu_ticks(p))
-        time.sleep(0.05)
+        with contextlib.suppress(subprocess.TimeoutExpired):  # (not a sleep: the exit is seen at once)
+            proc.wait(timeout=0.05)
     out, err = proc.communicate()
     exited = time.monotonic()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
