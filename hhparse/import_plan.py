@@ -206,22 +206,6 @@ def plan_file(
     return run
 
 
-def may_read(path: Path | str, manifest_files: dict[str, dict[str, Any]]) -> bool:
-    """Whether :func:`plan_file` may find text to read in ``path``: it is not in the manifest, or
-    not complete there, or left pending, or its size or mtime moved — the first test
-    :func:`plan_file` makes, without the hashing that then decides (a touched file may turn out
-    unchanged). A file that cannot be stat'ed has nothing to read. For what an import starts
-    before it plans (:meth:`hhparse.importer.ImportSession.import_files`)."""
-    rec = manifest_files.get(str(path))
-    if not rec or not rec.get("complete") or rec.get("pending"):
-        return True
-    try:
-        size, mtime_ns = inputs.stat(path)
-    except OSError:
-        return False
-    return bool(rec["size"] != size or rec["mtime_ns"] != mtime_ns)
-
-
 def iter_file_blocks(run: FileRun) -> Iterator[Block]:
     """The file's blocks after the already-committed ones, reading exactly ``run.size`` bytes;
     ``run.unterminated`` is set before the last block comes out (the stream is read to its end

@@ -70,7 +70,6 @@ from hhparse.import_plan import (
     FileRun,
     expand_inputs,
     expand_paths,
-    may_read,
     plan_file,
     unreadable_run,
     utc_now,
@@ -209,11 +208,11 @@ class PoolExecutor:
     """``jobs`` local worker processes, forked from this process (or from a forkserver when
     another thread runs here: :meth:`start_method`), that die with it (:mod:`hhparse.workers`).
 
-    :meth:`start` starts them before the first task is cut (the importer calls it before its
-    plan when the plan will surely want them, else once the plan says a pool is needed, and reads
-    its index of stored hands meanwhile), so that their start-up overlaps the main process's own;
-    :meth:`results` starts them if nobody did and there is a task to run, and :meth:`close` stops
-    workers started for an import that then failed, or found nothing to read, before running.
+    :meth:`start` starts them before the first task is cut (the importer calls it once the plan
+    says a pool is needed, and reads its index of stored hands meanwhile), so that their start-up
+    overlaps the main process's own; :meth:`results` starts them if nobody did and there is a
+    task to run, and :meth:`close` stops workers started for an import that then failed before
+    running.
 
     ``ev``: whether the import takes the all-in EV. Without it neither the workers nor a
     forkserver build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
@@ -1531,37 +1530,29 @@ class ImportSession:
             self._stale = False
         runs: list[FileRun] = [unreadable_run(path, exc) for path, exc in problems]
         touched: dict[str, dict[str, Any]] = {}
+        now_ns = time.time_ns()
+        for f in files:
+            run = plan_file(f, wh.manifest.files, touched, settle_seconds=self.settle_seconds, now_ns=now_ns)
+            if run is None:
+                stats.files_skipped += 1
+            else:
+                runs.append(run)
+        stats.trace.mark("planned")
         executor: Executor | None = None
         try:
-            # Forked before the plan when it will surely be needed: the workers warm up while
-            # this process hashes the new text, instead of after (:meth:`_pool_before_plan`).
-            executor = self._pool_before_plan(files, pool_min_bytes)
-            now_ns = time.time_ns()
-            for f in files:
-                run = plan_file(
-                    f, wh.manifest.files, touched, settle_seconds=self.settle_seconds, now_ns=now_ns
-                )
-                if run is None:
-                    stats.files_skipped += 1
-                else:
-                    runs.append(run)
-            stats.trace.mark("planned")
             if touched:  # new mtimes only: no rows, no batch
                 wh.publish({}, touched)
             stats.files_total = len(files) + len(problems)
             stats.bytes_total = sum(r.size - r.resumed_from for r in runs)
-            if executor is None:
-                executor = self._executor(stats.bytes_total >= pool_min_bytes)
+            executor = self._executor(stats.bytes_total >= pool_min_bytes)
             pool = executor if isinstance(executor, PoolExecutor) and stats.bytes_total else None
-            if pool is None and isinstance(executor, PoolExecutor):
-                executor.close()  # (started before the plan, which found nothing to read after all)
             # Forked, the workers start at once and the index is read while they warm up and run
             # the first tasks (they are forked first: the thread reading the index, or a
             # progress bar's, would make this process unsafe to fork); from a forkserver,
             # starting the pool waits for it to load what the workers need, and the index is
             # read meanwhile, on the other core. Only merging needs the index: the first merge
             # waits for it (:meth:`_Importer.known`), not the first task.
-            forks = pool is not None and (pool.started or pool.start_method()) == "fork"
+            forks = pool is not None and pool.start_method() == "fork"
             if pool is not None and forks:
                 pool.start()
             reporter.start(len(runs), stats.bytes_total)
@@ -1599,26 +1590,6 @@ class ImportSession:
         notes = list(wh.notes)
         wh.notes.clear()
         return ImportResult(import_id, wh.root, stats, runs, imp.conflicts, notes, self.settle_seconds)
-
-    def _pool_before_plan(self, files: Sequence[Path | str], pool_min_bytes: int) -> PoolExecutor | None:
-        """The pool, started (forked) before the plan, when the plan will surely want it: this
-        machine's pool of ``jobs`` > 1, forked (:meth:`PoolExecutor.start_method`), for any new
-        text at all (``pool_min_bytes`` 0: :func:`import_paths`, not a watch's small imports),
-        and some local file to read (:func:`~hhparse.import_plan.may_read`: new, grown or
-        changed by its size or mtime; the first such file ends the look). Why: the plan hashes
-        every new byte, and a fork after it left the workers' warm-up (and the other core) waiting
-        for it; forked first, they warm up while this process plans. ``None``: the pool, if any,
-        is decided after the plan, as before. (A plan that then finds nothing new, a touched
-        file, stops the workers at once.)"""
-        if self.executor is not None or self.jobs < 2 or pool_min_bytes > 0 or self._gc_previous is not None:
-            return None
-        if any(inputs.is_url(f) for f in files):
-            return None
-        pool = PoolExecutor(self.jobs, self.ev)
-        if pool.start_method() != "fork" or not any(may_read(f, self.wh.manifest.files) for f in files):
-            return None
-        pool.start()
-        return pool
 
     def _executor(self, large: bool) -> Executor:
         """The session's executor; on this machine a pool only for a large enough import, and the

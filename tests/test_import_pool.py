@@ -813,14 +813,11 @@ if __name__ == "__main__":
 """
 
 
-def test_the_pool_is_forked_before_the_plan_and_not_for_an_import_with_nothing_to_read(
-    tmp_path: Path,
-) -> None:
-    """A forked pool starts before the plan when a file has new text by its size or mtime
-    (:meth:`ImportSession._pool_before_plan`): its workers warm up while the plan hashes that
-    text, not after it. An import with nothing to read starts no worker (it forked two, built the
-    parser for them and stopped them), and a plan that finds only touched files (new mtime, same
-    bytes) stops the pool it started; both import nothing."""
+def test_an_import_with_nothing_to_read_starts_no_worker(tmp_path: Path) -> None:
+    """The pool starts once the plan has found text to read; an import with nothing to read —
+    every file unchanged, or only touched (a new mtime, the same bytes) — starts no worker
+    (:meth:`PoolExecutor.results` looks for a first task first: it forked two workers, and built
+    the parser, referee and EV tables for them, then stopped them)."""
     _real_referee()
     src = _input(tmp_path / "in", files=2, per_file=5)
     script = tmp_path / "probe.py"
@@ -834,25 +831,6 @@ def test_the_pool_is_forked_before_the_plan_and_not_for_an_import_with_nothing_t
     )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert got["new"] == {"events": ["start", "plan"], "new": 10, "skipped": 0}
+    assert got["new"] == {"events": ["plan", "start"], "new": 10, "skipped": 0}
     assert got["unchanged"] == {"events": ["plan"], "new": 0, "skipped": 2}
-    assert got["touched"] == {"events": ["start", "plan"], "new": 0, "skipped": 2}
-
-
-def test_may_read_says_whether_the_plan_may_find_text_to_read(tmp_path: Path) -> None:
-    """:func:`~hhparse.import_plan.may_read`: a file not in the manifest, incomplete or pending
-    there, or whose size or mtime moved, may have text to read; a complete record of the same
-    size and mtime has none, nor has a file that cannot be stat'ed."""
-    from hhparse.import_plan import may_read
-
-    f = write_hands(tmp_path / "a.txt", ["1"])
-    st = f.stat()
-    done = {"complete": True, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
-    assert may_read(f, {})
-    assert not may_read(f, {str(f): done})
-    assert may_read(f, {str(f): {**done, "complete": False}})
-    assert may_read(f, {str(f): {**done, "pending": True}})
-    assert may_read(f, {str(f): {**done, "size": st.st_size - 1}})
-    assert may_read(f, {str(f): {**done, "mtime_ns": st.st_mtime_ns + 1}})
-    gone = tmp_path / "gone.txt"
-    assert not may_read(gone, {str(gone): done})
+    assert got["touched"] == {"events": ["plan"], "new": 0, "skipped": 2}
