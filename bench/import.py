@@ -96,32 +96,52 @@ CHILD_CLI = """
 import json, os, resource, sys, time
 t0, c0 = time.monotonic(), time.process_time()
 import hhparse.cli as cli
-from hhparse import importer
-from hhparse.reports import buckets
 marks = {"t0": t0, "cpu_t0": c0, "cli_imported": time.monotonic(), "cpu_cli_imported": time.process_time()}
 ev = sys.argv[4] == "on"  # (read now: the command's own argv replaces it below)
-import_paths, refresh = importer.import_paths, buckets.refresh
-def timed_import(*args, **kwargs):
-    marks["import"], marks["cpu_import"] = time.monotonic(), time.process_time()
-    kwargs["ev"] = ev  # (the command always takes the EV: the bench can turn it off)
-    r = import_paths(*args, **kwargs)
-    marks["imported"], marks["cpu_imported"] = time.monotonic(), time.process_time()
-    marks["result"] = r
-    return r
-def timed_refresh(*args, **kwargs):
-    marks["buckets"], marks["cpu_buckets"] = time.monotonic(), time.process_time()
-    try:
-        return refresh(*args, **kwargs)
-    finally:
-        marks["bucketed"], marks["cpu_bucketed"] = time.monotonic(), time.process_time()
-importer.import_paths, buckets.refresh = timed_import, timed_refresh
+def timed_import(import_paths):
+    def timed(*args, **kwargs):
+        marks["import"], marks["cpu_import"] = time.monotonic(), time.process_time()
+        kwargs["ev"] = ev  # (the command always takes the EV: the bench can turn it off)
+        r = import_paths(*args, **kwargs)
+        marks["imported"], marks["cpu_imported"] = time.monotonic(), time.process_time()
+        marks["result"] = r
+        return r
+    return timed
+def timed_refresh(refresh):
+    def timed(*args, **kwargs):
+        marks["buckets"], marks["cpu_buckets"] = time.monotonic(), time.process_time()
+        try:
+            return refresh(*args, **kwargs)
+        finally:
+            marks["bucketed"], marks["cpu_bucketed"] = time.monotonic(), time.process_time()
+    return timed
+# The hooks go in as the command imports their modules, not before: the program imports the
+# importer (pyarrow, numpy) only once it has set its process up (no OpenBLAS threads, no pandas),
+# and the derived tables' module only after the import (a child that imported them first timed
+# their import as start-up, with OpenBLAS's threads spinning).
+HOOKS = {"hhparse.importer": ("import_paths", timed_import), "hhparse.reports.derived": ("refresh", timed_refresh)}
+class Hook:
+    def find_spec(self, name, path=None, target=None):
+        if name not in HOOKS:
+            return None
+        sys.meta_path.remove(self)
+        try:
+            import importlib.util
+            spec = importlib.util.find_spec(name)
+        finally:
+            sys.meta_path.insert(0, self)
+        load = spec.loader.exec_module
+        def exec_module(module):
+            load(module)
+            attr, wrap = HOOKS[name]
+            if hasattr(module, attr):
+                setattr(module, attr, wrap(getattr(module, attr)))
+        spec.loader.exec_module = exec_module
+        return spec
+sys.meta_path.insert(0, Hook())
 sys.argv = ["hhparse", "import", sys.argv[1], "--warehouse", sys.argv[2], "--jobs", sys.argv[3]]
 code = 0
-try:
-    cli.main()
-except SystemExit as exc:
-    code = exc.code
-finally:
+def figures():
     marks["end"], marks["cpu_end"] = time.monotonic(), time.process_time()
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     marks["cpu_children_end"] = kids.ru_utime + kids.ru_stime
@@ -134,6 +154,19 @@ finally:
     out["ev"] = ev
     with open(os.environ["HHPARSE_BENCH_OUT"], "w") as fh:
         json.dump(out, fh)
+# (a program that ends its process at once, os._exit, writes the figures first; else after main)
+_exit, main_pid = os._exit, os.getpid()
+def exit_at_once(status):
+    if os.getpid() == main_pid:  # (a forked worker ends through os._exit too)
+        figures()
+    _exit(status)
+os._exit = exit_at_once
+try:
+    cli.main()
+except SystemExit as exc:
+    code = exc.code
+finally:
+    figures()
 sys.exit(code)
 """
 """The ``hhparse import`` program as a user runs it (``--cli``): the interpreter's and the
@@ -428,7 +461,8 @@ def run_sampled(
             hwm[p] = max(hwm.get(p, 0), _status_kb(p, "VmHWM:"))
             if p != proc.pid:
                 ticks[p] = max(ticks.get(p, 0), _cpu_ticks(p))
-        time.sleep(0.05)
+        with contextlib.suppress(subprocess.TimeoutExpired):  # (not a sleep: the exit is seen at once)
+            proc.wait(timeout=0.05)
     out, err = proc.communicate()
     exited = time.monotonic()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import multiprocessing
 import os
 import sys
@@ -209,8 +210,9 @@ class PoolExecutor:
 
     :meth:`start` starts them before the first task is cut (the importer calls it once the plan
     says a pool is needed, and reads its index of stored hands meanwhile), so that their start-up
-    overlaps the main process's own; :meth:`results` starts them if nobody did, and
-    :meth:`close` stops workers started for an import that then failed before running.
+    overlaps the main process's own; :meth:`results` starts them if nobody did and there is a
+    task to run, and :meth:`close` stops workers started for an import that then failed before
+    running.
 
     ``ev``: whether the import takes the all-in EV. Without it neither the workers nor a
     forkserver build the EV tables (as :class:`InProcessExecutor` does not); a task that takes the EV
@@ -372,6 +374,10 @@ class PoolExecutor:
             trace.task_timing(timing)
             return staged_result(result) if staging is not None else result  # type: ignore[no-any-return,unused-ignore]
 
+        first = next(tasks, None)
+        if first is None:  # nothing to run (every file unchanged): no worker is started for it
+            return
+        tasks = itertools.chain((first,), tasks)
         self.start()
         pool = self._pool
         assert pool is not None

@@ -190,10 +190,15 @@ def test_the_import_command_keeps_pandas_out_of_its_own_process(tmp_path: Path) 
         "import sys\n"
         "from hhparse.cli import main\n"
         "sys.argv = ['hhparse', 'import', sys.argv[1], '--warehouse', sys.argv[2], '--jobs', '1']\n"
+        "import os\n"
+        "def seen(code):\n"
+        "    print('exit', code, 'pandas' in sys.modules)\n"
+        "_exit = os._exit\n"
+        "os._exit = lambda code: (seen(code), sys.stdout.flush(), _exit(code))\n"
         "try:\n"
         "    main()\n"
         "except SystemExit as exc:\n"
-        "    print('exit', exc.code, 'pandas' in sys.modules)\n"
+        "    seen(exc.code)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe, str(tmp_path / "in"), str(tmp_path / "wh")],
@@ -229,10 +234,15 @@ def test_the_import_command_leaves_its_heap_to_the_os_in_its_own_process(tmp_pat
         "import gc, sys\n"
         "from hhparse.cli import main\n"
         "sys.argv = ['hhparse', 'import', sys.argv[1], '--warehouse', sys.argv[2], '--jobs', '1']\n"
+        "import os\n"
+        "def seen(code):\n"
+        "    print('exit', code, gc.get_freeze_count() > 0)\n"
+        "_exit = os._exit\n"
+        "os._exit = lambda code: (seen(code), sys.stdout.flush(), _exit(code))\n"
         "try:\n"
         "    main()\n"
         "except SystemExit as exc:\n"
-        "    print('exit', exc.code, gc.get_freeze_count() > 0)\n"
+        "    seen(exc.code)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe, str(tmp_path / "in"), str(tmp_path / "wh")],
@@ -243,6 +253,57 @@ def test_the_import_command_leaves_its_heap_to_the_os_in_its_own_process(tmp_pat
     assert "2 hands read: 2 new" in out.stdout, out.stdout + out.stderr
     assert out.stdout.split()[-3:] == ["exit", "0", "True"], out.stdout + out.stderr
     assert read_views(tmp_path / "wh")["hands"].num_rows == 2
+
+
+_EXIT_PROBE = """
+import atexit, sys
+from hhparse.cli import main
+atexit.register(lambda: print("finalized", flush=True))
+sys.argv = ["hhparse", *sys.argv[1:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("rejected", [False, True])
+def test_the_import_command_ends_its_own_process_at_once(tmp_path: Path, rejected: bool) -> None:
+    """``hhparse import`` in a process of its own ends it as soon as the command is done
+    (:func:`hhparse.cli.common.end_at_once`, ``os._exit``): no ``atexit`` handler runs, no module
+    is torn down; its output is whole (flushed first), its exit code the command's (1 with a
+    rejected hand), its warehouse committed."""
+    import subprocess
+
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    if rejected:
+        (tmp_path / "in" / "b.txt").write_text("PokerStars Hand #9: garbage\n\n\n")
+    args = ["import", str(tmp_path / "in"), "-w", str(tmp_path / "wh"), "-j", "1"]
+    out = subprocess.run(
+        [sys.executable, "-c", _EXIT_PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == (1 if rejected else 0), out.stdout + out.stderr
+    assert "2 new" in out.stdout, out.stdout + out.stderr
+    assert ("see why hands were rejected" in out.stdout) is rejected
+    assert "finalized" not in out.stdout  # (the old program's exit ran the handler)
+    assert read_views(tmp_path / "wh")["hands"].num_rows == 2
+
+
+def test_other_commands_and_a_failed_import_end_as_python_does(tmp_path: Path) -> None:
+    """Only an import that ran to its end asks for the quick exit: a usage error (exit 2) and
+    another command (``check``) end through Python's own exit, ``atexit`` handlers and all."""
+    import subprocess
+
+    write_hands(tmp_path / "in" / "a.txt", ["1"])
+    for args, code in (
+        (["import", str(tmp_path / "missing"), "-w", str(tmp_path / "wh")], 2),
+        (["check", str(tmp_path / "in")], 0),
+    ):
+        out = subprocess.run(
+            [sys.executable, "-c", _EXIT_PROBE, *args], capture_output=True, text=True, timeout=120
+        )
+        assert out.returncode == code, out.stdout + out.stderr
+        assert "finalized" in out.stdout, args
 
 
 def test_the_import_command_called_from_other_code_leaves_the_collector_alone(tmp_path: Path) -> None:

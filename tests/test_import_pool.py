@@ -779,3 +779,59 @@ def test_the_pools_forkserver_starts_no_blas_threads(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1", "1", "None"]
+
+
+_PLAN_ORDER_PROBE = """
+import json, os, sys
+from pathlib import Path
+import hhparse.importer as importer
+
+events = []
+start, plan_file = importer.PoolExecutor.start, importer.plan_file
+
+def started(self):
+    if self._pool is None:  # (a pool started already is kept: called again, it does nothing)
+        events.append("start")
+    start(self)
+
+def planned(*args, **kwargs):
+    if not events or events[-1] != "plan":
+        events.append("plan")
+    return plan_file(*args, **kwargs)
+
+if __name__ == "__main__":
+    importer.PoolExecutor.start, importer.plan_file = started, planned
+    src, wh = Path(sys.argv[1]), sys.argv[2]
+    out = {}
+    for case in ("new", "unchanged", "touched"):
+        if case == "touched":
+            for f in src.iterdir():
+                os.utime(f, ns=(f.stat().st_atime_ns, f.stat().st_mtime_ns + 10**9))
+        events.clear()
+        r = importer.import_paths([src], wh, jobs=2, ev=False)
+        out[case] = {"events": events[:], "new": r.stats.new, "skipped": r.stats.files_skipped}
+    print(json.dumps(out))
+"""
+
+
+def test_an_import_with_nothing_to_read_starts_no_worker(tmp_path: Path) -> None:
+    """The pool starts once the plan has found text to read; an import with nothing to read —
+    every file unchanged, or only touched (a new mtime, the same bytes) — starts no worker
+    (:meth:`PoolExecutor.results` looks for a first task first: it forked two workers, and built
+    the parser, referee and EV tables for them, then stopped them)."""
+    _real_referee()
+    src = _input(tmp_path / "in", files=2, per_file=5)
+    script = tmp_path / "probe.py"
+    script.write_text(_PLAN_ORDER_PROBE, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), str(src), str(tmp_path / "wh")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["new"] == {"events": ["plan", "start"], "new": 10, "skipped": 0}
+    assert got["unchanged"] == {"events": ["plan"], "new": 0, "skipped": 2}
+    assert got["touched"] == {"events": ["plan"], "new": 0, "skipped": 2}

@@ -35,7 +35,7 @@ from hhparse.tables.build import (
 from hhparse.tables.schema import TABLES
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result, player
+from _warehouse_helpers import HAND_TEXT, fake_ev, fake_result, install_referee, player, write_hands
 
 
 def test_normalised_hash_ignores_line_ends_trailing_spaces_and_bom() -> None:
@@ -429,3 +429,51 @@ def test_a_player_value_beyond_its_column_still_makes_the_same_reject() -> None:
         pa.array([2**63], type=pa.int64())
     assert row["code"] == "unstorable-hand"
     assert row["message"] == f"a value the warehouse cannot hold: {refusal.type.__name__}: {refusal.value}"
+
+
+def test_numpy_columns_become_arrow_arrays_as_pa_array_makes_them() -> None:
+    """:func:`hhparse.tables.build._numpy_array` is ``pa.array`` of an integer numpy array (same
+    type, values, no validity bitmap), without pa.array's question about masked arrays; a
+    numpy array of another dtype, or not contiguous, is refused rather than misread."""
+    import numpy as np
+
+    from hhparse.tables.build import _numpy_array
+
+    for dtype, type_ in ((np.int32, pa.int32()), (np.int64, pa.int64())):
+        values = np.array([3, -1, 0, 2**31 - 1], dtype=dtype)
+        got = _numpy_array(values, type_)
+        want = pa.array(values, type=type_)
+        assert got.type == want.type and got.equals(want) and got.buffers()[0] is None
+        assert _numpy_array(np.zeros(0, dtype=dtype), type_).equals(pa.array([], type=type_))
+    with pytest.raises(TypeError):
+        _numpy_array(np.zeros(3, dtype=np.int64), pa.int32())
+    with pytest.raises(TypeError):
+        _numpy_array(np.zeros(6, dtype=np.int32)[::2], pa.int32())
+
+
+_NO_MA_PROBE = """
+import sys
+from hhparse.lazy import refuse_pandas
+refuse_pandas()
+from hhparse.importer import import_paths
+r = import_paths([sys.argv[1]], sys.argv[2], jobs=1)
+print(r.stats.new, "numpy.ma" in sys.modules)
+"""
+
+
+def test_an_import_never_imports_numpy_ma(tmp_path: Path) -> None:
+    """An import process converts its numpy columns without ``pa.array`` (which imports
+    ``numpy.ma`` to ask whether an array is masked, in every import process's first batch)."""
+    import subprocess
+
+    if not install_referee():
+        pytest.skip("needs the real referee")
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    out = subprocess.run(
+        [sys.executable, "-c", _NO_MA_PROBE, str(tmp_path / "in"), str(tmp_path / "wh")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["2", "False"]

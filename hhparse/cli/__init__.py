@@ -81,10 +81,15 @@ def _root(
 
 def main() -> None:
     """Console-script entry point: the process is the command's own (:data:`common.OWN_PROCESS`),
-    and numpy's BLAS starts no threads in it (:func:`hhparse.lazy.one_blas_thread`: before any
-    command imports numpy)."""
+    numpy's BLAS starts no threads in it (:func:`hhparse.lazy.one_blas_thread`: before any
+    command imports numpy), and a command that asked for it ends the process as soon as it
+    returns (:func:`hhparse.cli.common.end_at_once`)."""
     from hhparse.lazy import one_blas_thread
 
     common.OWN_PROCESS = True
     one_blas_thread()
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        common.exit_if_asked(exc)
+        raise

@@ -71,6 +71,40 @@ def leave_heap_to_the_os() -> None:
         gc.freeze()
 
 
+_END_AT_ONCE = False
+
+
+def end_at_once() -> None:
+    """Have the program end the process as soon as the command returns (:func:`exit_if_asked`):
+    for a command in a process of its own (:data:`OWN_PROCESS`) whose files are all committed and
+    closed by then (``import``). Python's own exit would still tear down every module (pyarrow's,
+    numpy's, DuckDB's; each object freed one by one, Arrow's and DuckDB's pools and threads
+    stopped) to give back memory the system takes back anyway: time the user waits for after
+    the summary is printed (``docs/performance.md``). A no-op when the app is called from other
+    code."""
+    global _END_AT_ONCE
+    if OWN_PROCESS:
+        _END_AT_ONCE = True
+
+
+def exit_if_asked(exc: SystemExit) -> None:
+    """End the process now, with ``exc``'s exit code, if the command asked for it
+    (:func:`end_at_once`): stdout and stderr are flushed first, then ``os._exit``; no ``atexit``
+    handler runs (hhparse registers none; the pool, its threads and the warehouse are closed by
+    then). Returns (and the interpreter exits as usual) when the command did not ask, when the
+    code is not a number (Python prints it), or when a stream cannot be flushed (a closed pipe:
+    Python reports it as it always has)."""
+    code = 0 if exc.code is None else exc.code
+    if not _END_AT_ONCE or not isinstance(code, int):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except Exception:
+        return
+    os._exit(code)
+
+
 WarehouseOption = Annotated[
     Path | None,
     typer.Option(

@@ -442,6 +442,7 @@ def import_command(
             err=True,
         )
     common.leave_heap_to_the_os()  # (its files committed and closed: nothing left to finalize)
+    common.end_at_once()  # (the same: the program need not tear its modules down)
     raise typer.Exit(int(result.exit_code))
 
 

@@ -805,7 +805,7 @@ class BatchBuilder:
                 )
                 for rows, off in zip(children, offsets, strict=True):
                     part = rows.rows[int(off[k]) : int(off[k + 1])]
-                    where = pa.array(np.zeros(len(part), dtype=np.int32), type=pa.int32())
+                    where = _numpy_array(np.zeros(len(part), dtype=np.int32), pa.int32())
                     fields = rows.columns(part)
                     extra = _ev_arrays(fields["net"], (), ()) if rows is self._players else None
                     _table(rows.plan, fields, None, hands=(hands, where), extra=extra)
@@ -879,7 +879,7 @@ class BatchBuilder:
         hands = pa.RecordBatch.from_arrays(hand_arrays, schema=_HANDS.schema)
         positions = np.arange(len(self._hands), dtype=np.int32)
         for rows in (*self._children, self._ev_shares):
-            hand_rows = pa.array(np.repeat(positions, rows.counts), type=pa.int32())
+            hand_rows = _numpy_array(np.repeat(positions, rows.counts), pa.int32())
             fields = rows.columns()
             extra = self._ev_columns(fields["net"]) if rows is self._players else None
             out[rows.plan.name] = _table(rows.plan, fields, None, hands=(hands, hand_rows), extra=extra)
@@ -918,6 +918,17 @@ def _encodable(reject: _Reject) -> _Reject:
     )
 
 
+def _numpy_array(values: Any, type_: pa.DataType) -> pa.Array[Any]:
+    """The Arrow array of a numpy array of ``type_``'s dtype (one dimension, contiguous, no
+    nulls), on the numpy array's own buffer, as ``pa.array(values, type=type_)`` makes it. Not
+    ``pa.array``: on a numpy array it first asks whether it is a masked one (``np.ma``), and
+    numpy imports ``numpy.ma`` at that first question, a module nothing here uses (every import
+    process paid it in its first batch: ``docs/performance.md``)."""
+    if values.dtype != np.dtype(f"<i{type_.bit_width // 8}") or not values.flags.c_contiguous:
+        raise TypeError(f"a contiguous {type_} array expected, not {values.dtype}")  # (integers only)
+    return pa.Array.from_buffers(type_, len(values), [None, pa.py_buffer(values)])
+
+
 def _int64(value: Any) -> int:
     return value if isinstance(value, int) and -(2**63) <= value < 2**63 else 0
 
@@ -935,7 +946,7 @@ def _ev_arrays(
         allin_ev[row] = value
         street[row], method[row], err[row] = st, how, e
     return {
-        "allin_ev": pa.array(allin_ev, type=pa.int64()),
+        "allin_ev": _numpy_array(allin_ev, pa.int64()),
         "ev_street": pa.array(street, type=pa.int8()),
         "ev_method": pa.array(method, type=pa.string()),
         "ev_std_err": pa.array(err, type=pa.int64()),
