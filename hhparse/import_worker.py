@@ -444,19 +444,34 @@ def process_files(segments: Sequence[Segment], ev: bool = True) -> FilesResult:
 GC_THRESHOLD = (50_000, 50, 100)
 
 
-def quiet_gc() -> tuple[int, int, int]:
-    """Freeze what exists (parser, referee, warehouse state) and raise the young threshold;
-    returns the previous thresholds, for :func:`restore_gc`."""
+@dataclass(frozen=True)
+class QuietGC:
+    """What :func:`quiet_gc` changed, for :func:`restore_gc` to undo exactly that."""
+
+    threshold: tuple[int, int, int]
+    froze: bool
+
+
+def quiet_gc() -> QuietGC:
+    """Freeze what exists (parser, referee, warehouse state) and raise the young threshold.
+
+    A process that froze objects of its own already (a program calling :func:`import_paths`,
+    which may have frozen its heap for its own forks) is left as it is: ``gc.unfreeze`` cannot
+    tell its objects from ours, so freezing here would mean thawing the caller's at the end —
+    and the full collection before a freeze is needed only for that freeze."""
     previous = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
+    froze = gc.get_freeze_count() == 0
+    if froze:
+        gc.collect()
+        gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
-    return previous
+    return QuietGC(previous, froze)
 
 
-def restore_gc(previous: tuple[int, int, int]) -> None:
-    gc.set_threshold(*previous)
-    gc.unfreeze()
+def restore_gc(previous: QuietGC) -> None:
+    gc.set_threshold(*previous.threshold)
+    if previous.froze:
+        gc.unfreeze()
 
 
 @contextlib.contextmanager

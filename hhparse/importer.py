@@ -1461,7 +1461,7 @@ class ImportSession:
         self.executor = executor  # None: this machine's (local_executor of jobs)
         self.wh = Warehouse(warehouse, holder=holder)
         self._index: tuple[KnownHands, set[tuple[str, int, str]], set[str]] | None = None
-        self._gc_previous: tuple[int, int, int] | None = None
+        self._gc_previous: import_worker.QuietGC | None = None
         self._stale = False  # an import failed part-way: manifest and index are re-read first
         if keep_warm:
             try:

@@ -702,6 +702,37 @@ def test_building_the_parser_and_tables_runs_no_collection(tmp_path: Path, where
     assert got == {"built_here": True, "collections": [] if where == "pool" else [2], "enabled": True}
 
 
+_CALLER_FREEZE_PROBE = """
+import gc, json, sys
+from hhparse.importer import import_paths
+mine = [[i] for i in range(1000)]  # (containers the caller moved out of the collector's sight)
+gc.freeze()
+frozen = gc.get_freeze_count()
+import_paths([sys.argv[1]], sys.argv[2], jobs=1, ev=False)
+print(json.dumps({"frozen_before": frozen, "frozen_after": gc.get_freeze_count(),
+                  "threshold": list(gc.get_threshold())}))
+"""
+
+
+def test_an_in_process_import_leaves_the_callers_frozen_objects_frozen(tmp_path: Path) -> None:
+    """A program calling :func:`import_paths` (``--jobs 1``, in its own process) may have frozen
+    its heap (``gc.freeze``) for its own reasons; the import must leave it so. It used to freeze
+    everything and ``gc.unfreeze`` it all at the end, thawing the caller's objects with its own
+    (regression, stop 36). The thresholds come back as they were."""
+    hand = tmp_path / "h.txt"
+    write_hands(hand, ["1", "2"])
+    script = tmp_path / "probe.py"
+    script.write_text(_CALLER_FREEZE_PROBE, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), str(hand), str(tmp_path / "wh")], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["frozen_before"] > 1000
+    assert got["frozen_after"] == got["frozen_before"]
+    assert got["threshold"] == [700, 10, 10]  # (the interpreter's defaults: the probe set none)
+
+
 @pytest.mark.parametrize("user", [None, "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"])
 def test_one_blas_thread_unless_the_user_said_how_many(user: str | None) -> None:
     """:func:`hhparse.lazy.one_blas_thread` asks OpenBLAS for one thread, and leaves a count the
