@@ -724,7 +724,10 @@ def test_an_in_process_import_leaves_the_callers_frozen_objects_frozen(tmp_path:
     script = tmp_path / "probe.py"
     script.write_text(_CALLER_FREEZE_PROBE, encoding="utf-8")
     out = subprocess.run(
-        [sys.executable, str(script), str(hand), str(tmp_path / "wh")], capture_output=True, text=True, timeout=300
+        [sys.executable, str(script), str(hand), str(tmp_path / "wh")],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
