@@ -98,6 +98,7 @@ t0, c0 = time.monotonic(), time.process_time()
 import hhparse.cli as cli
 marks = {"t0": t0, "cpu_t0": c0, "cli_imported": time.monotonic(), "cpu_cli_imported": time.process_time()}
 ev = sys.argv[4] == "on"  # (read now: the command's own argv replaces it below)
+marks["batch_derived"] = marks["cpu_batch_derived"] = 0.0
 def timed_import(import_paths):
     def timed(*args, **kwargs):
         marks["import"], marks["cpu_import"] = time.monotonic(), time.process_time()
@@ -115,11 +116,28 @@ def timed_refresh(refresh):
         finally:
             marks["bucketed"], marks["cpu_bucketed"] = time.monotonic(), time.process_time()
     return timed
+def timed_batch(batch_build):  # (the derived files of the batches this process writes, --jobs 1)
+    def timed(*args, **kwargs):
+        t, c = time.monotonic(), time.process_time()
+        try:
+            return batch_build(*args, **kwargs)
+        finally:
+            marks["batch_derived"] += time.monotonic() - t
+            marks["cpu_batch_derived"] += time.process_time() - c
+    return timed
 # The hooks go in as the command imports their modules, not before: the program imports the
 # importer (pyarrow, numpy) only once it has set its process up (no OpenBLAS threads, no pandas),
 # and the derived tables' module only after the import (a child that imported them first timed
-# their import as start-up, with OpenBLAS's threads spinning).
-HOOKS = {"hhparse.importer": ("import_paths", timed_import), "hhparse.reports.derived": ("refresh", timed_refresh)}
+# their import as start-up, with OpenBLAS's threads spinning). The derived tables refreshed after
+# the commit: import_cmd._build_derived, or in an older build derived.refresh / buckets.refresh.
+HOOKS = {
+    "hhparse.importer": [("import_paths", timed_import), ("_derive", timed_batch)],
+    "hhparse.cli.import_cmd": [("_build_derived", timed_refresh)],
+}
+def hook(module):
+    for attr, wrap in HOOKS.get(module.__name__, ()):
+        if hasattr(module, attr):
+            setattr(module, attr, wrap(getattr(module, attr)))
 class Hook:
     def find_spec(self, name, path=None, target=None):
         if name not in HOOKS:
@@ -133,11 +151,13 @@ class Hook:
         load = spec.loader.exec_module
         def exec_module(module):
             load(module)
-            attr, wrap = HOOKS[name]
-            if hasattr(module, attr):
-                setattr(module, attr, wrap(getattr(module, attr)))
+            hook(module)
         spec.loader.exec_module = exec_module
         return spec
+if not hasattr(sys.modules.get("hhparse.cli.import_cmd"), "_build_derived"):  # (an older build)
+    HOOKS["hhparse.reports.derived"] = HOOKS["hhparse.reports.buckets"] = [("refresh", timed_refresh)]
+for loaded in [m for m in list(sys.modules) if m in HOOKS]:  # (imported with hhparse.cli already)
+    hook(sys.modules[loaded])
 sys.meta_path.insert(0, Hook())
 sys.argv = ["hhparse", "import", sys.argv[1], "--warehouse", sys.argv[2], "--jobs", sys.argv[3]]
 code = 0
@@ -170,9 +190,10 @@ finally:
 sys.exit(code)
 """
 """The ``hhparse import`` program as a user runs it (``--cli``): the interpreter's and the
-command's start-up, the import, the player buckets built after it, and the exit, each timed
-(wall from the ``CLOCK_MONOTONIC`` clock the parent shares, CPU of the process). Its stdout is
-the command's, so the figures go to the file ``$HHPARSE_BENCH_OUT`` names."""
+command's start-up, the import, the derived tables built in this process (``derived``: with its
+batches or after its commit; a pool's worker's builds are the workers' CPU), and the exit, each
+timed (wall from the ``CLOCK_MONOTONIC`` clock the parent shares, CPU of the process). Its stdout
+is the command's, so the figures go to the file ``$HHPARSE_BENCH_OUT`` names."""
 
 
 CHILD_CLUSTER = """
@@ -540,8 +561,8 @@ def main() -> None:
     ap.add_argument(
         "--cli",
         action="store_true",
-        help="run the hhparse import program as a user does (its start-up, the player buckets it "
-        "builds after the import, its exit), and print where its time goes; --executor pool only",
+        help="run the hhparse import program as a user does (its start-up, the derived tables it "
+        "builds, its exit), and print where its time goes; --executor pool only",
     )
     ap.add_argument(
         "--build",
@@ -778,7 +799,7 @@ def summarise(
 
 def _cli_figures(m: dict[str, Any], mem: dict[str, Any]) -> dict[str, Any]:
     """One ``--cli`` run's figures (:data:`CHILD_CLI`), named as :data:`CHILD`'s are: its
-    ``seconds`` and ``cpu_seconds`` are the whole process's (spawn to exit, start-up, buckets and
+    ``seconds`` and ``cpu_seconds`` are the whole process's (spawn to exit, start-up, derived tables and
     exit included), the import's own as ``import_seconds``, and the budget's parts."""
     tree = mem["tree_cpu_seconds"]
     workers = m["cpu_children_end"]  # (the pool's workers, reaped when the import ended)
@@ -788,21 +809,24 @@ def _cli_figures(m: dict[str, Any], mem: dict[str, Any]) -> dict[str, Any]:
     r["import_seconds"] = m["imported"] - m["import"]
     r["cpu_seconds"] = main_cpu
     r["descendants_cpu_seconds"] = workers
-    built = (
+    refreshed = (
         (m["bucketed"] - m["buckets"], m["cpu_bucketed"] - m["cpu_buckets"])
         if "bucketed" in m
         else (0.0, 0.0)
     )
-    # (built inside the import, with its writer, or after it, as a build before that did)
+    # (the refresh runs inside the import, with its writer, or after it, as a build before that
+    # did; the batches' own builds run inside it, in this process with --jobs 1)
     inside = "bucketed" in m and m["buckets"] < m["imported"]
+    batches = (m.get("batch_derived", 0.0), m.get("cpu_batch_derived", 0.0))
+    built = (refreshed[0] + batches[0], refreshed[1] + batches[1])
     r["budget"] = {
         # part: (wall s, CPU s of the main process)
         "start-up": (m["import"] - mem["spawned"], m["cpu_import"]),
         "import": (
-            m["imported"] - m["import"] - (built[0] if inside else 0.0),
-            m["cpu_imported"] - m["cpu_import"] - (built[1] if inside else 0.0),
+            m["imported"] - m["import"] - (refreshed[0] if inside else 0.0) - batches[0],
+            m["cpu_imported"] - m["cpu_import"] - (refreshed[1] if inside else 0.0) - batches[1],
         ),
-        "buckets": built,
+        "derived": built,
         "rest": (
             m["end"] - (m["imported"] if inside else m.get("bucketed", m["imported"])),
             m["cpu_end"] - (m["cpu_imported"] if inside else m.get("cpu_bucketed", m["cpu_imported"])),
