@@ -15,6 +15,7 @@ import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -48,6 +49,18 @@ def _input(root: Path, files: int = 4, per_file: int = 25) -> Path:
 def _real_referee() -> None:
     if not install_referee():
         pytest.skip("workers need the real referee (hhparse.engine.referee)")
+
+
+def _probe(tmp_path: Path, source: str, *args: str, cwd: Path | None = None) -> Any:
+    """Run ``source`` as a script of its own (a fresh process: forks, the collector and module
+    state as a program has them) with ``args``; what its last line of stdout says, as JSON."""
+    script = tmp_path / "probe.py"
+    script.write_text(source, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=300, cwd=cwd
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def test_the_last_tasks_are_cut_smaller_and_cover_every_block_once(tmp_path: Path) -> None:
@@ -537,13 +550,7 @@ def test_the_pool_forks_its_workers_from_a_process_that_runs_no_other_thread(
     thread running, a fork could copy a lock that thread held, so they come from a forkserver.
     Either way they hold neither the main process's stdout nor its stderr. Forked, they inherit
     the parser this process built for them, once (a forkserver builds it otherwise)."""
-    script = tmp_path / "probe.py"
-    script.write_text(_START_PROBE, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), threads], capture_output=True, text=True, timeout=300, cwd=tmp_path
-    )
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = _probe(tmp_path, _START_PROBE, threads, cwd=tmp_path)
     method = "fork" if threads == "one" else "forkserver"
     forked = threads == "one"
     assert got == {
@@ -691,13 +698,7 @@ def test_building_the_parser_and_tables_runs_no_collection(tmp_path: Path, where
     objects live for the whole run, and collecting while building them (dozens of young
     collections and a full one over every module loaded, at the default thresholds) only delayed
     the workers' first task. The collector is enabled again after."""
-    script = tmp_path / "probe.py"
-    script.write_text(_BUILD_GC_PROBE, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), where.split("-")[0]], capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = _probe(tmp_path, _BUILD_GC_PROBE, where.split("-")[0])
     # in-process: one full collection, quiet_gc's own, before the freeze
     assert got == {"built_here": True, "collections": [] if where == "pool" else [2], "enabled": True}
 
@@ -722,16 +723,7 @@ def test_an_in_process_import_leaves_the_callers_frozen_objects_frozen(tmp_path:
     (regression, stop 36). The thresholds come back as they were."""
     hand = tmp_path / "h.txt"
     write_hands(hand, ["1", "2"])
-    script = tmp_path / "probe.py"
-    script.write_text(_CALLER_FREEZE_PROBE, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), str(hand), str(tmp_path / "wh")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = _probe(tmp_path, _CALLER_FREEZE_PROBE, str(hand), str(tmp_path / "wh"))
     assert got["frozen_before"] > 1000
     assert got["mine_thawed"] == 0
     assert got["threshold"] == [700, 10, 10]  # (the interpreter's defaults: the probe set none)
@@ -856,17 +848,7 @@ def test_an_import_with_nothing_to_read_starts_no_worker(tmp_path: Path) -> None
     the parser, referee and EV tables for them, then stopped them)."""
     _real_referee()
     src = _input(tmp_path / "in", files=2, per_file=5)
-    script = tmp_path / "probe.py"
-    script.write_text(_PLAN_ORDER_PROBE, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), str(src), str(tmp_path / "wh")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = _probe(tmp_path, _PLAN_ORDER_PROBE, str(src), str(tmp_path / "wh"), cwd=tmp_path)
     assert got["new"] == {"events": ["plan", "start"], "new": 10, "skipped": 0}
     assert got["unchanged"] == {"events": ["plan"], "new": 0, "skipped": 2}
     assert got["touched"] == {"events": ["plan"], "new": 0, "skipped": 2}
