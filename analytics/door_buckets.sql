@@ -24,9 +24,9 @@ SELECT
     door_code(hole, door_rank)                                          AS pairs_code,
     door_code(hole, door_suit)                                          AS suits_code,
     count(*)                                                            AS hands,
-    count_if(vpip)                                                      AS vpip,
-    count_if(pfr)                                                       AS pfr,
-    count_if(is_walk(position, vpip, pfr, saw_flop, collected))          AS walks,
+    count(*) FILTER (WHERE vpip)                                        AS vpip,
+    count(*) FILTER (WHERE pfr)                                         AS pfr,
+    count(*) FILTER (WHERE is_walk(position, vpip, pfr, saw_flop, collected)) AS walks,
     CAST(sum(net) AS BIGINT)                                            AS net
 FROM (
     SELECT
@@ -40,5 +40,5 @@ FROM (
     WHERE dealt_in AND exposed_card IS NOT NULL
 )
 GROUP BY ALL
--- in time order: the Parquet statistics of utc_month then let a --since/--until skip row groups
-ORDER BY utc_month, player
+-- (in no order: hhparse.reports.derived sorts a result of more than one Parquet row group by its
+-- record's `order`, so that a --since/--until skips row groups by their statistics)

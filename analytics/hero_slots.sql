@@ -39,5 +39,5 @@ FROM bucket_source
 WHERE dealt_in AND is_hero
 GROUP BY unit, unit_scale, tournament_id, small_blind, big_blind, buyin_label, game, hilo, game_label,
          epoch_us(start_utc) // 3600000000, time_bucket(INTERVAL 15 MINUTE, start_utc)
--- in time order: the Parquet statistics of utc_slot then let a --since/--until skip row groups
-ORDER BY utc_slot, unit, tournament_id
+-- (in no order: hhparse.reports.derived sorts a result of more than one Parquet row group by its
+-- record's `order`, so that a --since/--until skips row groups by their statistics)

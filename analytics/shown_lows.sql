@@ -27,10 +27,10 @@ SELECT
     bucket_month(h.start_utc)                                           AS utc_month,
     bucket_slot(h.start_utc)                                            AS utc_slot,
     count(*)                                                            AS hands_shown,
-    count_if(shown.low_made)                                            AS lows_made
+    count(*) FILTER (WHERE shown.low_made)                              AS lows_made
 FROM shown
 JOIN hands AS h USING (site, hand_id)
 WHERE h.hilo
 GROUP BY ALL
--- in time order, as the buckets: a --since/--until skips row groups by utc_month
-ORDER BY utc_month, player
+-- (in no order: hhparse.reports.derived sorts a result of more than one Parquet row group by its
+-- record's `order`, so that a --since/--until skips row groups by their statistics)

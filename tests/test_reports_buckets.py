@@ -324,3 +324,36 @@ def test_the_import_command_builds_the_buckets_of_what_it_added(tmp_path: Path) 
     assert out.exit_code in (0, 1), out.output
     p = buckets.plan(root)
     assert p.covered and not p.uncovered and not p.stale
+
+
+@pytest.mark.parametrize("row_group", [1, None])
+def test_a_derived_file_of_more_than_one_row_group_is_written_in_time_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, row_group: int | None
+) -> None:
+    """A build whose rows fill more than one Parquet row group is sorted by its record's
+    ``order`` (time first: a ``--since``/``--until`` then skips row groups by their statistics);
+    one of a single row group is written unsorted, with the same rows."""
+    rows = Rows()
+    for i in range(24):  # later hands first, players in reverse order: the rows come unsorted
+        rows.hand(
+            f"h{i}",
+            [
+                {"player": f"P{99 - i:02d}", "position": "BTN", "vpip": True, "net": 5},
+                {"player": "Bo", "net": -5},
+            ],
+            start_utc=datetime(2024, 12, 20, tzinfo=UTC) - timedelta(days=14 * i),
+        )
+    root = rows.publish(tmp_path / "wh")
+    if row_group is not None:
+        monkeypatch.setattr(derived, "ROW_GROUP_ROWS", row_group)
+    d = derived.REGISTRY["player_buckets"]
+    (rel,) = buckets.plan(root).uncovered
+    table = derived.build(d, root / ".hhparse" / "files" / rel, rel)
+    keys = list(zip(*(table.column(c).to_pylist() for c in d.order), strict=True))
+    assert len(keys) > 24
+    if row_group is not None:
+        assert keys == sorted(keys)
+    else:
+        monkeypatch.setattr(derived, "ROW_GROUP_ROWS", 1)
+        ordered = derived.build(d, root / ".hhparse" / "files" / rel, rel)
+        assert sorted(map(str, table.to_pylist())) == sorted(map(str, ordered.to_pylist()))

@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 from hhparse.failures import WarehouseLockedError, os_reason
 from hhparse.resources import read_text
 from hhparse.tables.schema import DERIVED_TABLES, arrow_schema, view_sql
-from hhparse.tables.store import MARKER_NAME, Warehouse, listed_tables
+from hhparse.tables.store import MARKER_NAME, ROW_GROUP_ROWS, Warehouse, listed_tables
 
 __all__ = [
     "ENV_SWITCH",
@@ -81,6 +81,11 @@ class Derived:
     reports: tuple[str, ...]
     covered: str
     uncovered: str
+    order: tuple[str, ...]
+    """The columns a file of more rows than a Parquet row group is sorted by (time first): each
+    row group then holds a range of them, and a ``--since``/``--until`` skips the others by their
+    statistics. A file of one row group is written as the query returns it (its statistics are
+    the file's whatever the order), so the common file pays no sort."""
     reads: tuple[str, ...] = ()
     """Imported tables the build SQL reads besides its source file (a view of each over its live
     files, under the table's name): what one source file's rows need from their hands. Exact for
@@ -98,6 +103,7 @@ REGISTRY: Mapping[str, Derived] = {
             ("summary", "positions", "hilo"),
             covered="hand_players_bucketed",
             uncovered="hand_players_unbucketed",
+            order=("utc_month", "player"),
         ),
         Derived(
             "door_buckets",
@@ -106,6 +112,7 @@ REGISTRY: Mapping[str, Derived] = {
             ("door-card",),
             covered="hand_players_door_bucketed",
             uncovered="hand_players_door_unbucketed",
+            order=("utc_month", "player"),
         ),
         Derived(
             "hero_slots",
@@ -114,6 +121,7 @@ REGISTRY: Mapping[str, Derived] = {
             ("graph", "summary"),  # the graph's hours, and the summary page's net-won lines
             covered="hand_players_slotted",
             uncovered="hand_players_unslotted",
+            order=("utc_slot", "unit", "tournament_id"),
         ),
         Derived(
             "shown_lows",
@@ -122,6 +130,7 @@ REGISTRY: Mapping[str, Derived] = {
             ("hilo",),
             covered="showdowns_covered",
             uncovered="showdowns_uncovered",
+            order=("utc_month", "player"),
             reads=("hands",),
         ),
     )
@@ -304,6 +313,8 @@ def _build_in(con: Any, d: Derived, path: Path | str, source: str) -> pa.Table:
     ``d.reads`` made), in the declared schema, the source named in the schema's metadata."""
     con.execute(f"CREATE OR REPLACE TEMP VIEW bucket_source AS {view_sql(d.source, [str(path)])}")
     table = con.sql(read_text("analytics", *d.sql), params={"source": source}).to_arrow_table()
+    if table.num_rows > ROW_GROUP_ROWS:
+        table = table.sort_by([(column, "ascending") for column in d.order])
     schema = arrow_schema(d.name)
     # the file names its source in its metadata as well: an empty one (a source without such
     # rows: an Omaha file has no door card) is then still known to cover its source

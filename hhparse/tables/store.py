@@ -105,6 +105,9 @@ ENV_WAREHOUSE = "HHPARSE_WAREHOUSE"
 COMPRESSION: Final = "zstd"
 #: Parquet dictionary encoding: on, but for the times (:func:`dictionary_columns`).
 
+#: Rows per Parquet row group (the unit whose statistics a reader can skip by).
+ROW_GROUP_ROWS: Final = 256 * 1024
+
 #: How long files replaced by :meth:`Warehouse.compact` stay on disk. A DuckDB connection (a
 #: notebook's ``hhparse.warehouse()``) reads the files the manifest listed when it was opened;
 #: deleting them at once would break its next query. They are deleted by the first write
@@ -275,7 +278,7 @@ def write_parquet_atomic(
                 table,
                 fh,
                 compression=COMPRESSION,
-                row_group_size=256 * 1024,
+                row_group_size=ROW_GROUP_ROWS,
                 # (a list of columns is documented, but not in pyarrow's stubs)
                 use_dictionary=dictionary_columns(table_name),  # type: ignore[arg-type]
             )
