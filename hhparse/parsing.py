@@ -298,6 +298,27 @@ _POST_KINDS: Final = {k.value: k for k in PostKind}
 _STREET_NAMES: Final = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
 
 
+def _brackets(rest: str) -> tuple[list[str], bool]:
+    """``_BRACKET_RE.findall(rest)`` for a street line's board (the grammar's ``rest`` field: it
+    starts with ``[`` and ends with ``]``), and whether ``rest`` is known to be those groups'
+    plain form (``[a b c]`` or ``[a b c] [d]``, nothing outside the brackets).
+
+    Why: nearly every board is one of the two plain forms, read here with two searches where
+    the regex's scan and a rebuilt text compared with ``rest`` cost more; any other text (the
+    2016 client's mangled forms, damage) goes to the regex as before. A text with one ``]``,
+    its last character, is one group (whatever ``[`` it holds: the regex's group stops only at
+    ``]``); one whose first ``]`` is followed by `` [`` and whose only other ``]`` is its last
+    character is two (``tests/test_parse_shortcuts.py`` compares both on random texts)."""
+    close = rest.find("]")
+    last = len(rest) - 1
+    if rest[:1] == "[" and last > 0 and rest[last] == "]":
+        if close == last:
+            return [rest[1:last]], True
+        if rest.startswith("] [", close) and rest.find("]", close + 1) == last:
+            return [rest[1:close], rest[close + 3 : last]], True
+    return _BRACKET_RE.findall(rest), False
+
+
 def _two(rx: re.Pattern[str], a: str, b: str) -> tuple[int, int]:
     """The numbers of fields ``a`` and ``b`` of ``rx`` (read by number: :class:`_Builder`)."""
     g = rx.groupindex
@@ -363,6 +384,11 @@ SMALL_LIMIT: Final = 10_000
 _SMALL: Final = "number out of range"
 
 
+#: The seat and pot numbers as printed (``"1"`` to ``"99"``, no leading zero) -> their values:
+#: a dict look-up where ``int`` would parse the text on every seat and summary seat line.
+_SMALL_NUMBERS: Final[dict[str, int]] = {str(n): n for n in range(1, 100)}
+
+
 def _small_problem(text: str) -> str:
     return f"{_SMALL}: {text[:40]!r} (seat, table size, button and pot numbers are below {SMALL_LIMIT:,})"
 
@@ -425,7 +451,7 @@ class _Builder:
         self.dealt_cards: int = t["DEALT"].groupindex["cards"]
         self.board_cards: int = t["BOARD"].groupindex["cards"]
         self.uncalled_amt: int = t["UNCALLED"].groupindex["amt"]
-        self.table_g = _numbers(t["TABLE"], ("name", "button", "won"))
+        self.table_g = _numbers(t["TABLE"], ("name", "button", "won", "words"))
         # each shape with the text its lines must hold (its separator and its fragment's start)
         self.event_shapes = [
             (sep + _literal_start(shapes[f]), _event_shape(shapes[f], sep, kind), kind)
@@ -501,6 +527,9 @@ class _Builder:
 
     def _small(self, text: str, line: int) -> int:
         """A seat or pot number: below :data:`SMALL_LIMIT` (what the warehouse's columns hold)."""
+        known = _SMALL_NUMBERS.get(text)
+        if known is not None:
+            return known
         number = int(text) if len(text) <= 6 else SMALL_LIMIT
         if number >= SMALL_LIMIT:
             self.problems.append((line, _small_problem(text)))
@@ -592,6 +621,13 @@ class _Builder:
         if m is None:
             return
         g1, g2, g3, g4, g5, g6 = self.seat_g
+        # (typed: the compiled builder slices and looks up the texts as ``str``, not as objects)
+        number: str
+        name: str
+        stack: str
+        bounty: str | None
+        out: str | None
+        reason: str | None
         number, name, stack, bounty, out, reason = m.group(g1, g2, g3, g4, g5, g6)
         # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
         # be unrecognised where it stands; its amounts are the grammar's AMT
@@ -683,7 +719,7 @@ class _Builder:
         g1, g2, g3 = self.street_g
         run, name, rest = m.group(g1, g2, g3)
         street = _STREET_NAMES[name]
-        groups = _BRACKET_RE.findall(rest)
+        groups, plain_shape = _brackets(rest)
         form = FlopForm.PLAIN
         cards: Cards | None
         n = len(groups)
@@ -714,7 +750,9 @@ class _Builder:
         # nothing but blanks may stand outside the brackets (the usual shapes are checked
         # without a regex: "[a b c]" and "[a b c] [d]")
         if cards is not None and n in (1, 2):
-            plain = rest == f"[{groups[0]}]" if n == 1 else rest == f"[{groups[0]}] [{groups[1]}]"
+            plain = plain_shape or (
+                rest == f"[{groups[0]}]" if n == 1 else rest == f"[{groups[0]}] [{groups[1]}]"
+            )
         else:
             plain = False
         if cards is None or (not plain and "".join(_BRACKET_RE.sub("", rest).split())):
@@ -1061,7 +1099,14 @@ class _Builder:
         memo_text, memo = self.header_memo
         m = memo if memo_text == header_text else self.header_re.fullmatch(header_text)
         table = self._match(self.head[1])
-        words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
+        words: re.Match[str] | None = None
+        if table is not None:
+            text: str = table.group(self.table_g[3])
+            words = _WORDS.get(text)
+            if words is None:
+                words = self.table_words_re.fullmatch(text)
+                if words is not None:
+                    remember(_WORDS, _WORDS_MAX, text, words)
         try:
             header = _header(m, header_line, table, words, table_line, self)
         except _Problem as p:
@@ -1326,6 +1371,10 @@ _Outcome = tuple[
 ]
 _OUTCOMES: Final[dict[str, _Outcome]] = {}
 _OUTCOMES_MAX: Final = 4096
+#: The words of a table line between its name and its button (``6-max ``, ``(Play Money) ``)
+#: -> their fields (the match of ``TABLE_WORDS``, which reads only them): a file repeats a few.
+_WORDS: Final[dict[str, re.Match[str]]] = {}
+_WORDS_MAX: Final = 1024
 
 
 # ------------------------------------------------------------------------------------------
@@ -1562,8 +1611,9 @@ def _header(
     ``words_g``); None where the line does not have that shape."""
     if m is None:
         raise _Problem(line, "unrecognised hand header")
+    h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11 = builder.header_g
     site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
-        *builder.header_g
+        h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11
     )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
@@ -1582,8 +1632,10 @@ def _header(
         raise _Problem(line, "impossible date or time in hand header") from None
     if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, button, won = table.group(*builder.table_g)
-    stealth, max_seats, stealth2, play = words.group(*builder.words_g)
+    t1, t2, t3, _ = builder.table_g
+    name, button, won = table.group(t1, t2, t3)
+    w1, w2, w3, w4 = builder.words_g
+    stealth, max_seats, stealth2, play = words.group(w1, w2, w3, w4)
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
