@@ -434,8 +434,10 @@ class _Builder:
         self.name_group: int | str = "name"
         if all(self.terms[t].groupindex.get("name") == 1 for t in _NAME_FIRST):
             self.name_group = 1
-        # the fields of the frequent lines by number (``m.group(2, 3)``: the names are looked up
-        # once here, not in the match's group index at every line)
+        # the fields of the frequent lines by number (``m[2], m[3]``: the names are looked up
+        # once here, not in the match's group index at every line), each read by subscript:
+        # ``m.group(2, 3)`` is a method looked up by name, its numbers packed in a tuple and its
+        # fields returned in another, where ``m[2]`` is one C call a field
         t = self.terms
         self.seat_g = _six(t["SEAT"], "seat", "name", "stack", "bounty", "out", "reason")
         self.post_g = _three(t["POST"], "kind", "amt", "allin")
@@ -587,7 +589,7 @@ class _Builder:
             m, line = self._fields(tok)
         name = ""
         if m is not None:
-            name = m.group(self.name_group if first else "name")
+            name = m[self.name_group] if first else m["name"]
             if name not in self.seated:
                 self.problems.append((line, f"player {name!r} has no seat line"))
         return m, line, name
@@ -628,7 +630,7 @@ class _Builder:
         bounty: str | None
         out: str | None
         reason: str | None
-        number, name, stack, bounty, out, reason = m.group(g1, g2, g3, g4, g5, g6)
+        number, name, stack, bounty, out, reason = m[g1], m[g2], m[g3], m[g4], m[g5], m[g6]
         # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
         # be unrecognised where it stands; its amounts are the grammar's AMT
         # (every text the amount memo holds is one: it only keeps amounts of AMT fields)
@@ -669,7 +671,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.post_g
-            kind, amt, allin = m.group(g1, g2, g3)
+            kind, amt, allin = m[g1], m[g2], m[g3]
             self.events.append(
                 PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None)
             )
@@ -686,7 +688,7 @@ class _Builder:
     def read_dealt(self, tok: Any) -> None:
         m, line, name = self._player_fields(tok)
         if m is not None:
-            self.events.append(DealHole(line, name, self._card_list(m.group(self.dealt_cards), line)))
+            self.events.append(DealHole(line, name, self._card_list(m[self.dealt_cards], line)))
 
     def expose(self, c: list[Any]) -> None:
         self.read_expose(c[1])
@@ -717,7 +719,7 @@ class _Builder:
         if m is None:
             return
         g1, g2, g3 = self.street_g
-        run, name, rest = m.group(g1, g2, g3)
+        run, name, rest = m[g1], m[g2], m[g3]
         street = _STREET_NAMES[name]
         groups, plain_shape = _brackets(rest)
         form = FlopForm.PLAIN
@@ -767,7 +769,7 @@ class _Builder:
     def read_fold(self, tok: Any) -> None:
         m, line, name = self._player_fields(tok)
         if m is not None:
-            self.events.append(Fold(line, name, self._card_list(m.group(self.fold_cards), line)))
+            self.events.append(Fold(line, name, self._card_list(m[self.fold_cards], line)))
 
     def check(self, c: list[Any]) -> None:
         self.read_check(c[1])
@@ -784,7 +786,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.call_g
-            amt, allin, cap = m.group(g1, g2, g3)
+            amt, allin, cap = m[g1], m[g2], m[g3]
             self.events.append(
                 Call(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
             )
@@ -796,7 +798,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.bet_g
-            amt, allin, cap = m.group(g1, g2, g3)
+            amt, allin, cap = m[g1], m[g2], m[g3]
             self.events.append(
                 Bet(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
             )
@@ -808,7 +810,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3, g4 = self.raise_g
-            by, to, allin, cap = m.group(g1, g2, g3, g4)
+            by, to, allin, cap = m[g1], m[g2], m[g3], m[g4]
             self.events.append(
                 Raise(
                     line,
@@ -826,7 +828,7 @@ class _Builder:
     def read_uncalled(self, tok: Any) -> None:
         m, line, name = self._player_fields(tok, False)
         if m is not None:
-            self.events.append(UncalledBet(line, name, self._amt(m.group(self.uncalled_amt), line)))
+            self.events.append(UncalledBet(line, name, self._amt(m[self.uncalled_amt], line)))
 
     def showdown(self, c: list[Any]) -> None:
         self.read_showdown(c[1])
@@ -845,7 +847,7 @@ class _Builder:
         if m is None:
             return
         g1, g2 = self.show_g
-        cards, desc = m.group(g1, g2)
+        cards, desc = m[g1], m[g2]
         hi: str | None = desc
         lo: str | None = None
         if desc is not None and desc.startswith("HI: "):
@@ -877,7 +879,7 @@ class _Builder:
         if m is None:
             return
         g1, g2, g3 = self.collect_g
-        amt, label, n = m.group(g1, g2, g3)
+        amt, label, n = m[g1], m[g2], m[g3]
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
@@ -1011,7 +1013,7 @@ class _Builder:
         if data is None:
             return
         g1, g2, g3 = self.total_g
-        total, pots, rake = data.group(g1, g2, g3)
+        total, pots, rake = data[g1], data[g2], data[g3]
         main: str | None = None
         rest = ""
         if pots != " ":
@@ -1043,7 +1045,7 @@ class _Builder:
     def read_board(self, tok: Any) -> None:
         m, ln = self._fields(tok)
         if m is not None:
-            self.boards.append(self._card_list(m.group(self.board_cards), ln))
+            self.boards.append(self._card_list(m[self.board_cards], ln))
             self.board_lines.append(ln)
 
     def sseat(self, c: list[Any]) -> None:
@@ -1058,7 +1060,7 @@ class _Builder:
             self.problems.append((line, "unrecognised summary line"))
             return
         g1, g2 = self.sseat_g
-        seat, rest = m.group(g1, g2)
+        seat, rest = m[g1], m[g2]
         ss = self._summary_seat(line, seat, rest, self.by_number)
         if ss is not None:
             self.sseats.append(ss)
@@ -1101,7 +1103,7 @@ class _Builder:
         table = self._match(self.head[1])
         words: re.Match[str] | None = None
         if table is not None:
-            text: str = table.group(self.table_g[3])
+            text: str = table[self.table_g[3]]
             words = _WORDS.get(text)
             if words is None:
                 words = self.table_words_re.fullmatch(text)
@@ -1612,8 +1614,18 @@ def _header(
     if m is None:
         raise _Problem(line, "unrecognised hand header")
     h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11 = builder.header_g
-    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
-        h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11
+    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = (
+        m[h1],
+        m[h2],
+        m[h3],
+        m[h4],
+        m[h5],
+        m[h6],
+        m[h7],
+        m[h8],
+        m[h9],
+        m[h10],
+        m[h11],
     )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
@@ -1633,9 +1645,9 @@ def _header(
     if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
     t1, t2, t3, _ = builder.table_g
-    name, button, won = table.group(t1, t2, t3)
+    name, button, won = table[t1], table[t2], table[t3]
     w1, w2, w3, w4 = builder.words_g
-    stealth, max_seats, stealth2, play = words.group(w1, w2, w3, w4)
+    stealth, max_seats, stealth2, play = words[w1], words[w2], words[w3], words[w4]
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
