@@ -576,14 +576,14 @@ class LineParser:
         with the token, without the token and that state on the stacks."""
         _, origin, _, alone = self._rules[rule]
         assert alone is not None
-        values.pop()
-        states.pop()
+        # the rule's two symbols off the stacks and its result on: the line's own state and
+        # token never went on, so the ``items`` below it is replaced in place (no pop, no push)
         result = alone(token)
-        goto = self._table[states[-1]][origin]
+        goto = self._table[states[-2]][origin]
         if goto == NO_ACTION or goto < 0:
             raise Rejected
-        states.append(goto)
-        values.append(result)
+        states[-1] = goto
+        values[-1] = result
 
     def _feed(self, states: list[int], values: list[Any], kind: int, token: LineToken | None) -> Any:
         """Shift ``token`` (of terminal number ``kind``) after the reductions it calls for

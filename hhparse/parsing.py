@@ -298,6 +298,27 @@ _POST_KINDS: Final = {k.value: k for k in PostKind}
 _STREET_NAMES: Final = {"FLOP": Street.FLOP, "TURN": Street.TURN, "RIVER": Street.RIVER}
 
 
+def _brackets(rest: str) -> tuple[list[str], bool]:
+    """``_BRACKET_RE.findall(rest)`` for a street line's board (the grammar's ``rest`` field: it
+    starts with ``[`` and ends with ``]``), and whether ``rest`` is known to be those groups'
+    plain form (``[a b c]`` or ``[a b c] [d]``, nothing outside the brackets).
+
+    Why: nearly every board is one of the two plain forms, read here with two searches where
+    the regex's scan and a rebuilt text compared with ``rest`` cost more; any other text (the
+    2016 client's mangled forms, damage) goes to the regex as before. A text with one ``]``,
+    its last character, is one group (whatever ``[`` it holds: the regex's group stops only at
+    ``]``); one whose first ``]`` is followed by `` [`` and whose only other ``]`` is its last
+    character is two (``tests/test_parse_shortcuts.py`` compares both on random texts)."""
+    close = rest.find("]")
+    last = len(rest) - 1
+    if rest[:1] == "[" and last > 0 and rest[last] == "]":
+        if close == last:
+            return [rest[1:last]], True
+        if rest.startswith("] [", close) and rest.find("]", close + 1) == last:
+            return [rest[1:close], rest[close + 3 : last]], True
+    return _BRACKET_RE.findall(rest), False
+
+
 def _two(rx: re.Pattern[str], a: str, b: str) -> tuple[int, int]:
     """The numbers of fields ``a`` and ``b`` of ``rx`` (read by number: :class:`_Builder`)."""
     g = rx.groupindex
@@ -363,6 +384,11 @@ SMALL_LIMIT: Final = 10_000
 _SMALL: Final = "number out of range"
 
 
+#: The seat and pot numbers as printed (``"1"`` to ``"99"``, no leading zero) -> their values:
+#: a dict look-up where ``int`` would parse the text on every seat and summary seat line.
+_SMALL_NUMBERS: Final[dict[str, int]] = {str(n): n for n in range(1, 100)}
+
+
 def _small_problem(text: str) -> str:
     return f"{_SMALL}: {text[:40]!r} (seat, table size, button and pot numbers are below {SMALL_LIMIT:,})"
 
@@ -408,8 +434,10 @@ class _Builder:
         self.name_group: int | str = "name"
         if all(self.terms[t].groupindex.get("name") == 1 for t in _NAME_FIRST):
             self.name_group = 1
-        # the fields of the frequent lines by number (``m.group(2, 3)``: the names are looked up
-        # once here, not in the match's group index at every line)
+        # the fields of the frequent lines by number (``m[2], m[3]``: the names are looked up
+        # once here, not in the match's group index at every line), each read by subscript:
+        # ``m.group(2, 3)`` is a method looked up by name, its numbers packed in a tuple and its
+        # fields returned in another, where ``m[2]`` is one C call a field
         t = self.terms
         self.seat_g = _six(t["SEAT"], "seat", "name", "stack", "bounty", "out", "reason")
         self.post_g = _three(t["POST"], "kind", "amt", "allin")
@@ -425,7 +453,7 @@ class _Builder:
         self.dealt_cards: int = t["DEALT"].groupindex["cards"]
         self.board_cards: int = t["BOARD"].groupindex["cards"]
         self.uncalled_amt: int = t["UNCALLED"].groupindex["amt"]
-        self.table_g = _numbers(t["TABLE"], ("name", "button", "won"))
+        self.table_g = _numbers(t["TABLE"], ("name", "button", "won", "words"))
         # each shape with the text its lines must hold (its separator and its fragment's start)
         self.event_shapes = [
             (sep + _literal_start(shapes[f]), _event_shape(shapes[f], sep, kind), kind)
@@ -501,6 +529,9 @@ class _Builder:
 
     def _small(self, text: str, line: int) -> int:
         """A seat or pot number: below :data:`SMALL_LIMIT` (what the warehouse's columns hold)."""
+        known = _SMALL_NUMBERS.get(text)
+        if known is not None:
+            return known
         number = int(text) if len(text) <= 6 else SMALL_LIMIT
         if number >= SMALL_LIMIT:
             self.problems.append((line, _small_problem(text)))
@@ -558,7 +589,7 @@ class _Builder:
             m, line = self._fields(tok)
         name = ""
         if m is not None:
-            name = m.group(self.name_group if first else "name")
+            name = m[self.name_group] if first else m["name"]
             if name not in self.seated:
                 self.problems.append((line, f"player {name!r} has no seat line"))
         return m, line, name
@@ -592,7 +623,14 @@ class _Builder:
         if m is None:
             return
         g1, g2, g3, g4, g5, g6 = self.seat_g
-        number, name, stack, bounty, out, reason = m.group(g1, g2, g3, g4, g5, g6)
+        # (typed: the compiled builder slices and looks up the texts as ``str``, not as objects)
+        number: str
+        name: str
+        stack: str
+        bounty: str | None
+        out: str | None
+        reason: str | None
+        number, name, stack, bounty, out, reason = m[g1], m[g2], m[g3], m[g4], m[g5], m[g6]
         # the lexer takes any "(... in chips)" for a seat line, so that a damaged one is said to
         # be unrecognised where it stands; its amounts are the grammar's AMT
         # (every text the amount memo holds is one: it only keeps amounts of AMT fields)
@@ -633,7 +671,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.post_g
-            kind, amt, allin = m.group(g1, g2, g3)
+            kind, amt, allin = m[g1], m[g2], m[g3]
             self.events.append(
                 PostBlind(line, name, _POST_KINDS[kind], self._amt(amt, line), allin is not None)
             )
@@ -650,7 +688,7 @@ class _Builder:
     def read_dealt(self, tok: Any) -> None:
         m, line, name = self._player_fields(tok)
         if m is not None:
-            self.events.append(DealHole(line, name, self._card_list(m.group(self.dealt_cards), line)))
+            self.events.append(DealHole(line, name, self._card_list(m[self.dealt_cards], line)))
 
     def expose(self, c: list[Any]) -> None:
         self.read_expose(c[1])
@@ -681,9 +719,9 @@ class _Builder:
         if m is None:
             return
         g1, g2, g3 = self.street_g
-        run, name, rest = m.group(g1, g2, g3)
+        run, name, rest = m[g1], m[g2], m[g3]
         street = _STREET_NAMES[name]
-        groups = _BRACKET_RE.findall(rest)
+        groups, plain_shape = _brackets(rest)
         form = FlopForm.PLAIN
         cards: Cards | None
         n = len(groups)
@@ -714,7 +752,9 @@ class _Builder:
         # nothing but blanks may stand outside the brackets (the usual shapes are checked
         # without a regex: "[a b c]" and "[a b c] [d]")
         if cards is not None and n in (1, 2):
-            plain = rest == f"[{groups[0]}]" if n == 1 else rest == f"[{groups[0]}] [{groups[1]}]"
+            plain = plain_shape or (
+                rest == f"[{groups[0]}]" if n == 1 else rest == f"[{groups[0]}] [{groups[1]}]"
+            )
         else:
             plain = False
         if cards is None or (not plain and "".join(_BRACKET_RE.sub("", rest).split())):
@@ -729,7 +769,7 @@ class _Builder:
     def read_fold(self, tok: Any) -> None:
         m, line, name = self._player_fields(tok)
         if m is not None:
-            self.events.append(Fold(line, name, self._card_list(m.group(self.fold_cards), line)))
+            self.events.append(Fold(line, name, self._card_list(m[self.fold_cards], line)))
 
     def check(self, c: list[Any]) -> None:
         self.read_check(c[1])
@@ -746,7 +786,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.call_g
-            amt, allin, cap = m.group(g1, g2, g3)
+            amt, allin, cap = m[g1], m[g2], m[g3]
             self.events.append(
                 Call(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
             )
@@ -758,7 +798,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3 = self.bet_g
-            amt, allin, cap = m.group(g1, g2, g3)
+            amt, allin, cap = m[g1], m[g2], m[g3]
             self.events.append(
                 Bet(line, name, self._amt(amt, line), allin is not None, self._opt_amt(cap, line))
             )
@@ -770,7 +810,7 @@ class _Builder:
         m, line, name = self._player_fields(tok)
         if m is not None:
             g1, g2, g3, g4 = self.raise_g
-            by, to, allin, cap = m.group(g1, g2, g3, g4)
+            by, to, allin, cap = m[g1], m[g2], m[g3], m[g4]
             self.events.append(
                 Raise(
                     line,
@@ -788,7 +828,7 @@ class _Builder:
     def read_uncalled(self, tok: Any) -> None:
         m, line, name = self._player_fields(tok, False)
         if m is not None:
-            self.events.append(UncalledBet(line, name, self._amt(m.group(self.uncalled_amt), line)))
+            self.events.append(UncalledBet(line, name, self._amt(m[self.uncalled_amt], line)))
 
     def showdown(self, c: list[Any]) -> None:
         self.read_showdown(c[1])
@@ -807,7 +847,7 @@ class _Builder:
         if m is None:
             return
         g1, g2 = self.show_g
-        cards, desc = m.group(g1, g2)
+        cards, desc = m[g1], m[g2]
         hi: str | None = desc
         lo: str | None = None
         if desc is not None and desc.startswith("HI: "):
@@ -839,7 +879,7 @@ class _Builder:
         if m is None:
             return
         g1, g2, g3 = self.collect_g
-        amt, label, n = m.group(g1, g2, g3)
+        amt, label, n = m[g1], m[g2], m[g3]
         pot = self._small(n, line) if n else (1 if label == "side pot" else 0)
         self.events.append(Collect(line, name, self._amt(amt, line), pot, label, self.run))
 
@@ -973,7 +1013,7 @@ class _Builder:
         if data is None:
             return
         g1, g2, g3 = self.total_g
-        total, pots, rake = data.group(g1, g2, g3)
+        total, pots, rake = data[g1], data[g2], data[g3]
         main: str | None = None
         rest = ""
         if pots != " ":
@@ -1005,7 +1045,7 @@ class _Builder:
     def read_board(self, tok: Any) -> None:
         m, ln = self._fields(tok)
         if m is not None:
-            self.boards.append(self._card_list(m.group(self.board_cards), ln))
+            self.boards.append(self._card_list(m[self.board_cards], ln))
             self.board_lines.append(ln)
 
     def sseat(self, c: list[Any]) -> None:
@@ -1020,7 +1060,7 @@ class _Builder:
             self.problems.append((line, "unrecognised summary line"))
             return
         g1, g2 = self.sseat_g
-        seat, rest = m.group(g1, g2)
+        seat, rest = m[g1], m[g2]
         ss = self._summary_seat(line, seat, rest, self.by_number)
         if ss is not None:
             self.sseats.append(ss)
@@ -1061,7 +1101,14 @@ class _Builder:
         memo_text, memo = self.header_memo
         m = memo if memo_text == header_text else self.header_re.fullmatch(header_text)
         table = self._match(self.head[1])
-        words = self.table_words_re.fullmatch(table["words"]) if table is not None else None
+        words: re.Match[str] | None = None
+        if table is not None:
+            text: str = table[self.table_g[3]]
+            words = _WORDS.get(text)
+            if words is None:
+                words = self.table_words_re.fullmatch(text)
+                if words is not None:
+                    remember(_WORDS, _WORDS_MAX, text, words)
         try:
             header = _header(m, header_line, table, words, table_line, self)
         except _Problem as p:
@@ -1326,6 +1373,10 @@ _Outcome = tuple[
 ]
 _OUTCOMES: Final[dict[str, _Outcome]] = {}
 _OUTCOMES_MAX: Final = 4096
+#: The words of a table line between its name and its button (``6-max ``, ``(Play Money) ``)
+#: -> their fields (the match of ``TABLE_WORDS``, which reads only them): a file repeats a few.
+_WORDS: Final[dict[str, re.Match[str]]] = {}
+_WORDS_MAX: Final = 1024
 
 
 # ------------------------------------------------------------------------------------------
@@ -1562,8 +1613,19 @@ def _header(
     ``words_g``); None where the line does not have that shape."""
     if m is None:
         raise _Problem(line, "unrecognised hand header")
-    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = m.group(
-        *builder.header_g
+    h1, h2, h3, h4, h5, h6, h7, h8, h9, h10, h11 = builder.header_g
+    site, kind, hand_id, body, date, time, tz_paren, tz, et_date, et_time, reg_end = (
+        m[h1],
+        m[h2],
+        m[h3],
+        m[h4],
+        m[h5],
+        m[h6],
+        m[h7],
+        m[h8],
+        m[h9],
+        m[h10],
+        m[h11],
     )
     game, hilo, struct, label, mixed, tournament, currency, symbol, sb, bb, cap, regulator, club = _body(
         body, line, hand_id
@@ -1582,8 +1644,10 @@ def _header(
         raise _Problem(line, "impossible date or time in hand header") from None
     if table is None or words is None:
         raise _Problem(table_line, "unrecognised table line")
-    name, button, won = table.group(*builder.table_g)
-    stealth, max_seats, stealth2, play = words.group(*builder.words_g)
+    t1, t2, t3, _ = builder.table_g
+    name, button, won = table[t1], table[t2], table[t3]
+    w1, w2, w3, w4 = builder.words_g
+    stealth, max_seats, stealth2, play = words[w1], words[w2], words[w3], words[w4]
     for number in (max_seats, button):
         if number and (len(number) > 6 or int(number) >= SMALL_LIMIT):
             raise _Problem(table_line, _small_problem(number))
