@@ -699,8 +699,42 @@ def test_building_the_parser_and_tables_runs_no_collection(tmp_path: Path, where
     collections and a full one over every module loaded, at the default thresholds) only delayed
     the workers' first task. The collector is enabled again after."""
     got = _probe(tmp_path, _BUILD_GC_PROBE, where.split("-")[0])
-    # in-process: one full collection, quiet_gc's own, before the freeze
-    assert got == {"built_here": True, "collections": [] if where == "pool" else [2], "enabled": True}
+    # in-process: one young collection, quiet_gc's own, before the freeze (a full one walked
+    # every module loaded for what the young one finds: test_quiet_gc_collects_young_only)
+    assert got == {"built_here": True, "collections": [] if where == "pool" else [1], "enabled": True}
+
+
+_QUIET_GC_PROBE = """
+import gc, json, weakref
+from hhparse.import_worker import collector_paused, quiet_gc, restore_gc
+
+
+class Node:
+    pass
+
+
+generations = []
+with collector_paused():  # (as the build before it runs)
+    built = [Node() for _ in range(1000)]  # (kept: what the build holds for the run)
+    node = Node()
+    node.me = node  # (what the build left: a cycle only a collection frees)
+    left = weakref.ref(node)
+    del node
+    gc.callbacks.append(lambda phase, info: generations.append(info["generation"]) if phase == "start" else None)
+    previous = quiet_gc()
+    gc.callbacks.clear()
+frozen = gc.get_freeze_count()
+restore_gc(previous)
+print(json.dumps({"generations": generations, "left_freed": left() is None, "frozen": frozen >= 1000}))
+"""
+
+
+def test_quiet_gc_collects_young_only(tmp_path: Path) -> None:
+    """:func:`~hhparse.import_worker.quiet_gc` collects the young generations before its freeze,
+    not all three: what the paused build left is young, and is freed by it; a full collection
+    walked every module loaded as well, for nothing more to free (stop 37)."""
+    got = _probe(tmp_path, _QUIET_GC_PROBE)
+    assert got == {"generations": [1], "left_freed": True, "frozen": True}
 
 
 _CALLER_FREEZE_PROBE = """
