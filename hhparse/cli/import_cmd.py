@@ -267,7 +267,12 @@ def import_command(
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores; 1 = in-process)."
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            help="Worker processes (default: all cores; 1 = in-process, as is an import of less "
+            "than a task's text).",
         ),
     ] = None,
     batch_hands: Annotated[
@@ -410,6 +415,7 @@ def import_command(
                 executor=executor,
                 settle_seconds=settle_seconds,
                 after_commit=lambda wh: _build_derived(wh, console.width),
+                pool_min_bytes=importer.one_task_bytes(task_hands),  # (one task: no pool for it)
             )
         finally:
             reporter.stop()
