@@ -177,8 +177,14 @@ class InProcessExecutor:
         self.trace: ImportTrace | None = None  # set by the importer
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in order."""
+        """Each task with its result, in order. The parser, referee and EV tables are built once
+        there is a task to run: a re-import of unchanged files builds none of them (as
+        :meth:`PoolExecutor.results` starts no worker for it)."""
         trace = self.trace or ImportTrace()
+        first_task = next(tasks, None)
+        if first_task is None:
+            return
+        tasks = itertools.chain((first_task,), tasks)
         ready = time.monotonic()
         with import_worker.collector_paused():
             from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
