@@ -458,11 +458,20 @@ def quiet_gc() -> QuietGC:
     A process that froze objects of its own already (a program calling :func:`import_paths`,
     which may have frozen its heap for its own forks) is left as it is: ``gc.unfreeze`` cannot
     tell its objects from ours, so freezing here would mean thawing the caller's at the end —
-    and the full collection before a freeze is needed only for that freeze."""
+    and the collection before a freeze is needed only for that freeze.
+
+    That collection is a young one (generations 0 and 1), not a full one: it runs after the
+    parser, referee and EV tables were built with the collector paused
+    (:func:`collector_paused`), so everything those builds left is still young and the cycles
+    among it are found (the same few objects a full collection frees), while a full collection
+    also walked every module loaded before (pyarrow's, numpy's, the command line's), several
+    times the CPU, for nothing to free (``docs/performance.md``, start37). Whatever older garbage
+    is frozen with the rest is thawed and collected by :func:`restore_gc`'s caller's next
+    collections, or lives as long as a process that ends with the import."""
     previous = gc.get_threshold()
     froze = gc.get_freeze_count() == 0
     if froze:
-        gc.collect()
+        gc.collect(1)
         gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)
     return QuietGC(previous, froze)

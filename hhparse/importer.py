@@ -177,8 +177,14 @@ class InProcessExecutor:
         self.trace: ImportTrace | None = None  # set by the importer
 
     def results(self, tasks: Iterator[Task], ev: bool) -> Generator[tuple[Task, TaskResult]]:
-        """Each task with its result, in order."""
+        """Each task with its result, in order. The parser, referee and EV tables are built once
+        there is a task to run: a re-import of unchanged files builds none of them (as
+        :meth:`PoolExecutor.results` starts no worker for it)."""
         trace = self.trace or ImportTrace()
+        first_task = next(tasks, None)
+        if first_task is None:
+            return
+        tasks = itertools.chain((first_task,), tasks)
         ready = time.monotonic()
         with import_worker.collector_paused():
             from hhparse.engine import referee  # type: ignore[attr-defined,unused-ignore]  # noqa: F401
@@ -1381,6 +1387,7 @@ def import_paths(
     settle_seconds: float | None = None,
     executor: Executor | None = None,
     after_commit: Callable[[Warehouse], object] | None = None,
+    pool_min_bytes: int = 0,
 ) -> ImportResult:
     """Import every hand-history file under ``paths`` into the warehouse at ``warehouse``.
 
@@ -1403,6 +1410,9 @@ def import_paths(
             Everything else (planning, merging, publishing) is the same whatever runs them.
         after_commit: called with the warehouse, its writer lock still held, once every batch
             is committed and the workers are stopped (:meth:`ImportSession.import_files`).
+        pool_min_bytes: with ``jobs`` > 1, less new text than this is imported in this process
+            all the same (:meth:`ImportSession.import_files`; ``hhparse import`` passes
+            :func:`one_task_bytes`).
     """
     problems: list[tuple[Path, OSError]] = []
     _settle_seconds(settle_seconds)  # a bad value is a usage error before anything is read
@@ -1416,7 +1426,20 @@ def import_paths(
         settle_seconds=settle_seconds,
         executor=executor,
     ) as session:
-        return session.import_files(files, problems, reporter=reporter, after_commit=after_commit)
+        return session.import_files(
+            files, problems, reporter=reporter, after_commit=after_commit, pool_min_bytes=pool_min_bytes
+        )
+
+
+def one_task_bytes(task_hands: int = DEFAULT_TASK_HANDS) -> int:
+    """New text below which ``hhparse import`` runs in its own process whatever ``--jobs`` says
+    (:func:`import_paths`' ``pool_min_bytes``): about one task's worth (``task_hands`` hands of
+    :data:`BYTES_A_HAND`, as :meth:`_Importer.file_tasks` counts them). Such an import is one
+    task, which one worker runs while the others wait; the pool would add its start (two
+    forks, each worker's warm-up), sending the text and the tables through pipes and staging
+    files, and nothing in parallel: what a player importing the session just played waits for
+    (``docs/performance.md``, start37)."""
+    return task_hands * BYTES_A_HAND
 
 
 # --------------------------------------------------------------------------------------------

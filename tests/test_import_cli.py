@@ -399,3 +399,23 @@ def test_a_full_disk_while_building_the_derived_tables_is_a_note(
     assert not [
         p for p in (wh / ".hhparse" / "files").rglob("*.parquet") if p.parent.name in derived.REGISTRY
     ]
+
+
+def test_import_of_less_than_a_task_runs_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hhparse import --jobs 2`` of less text than one task (the session a player just
+    played) runs in its own process: one task gains nothing from a pool, which would add its
+    start, pipes and staging files (stop 37). A task's worth of text or more gets the pool."""
+    from hhparse import importer
+
+    seen: list[tuple[bool, int]] = []
+
+    def executor(self: importer.ImportSession, large: bool) -> importer.Executor:
+        seen.append((large, self.jobs))
+        return importer.InProcessExecutor()
+
+    monkeypatch.setattr(importer.ImportSession, "_executor", executor)
+    write_hands(tmp_path / "in" / "a.txt", ["1", "2"])
+    args = ["import", str(tmp_path / "in"), "-j", "2"]
+    assert runner.invoke(_app(), [*args, "-w", str(tmp_path / "w1")]).exit_code == 0
+    assert runner.invoke(_app(), [*args, "-w", str(tmp_path / "w2"), "--task-hands", "1"]).exit_code == 0
+    assert seen == [(False, 2), (True, 2)]

@@ -681,10 +681,14 @@ if sys.argv[1] == "pool":
     built = collections[:]
     pool.close()
 else:
-    results = importer.InProcessExecutor().results(iter([]), True)
+    # One empty task (with none, nothing is built at all: test_a_reimport_of_unchanged_files_builds_nothing),
+    # pandas kept out as the program does (pyarrow's first conversion would import it, collecting).
+    from hhparse.lazy import refuse_pandas
+
+    refuse_pandas()
+    results = importer.InProcessExecutor().results(iter([importer.Task([], [], [], 0)]), True)
     for _ in results:
-        pass
-    built = collections[:]
+        built = collections[:]  # (built, and the task run: the collector's defaults come back after)
 import hhparse.parsing as p
 print(json.dumps({"built_here": _PARSER is None and p._PARSER is not None, "collections": built,
                   "enabled": gc.isenabled()}))
@@ -699,8 +703,42 @@ def test_building_the_parser_and_tables_runs_no_collection(tmp_path: Path, where
     collections and a full one over every module loaded, at the default thresholds) only delayed
     the workers' first task. The collector is enabled again after."""
     got = _probe(tmp_path, _BUILD_GC_PROBE, where.split("-")[0])
-    # in-process: one full collection, quiet_gc's own, before the freeze
-    assert got == {"built_here": True, "collections": [] if where == "pool" else [2], "enabled": True}
+    # in-process: one young collection, quiet_gc's own, before the freeze (a full one walked
+    # every module loaded for what the young one finds: test_quiet_gc_collects_young_only)
+    assert got == {"built_here": True, "collections": [] if where == "pool" else [1], "enabled": True}
+
+
+_QUIET_GC_PROBE = """
+import gc, json, weakref
+from hhparse.import_worker import collector_paused, quiet_gc, restore_gc
+
+
+class Node:
+    pass
+
+
+generations = []
+with collector_paused():  # (as the build before it runs)
+    built = [Node() for _ in range(1000)]  # (kept: what the build holds for the run)
+    node = Node()
+    node.me = node  # (what the build left: a cycle only a collection frees)
+    left = weakref.ref(node)
+    del node
+    gc.callbacks.append(lambda phase, info: generations.append(info["generation"]) if phase == "start" else None)
+    previous = quiet_gc()
+    gc.callbacks.clear()
+frozen = gc.get_freeze_count()
+restore_gc(previous)
+print(json.dumps({"generations": generations, "left_freed": left() is None, "frozen": frozen >= 1000}))
+"""
+
+
+def test_quiet_gc_collects_young_only(tmp_path: Path) -> None:
+    """:func:`~hhparse.import_worker.quiet_gc` collects the young generations before its freeze,
+    not all three: what the paused build left is young, and is freed by it; a full collection
+    walked every module loaded as well, for nothing more to free (stop 37)."""
+    got = _probe(tmp_path, _QUIET_GC_PROBE)
+    assert got == {"generations": [1], "left_freed": True, "frozen": True}
 
 
 _CALLER_FREEZE_PROBE = """
@@ -852,3 +890,30 @@ def test_an_import_with_nothing_to_read_starts_no_worker(tmp_path: Path) -> None
     assert got["new"] == {"events": ["plan", "start"], "new": 10, "skipped": 0}
     assert got["unchanged"] == {"events": ["plan"], "new": 0, "skipped": 2}
     assert got["touched"] == {"events": ["plan"], "new": 0, "skipped": 2}
+
+
+_REIMPORT_PROBE = """
+import json, sys
+from hhparse.cli import import_cmd
+from hhparse.importer import import_paths
+
+r = import_paths(
+    [sys.argv[1]], sys.argv[2], jobs=int(sys.argv[3]), after_commit=lambda wh: import_cmd._build_derived(wh, 80)
+)
+loaded = [m for m in ("hhparse.parsing", "hhparse.ev", "duckdb") if m in sys.modules]
+print(json.dumps({"new": r.stats.new, "skipped": r.stats.files_skipped, "loaded": loaded}))
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_reimport_of_unchanged_files_builds_nothing(tmp_path: Path, jobs: str) -> None:
+    """An import with nothing to read builds neither the parser, the referee nor the EV tables,
+    in-process too (:meth:`InProcessExecutor.results` looks for a first task first, as the
+    pool's does), and ``hhparse import``'s derived step imports DuckDB only when there is
+    something to build (stop 37: a re-import of unchanged files paid ≈ 0.1 s of CPU for them)."""
+    _real_referee()
+    src = _input(tmp_path / "in", files=2, per_file=5)
+    args = (str(src), str(tmp_path / "wh"), jobs)
+    first = _probe(tmp_path, _REIMPORT_PROBE, *args, cwd=tmp_path)
+    assert first["new"] == 10 and "duckdb" in first["loaded"] and "hhparse.parsing" in first["loaded"]
+    assert _probe(tmp_path, _REIMPORT_PROBE, *args, cwd=tmp_path) == {"new": 0, "skipped": 2, "loaded": []}

@@ -776,3 +776,20 @@ def test_tiled_is_numpys_tile(row: list[int], times: int) -> None:
     a = np.array(row, dtype=np.int64)
     got = E._tiled(a, times)
     assert got.dtype == np.int64 and got.tolist() == np.tile(a, times).tolist()
+
+
+def test_triple_code_is_each_triples_features() -> None:
+    """:data:`TRIPLE_CODE` (built at import from the ranks' and the suits' parts, stop 37) holds,
+    for every ordered card triple, its rank multiset, low mask, common suit and rank mask as its
+    docstring packs them: checked against each triple's cards one by one."""
+    low_of = {12: 1, **{r: 1 << (r + 1) for r in range(7)}}
+    assert E.TRIPLE_CODE.shape == (52**3,) and E.TRIPLE_CODE.dtype == np.int64
+    for a, b, c in itertools.product(range(52), repeat=3):
+        ranks, suits = [a >> 2, b >> 2, c >> 2], {a & 3, b & 3, c & 3}
+        lows = {low_of[r] for r in ranks if r in low_of}
+        low = sum(lows) if len(lows) == 3 else 0
+        mask = sum(1 << r for r in set(ranks))
+        ms = int(E.MS3[169 * ranks[0] + 13 * ranks[1] + ranks[2]])
+        assert list(E._MS3_RANKS[ms]) == sorted(ranks)
+        suit = (suits.pop() + 1) if len(suits) == 1 else 0
+        assert int(E.TRIPLE_CODE[2704 * a + 52 * b + c]) == ms | low << 9 | suit << 17 | mask << 20

@@ -267,7 +267,12 @@ def import_command(
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", "-j", min=1, metavar="N", help="Worker processes (default: all cores; 1 = in-process)."
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            help="Worker processes (default: all cores; 1 = in-process, as is an import of less "
+            "than a task's text).",
         ),
     ] = None,
     batch_hands: Annotated[
@@ -410,6 +415,7 @@ def import_command(
                 executor=executor,
                 settle_seconds=settle_seconds,
                 after_commit=lambda wh: _build_derived(wh, console.width),
+                pool_min_bytes=importer.one_task_bytes(task_hands),  # (one task: no pool for it)
             )
         finally:
             reporter.stop()
@@ -452,8 +458,10 @@ def _build_derived(wh: Warehouse, width: int) -> None:
     large import reads them rather than every new row. The import is committed by now and these are
     only derived rows: a failure here is a note, and the reports read the raw rows of what is not
     covered. Run by the import with its own writer (``after_commit``): opening the warehouse again
-    and planning them twice cost a step for every file a large warehouse lists."""
-    import duckdb
+    and planning them twice cost a step for every file a large warehouse lists. DuckDB is not
+    imported here: the refresh imports it when it has something to build (a re-import of
+    unchanged files has nothing, and paid for importing it), and only then can it raise one of
+    its errors."""
     import pyarrow as pa
 
     from hhparse.reports import derived
@@ -465,9 +473,12 @@ def _build_derived(wh: Warehouse, width: int) -> None:
         if exc.errno in _DISK_FULL:  # the disk, not a source file: the user must hear of it
             _say(visible(note.format(exc)), width, err=True)
         # else a damaged source file: the report that reads it names it (as refresh does alone)
-    except (duckdb.Error, pa.ArrowException):
+    except pa.ArrowException:
         pass  # a damaged source file, as above
     except Exception as exc:  # any failure of a derived cache must not fail the committed import
+        duckdb = sys.modules.get("duckdb")
+        if duckdb is not None and isinstance(exc, duckdb.Error):
+            return  # a damaged source file, as above
         _say(visible(note.format(exc)), width, err=True)
 
 

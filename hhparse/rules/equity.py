@@ -189,7 +189,10 @@ def _flush_table() -> Array:
     bits = (masks[:, None] >> np.arange(13)) & 1
     five = bits.sum(axis=1) == 5
     sel = masks[five]
-    ranks = np.array([[r for r in range(12, -1, -1) if m >> r & 1] for m in sel], dtype=np.int64)
+    # each mask's five ranks, high to low: the set bits' places, read from the Ace down (one
+    # array operation, not a Python loop over the 1,287 masks: built at import)
+    _, high_first = np.nonzero(bits[five][:, ::-1])
+    ranks = (12 - high_first).reshape(len(sel), 5)
     value = _pack(np.full(len(sel), FLUSH), ranks)
     top = _STRAIGHT_TOP[sel]
     value = np.where(top >= 0, (STRAIGHT_FLUSH << 20) | (np.maximum(top, 0) << 16), value)
@@ -422,16 +425,22 @@ def _triple_codes() -> Array:
     """Every ordered card triple ``2704 * a + 52 * b + c`` → its features packed in one integer:
     rank multiset index (bits 0-8), low mask or 0 (bits 9-16), 1 + suit when all three share it
     or 0 (bits 17-19), 13-bit rank mask (bits 20-32). One look-up per triple instead of a dozen
-    array operations per spot."""
-    a = np.repeat(_CARDS, 2704)
-    b = np.tile(np.repeat(_CARDS, 52), 52)
-    c = np.tile(_CARDS, 2704)
-    ms = MS3[169 * RANK[a] + 13 * RANK[b] + RANK[c]]
-    lm = LOWBIT[a] | LOWBIT[b] | LOWBIT[c]
+    array operations per spot.
+
+    Built at import from its two independent parts, since card ``4 * rank + suit``: what the
+    three ranks give (multiset, low mask, rank mask: 13 x 13 x 13) and what the three suits give
+    (64), joined by one broadcast over the 140,608 triples (rather than a dozen gathers over
+    them)."""
+    r = np.arange(13)
+    ra, rb, rc = r[:, None, None], r[None, :, None], r[None, None, :]
+    low = np.where(r == 12, 1, np.where(r <= 6, 1 << (r + 1), 0))
+    lm = low[ra] | low[rb] | low[rc]
     lm = np.where(_POP8[lm] == 3, lm, 0)
-    suited = (SUIT[a] == SUIT[b]) & (SUIT[b] == SUIT[c])
-    su = np.where(suited, SUIT[a] + 1, 0)
-    code: Array = ms | (lm << 9) | (su << 17) | ((RBIT[a] | RBIT[b] | RBIT[c]) << 20)
+    ranks = MS3.reshape(13, 13, 13) | (lm << 9) | (((1 << ra) | (1 << rb) | (1 << rc)) << 20)
+    s = np.arange(4)
+    sa, sb, sc = s[:, None, None], s[None, :, None], s[None, None, :]
+    suits = np.where((sa == sb) & (sb == sc), sa + 1, 0) << 17
+    code: Array = (ranks[:, None, :, None, :, None] | suits[None, :, None, :, None, :]).reshape(-1)
     return code
 
 
